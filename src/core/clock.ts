@@ -64,6 +64,8 @@ export class VirtualClock implements Clock {
   private seq = 0;
   private nextId = 1;
   private readonly timers = new Map<TimerId, VirtualTimer>();
+  /** Min-heap on (at, seq); cancelled timers stay in it and are skipped when popped. */
+  private readonly heap: VirtualTimer[] = [];
 
   constructor(startMs = Date.UTC(2026, 0, 1)) {
     this.t = startMs;
@@ -141,24 +143,73 @@ export class VirtualClock implements Clock {
   }
 
   private fire(n: VirtualTimer): void {
+    this.pop();
     this.t = Math.max(this.t, n.at);
-    if (n.every === null) this.timers.delete(n.id);
-    else { n.at += n.every; n.seq = this.seq++; }
+    if (n.every === null) {
+      this.timers.delete(n.id);
+    } else {
+      // A fresh entry, so the popped one can never be confused with the rescheduled one.
+      const again: VirtualTimer = { id: n.id, at: n.at + n.every, seq: this.seq++, fn: n.fn, every: n.every };
+      this.timers.set(n.id, again);
+      this.push(again);
+    }
     n.fn();
   }
 
   private add(fn: () => void, ms: number, every: number | null): TimerId {
     const id = this.nextId++;
-    this.timers.set(id, { id, at: this.t + ms, seq: this.seq++, fn, every });
+    const tm: VirtualTimer = { id, at: this.t + ms, seq: this.seq++, fn, every };
+    this.timers.set(id, tm);
+    this.push(tm);
     return id;
   }
 
+  /** The earliest live timer (drops cancelled entries from the top of the heap). */
   private next(): VirtualTimer | undefined {
-    let best: VirtualTimer | undefined;
-    for (const tm of this.timers.values()) {
-      if (best === undefined || tm.at < best.at || (tm.at === best.at && tm.seq < best.seq)) best = tm;
+    for (;;) {
+      const top = this.heap[0];
+      if (top === undefined) return undefined;
+      if (this.timers.get(top.id) === top) return top;
+      this.pop();
     }
-    return best;
+  }
+
+  private static before(a: VirtualTimer, b: VirtualTimer): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+
+  private push(tm: VirtualTimer): void {
+    const h = this.heap;
+    h.push(tm);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const parent = h[p] as VirtualTimer;
+      if (!VirtualClock.before(tm, parent)) break;
+      h[i] = parent;
+      i = p;
+    }
+    h[i] = tm;
+  }
+
+  private pop(): void {
+    const h = this.heap;
+    const last = h.pop();
+    if (last === undefined || h.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= h.length) break;
+      const r = l + 1;
+      const lc = h[l] as VirtualTimer;
+      const rc = h[r];
+      const c = rc !== undefined && VirtualClock.before(rc, lc) ? r : l;
+      const child = h[c] as VirtualTimer;
+      if (!VirtualClock.before(child, last)) break;
+      h[i] = child;
+      i = c;
+    }
+    h[i] = last;
   }
 }
 
