@@ -1,0 +1,123 @@
+// The daemon's configuration schema (zod). One JSON file per deployment (config/*.json); every
+// field has a default so that `{}` is a valid sandbox config. Secrets are never part of it: they
+// come from the environment (src/exchange/auth/credentials.ts). Strategy parameters are opaque
+// here and validated by the chosen strategy's own parser (src/config/load.ts).
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+const nonNegInt = z.number().int().nonnegative();
+const decimalString = z.string().regex(/^\d+(\.\d{1,6})?$/, 'expected a plain decimal string such as "100" or "0.5"');
+const url = z.string().url();
+
+export const exchangeSchema = z.strictObject({
+  dialect: z.enum(['spec', 'polymarket']).default('spec'),
+  /** Base URL of the CLOB API (trading, order lookup, market data). */
+  clobUrl: url.optional(),
+  /** Base URL of the portfolio (data) API; defaults to clobUrl. */
+  dataUrl: url.optional(),
+  /** Base URL of the catalog API (events, tags, comments); defaults to clobUrl. */
+  catalogUrl: url.optional(),
+  timeoutMs: positiveInt.default(10_000),
+  connections: positiveInt.default(8),
+  /** 0 EOA, 1 proxy, 2 safe (protocol.md §3). */
+  signatureType: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(0),
+  /** The funder (maker) address when it differs from the signer (proxy or safe wallets). */
+  funder: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+  /** Overrides of the spec dialect's EIP-712 domain (protocol.md's table). */
+  chainId: positiveInt.optional(),
+  verifyingContract: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+  negRiskVerifyingContract: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+});
+
+export const sandboxSchema = z.strictObject({
+  seed: nonNegInt.default(42),
+  markets: positiveInt.max(500).default(8),
+  /** Synthetic order flow intensity: 'none' turns it off. */
+  flow: z.enum(['none', 'low', 'normal', 'high']).default('normal'),
+  port: nonNegInt.max(65535).default(0),
+  limits: z.enum(['on', 'off']).default('on'),
+});
+
+export const marketsSchema = z.strictObject({
+  /** Explicit outcome token ids to quote. */
+  tokens: z.array(z.string().min(1)).default([]),
+  /** Explicit condition ids: both tokens of each market are quoted. */
+  conditions: z.array(z.string().min(1)).default([]),
+  /** Selector over /sampling-markets, used when no explicit ids are given. */
+  selector: z.strictObject({
+    active: z.boolean().default(true),
+    acceptingOrders: z.boolean().default(true),
+    tags: z.array(z.string()).default([]),
+    rewardsOnly: z.boolean().default(false),
+    max: positiveInt.max(1000).default(4),
+  }).prefault({}),
+  /** node-cron expression for refreshing the selected universe. */
+  refreshCron: z.string().default('*/10 * * * *'),
+});
+
+export const pollSchema = z.strictObject({
+  intervalMs: positiveInt.min(50).default(1_000),
+  maxBookAgeMs: positiveInt.default(10_000),
+  /** How often live orders are looked up (GET /data/order/{id}) for fills. */
+  orderLookupIntervalMs: positiveInt.default(2_000),
+});
+
+export const strategySchema = z.strictObject({
+  name: z.string().min(1).default('bands'),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const riskSchema = z.strictObject({
+  /** Per-market maximum position, shares (a token and its complement counted as one market). */
+  maxPositionShares: decimalString.default('500'),
+  /** Per-market maximum notional of resting orders plus position, collateral units. */
+  maxMarketNotional: decimalString.default('500'),
+  /** Total exposure across all markets, collateral units. */
+  maxTotalExposure: decimalString.default('2000'),
+  /** Daily loss (realized + unrealized since UTC midnight) that trips the kill switch. */
+  dailyLossLimit: decimalString.default('100'),
+});
+
+export const ordersSchema = z.strictObject({
+  /** Size tolerance (fraction) under which a resting quote is kept rather than replaced. */
+  sizeTolerance: z.number().min(0).max(1).default(0.1),
+  /** What startup reconciliation does with live orders the ledger does not know. */
+  orphanPolicy: z.enum(['cancel', 'adopt']).default('cancel'),
+  /** Consecutive exchange failures that open the circuit breaker. */
+  circuitBreakerFailures: positiveInt.default(5),
+  /** Bounded time for the cancel-all on shutdown. */
+  shutdownTimeoutMs: positiveInt.default(20_000),
+});
+
+export const rateLimitSchema = z.strictObject({
+  /** Fraction of table 8's budgets used (0 < f ≤ 1). */
+  safetyFactor: z.number().gt(0).max(1).default(1),
+  /** Margin added to every window to absorb clock and network skew. */
+  marginMs: nonNegInt.default(50),
+  /** Share one budget between processes through Redis (e.g. redis://127.0.0.1:6379). */
+  redisUrl: z.string().optional(),
+});
+
+export const configSchema = z.strictObject({
+  mode: z.enum(['sandbox', 'live', 'paper']).default('sandbox'),
+  exchange: exchangeSchema.prefault({}),
+  sandbox: sandboxSchema.prefault({}),
+  markets: marketsSchema.prefault({}),
+  poll: pollSchema.prefault({}),
+  strategy: strategySchema.prefault({}),
+  risk: riskSchema.prefault({}),
+  orders: ordersSchema.prefault({}),
+  rateLimit: rateLimitSchema.prefault({}),
+  ledger: z.strictObject({ path: z.string().min(1).default('data/ledger.sqlite') }).prefault({}),
+  record: z.strictObject({ enabled: z.boolean().default(false), path: z.string().default('data/recording.omr') }).prefault({}),
+  log: z.strictObject({
+    level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  }).prefault({}),
+  health: z.strictObject({
+    enabled: z.boolean().default(true),
+    host: z.string().default('127.0.0.1'),
+    port: nonNegInt.max(65535).default(9464),
+  }).prefault({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
