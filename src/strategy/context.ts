@@ -1,0 +1,144 @@
+// What a strategy sees: the snapshot the runtime hands it on each call (books, mids, positions,
+// open orders in-flight included, free collateral, market settings incl. end date and rewards,
+// complements, recent mids), the read-only clock and the logger. Invariants: a context is data
+// (the strategy reads it, never changes it); money in it is integer millionths; the clock offers
+// no timers, since a strategy is called and never schedules.
+import type { Side } from '../core/amounts.js';
+import type { Book } from '../core/book.js';
+import type { Market, Rewards } from '../core/market.js';
+import type { Micros, Price, Shares } from '../core/money.js';
+import type { LiveOrder } from '../execution/types.js';
+
+/** The time, read-only: a strategy never sets timers (it is called; it does not schedule). */
+export interface StrategyClock {
+  now(): number;
+  monotonic(): number;
+}
+
+export type LogFields = Readonly<Record<string, unknown>>;
+
+export interface StrategyLogger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+}
+
+export const silentLogger: StrategyLogger = Object.freeze({
+  debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined,
+});
+
+/** The pino-shaped logger the runtime holds (`logger.info(obj, msg)`). */
+export interface PinoLike {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Adapts a pino logger (already redacting secrets) to what a strategy logs through. */
+export function fromPino(logger: PinoLike): StrategyLogger {
+  return {
+    debug: (msg, fields) => logger.debug(fields ?? {}, msg),
+    info: (msg, fields) => logger.info(fields ?? {}, msg),
+    warn: (msg, fields) => logger.warn(fields ?? {}, msg),
+    error: (msg, fields) => logger.error(fields ?? {}, msg),
+  };
+}
+
+/** Trading settings of a market, as current as the last book (its tick can change). */
+export interface MarketSettings {
+  readonly conditionId: string;
+  readonly question: string;
+  readonly tickSize: Price;
+  readonly minOrderSize: Shares;
+  readonly negRisk: boolean;
+  readonly acceptingOrders: boolean;
+  /** When the market is expected to resolve (epoch ms); null when unknown. */
+  readonly endDateMs: number | null;
+  /** Liquidity rewards (protocol.md §6); null when the market pays none. */
+  readonly rewards: Rewards | null;
+  readonly makerBaseFeeBps: number;
+  readonly takerBaseFeeBps: number;
+}
+
+/** Settings of a market record (GET /markets); the runtime updates tick and minimum from books. */
+export function settingsFromMarket(m: Market): MarketSettings {
+  const end = m.endDateIso === null ? Number.NaN : Date.parse(m.endDateIso);
+  return {
+    conditionId: m.conditionId,
+    question: m.question,
+    tickSize: m.tickSize,
+    minOrderSize: m.minOrderSize,
+    negRisk: m.negRisk,
+    acceptingOrders: m.acceptingOrders && m.active && !m.closed,
+    endDateMs: Number.isFinite(end) ? end : null,
+    rewards: m.rewards.rates.length > 0 && m.rewards.dailyRate > 0 ? m.rewards : null,
+    makerBaseFeeBps: m.makerBaseFeeBps,
+    takerBaseFeeBps: m.takerBaseFeeBps,
+  };
+}
+
+export interface MidSample {
+  /** Our clock, epoch ms. */
+  readonly atMs: number;
+  readonly mid: Price;
+}
+
+/** One outcome token as a strategy sees it. */
+export interface TokenView {
+  readonly tokenId: string;
+  readonly outcome: string;
+  /** The other outcome of the binary market (its book is the mirror of this one); null if none. */
+  readonly complementTokenId: string | null;
+  readonly book: Book | null;
+  /** When the book was received, our clock (epoch ms); null when there is none. */
+  readonly bookAtMs: number | null;
+  /** The midpoint the runtime uses (book mid, or the exchange's /midpoint); null when one-sided. */
+  readonly mid: Price | null;
+  /** Recent mids, oldest first, for volatility and drift estimates. */
+  readonly recentMids: readonly MidSample[];
+  /** Shares held. */
+  readonly position: Shares;
+  /** Our orders on this token, in-flight included. */
+  readonly openOrders: readonly LiveOrder[];
+}
+
+export interface MarketView {
+  readonly conditionId: string;
+  readonly settings: MarketSettings;
+  /** The market's tokens this strategy runs on (both outcomes of a binary market, usually). */
+  readonly tokens: readonly TokenView[];
+}
+
+/** What the runtime hands a runner on each call. */
+export interface StrategyInput {
+  /** Time of the snapshot, our clock (epoch ms). */
+  readonly nowMs: number;
+  readonly markets: readonly MarketView[];
+  /** All our orders across these markets, in-flight included. */
+  readonly openOrders: readonly LiveOrder[];
+  /** Collateral not reserved by our resting bids. */
+  readonly freeCollateral: Micros;
+}
+
+export interface StartContext<P> extends StrategyInput {
+  readonly params: P;
+  readonly clock: StrategyClock;
+  readonly log: StrategyLogger;
+}
+
+export interface QuoteContext<P, S> extends StartContext<P> {
+  readonly state: S;
+}
+
+/** A fill of one of our orders, as told to `onFill`. */
+export interface StrategyFill {
+  readonly orderId: string;
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  readonly atMs: number;
+  readonly tag?: string;
+}
