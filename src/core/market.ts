@@ -1,0 +1,414 @@
+// Domain types the exchange parsers produce, other than the book (book.ts): market settings,
+// order records, placement and cancel results, prices, positions, trades and the catalog.
+// Invariants kept by every value of these types (the parsers in src/exchange/parse/ enforce them):
+// - money is integer millionths (Price, Shares, Micros), never a float; prices in [0, 1], sizes ≥ 0;
+// - a value the wire leaves empty (`""`, `null`, missing) is `null`, never zero;
+// - statuses are normalised (an order status never carries the `ORDER_STATUS_` prefix);
+// - catalog records stay close to the wire (they feed displays and searches, not quoting), with
+//   their JSON-in-a-string fields decoded and their types checked.
+// Pure types plus tiny total functions; no I/O.
+import type { Side } from './amounts.js';
+import type { Micros, Price, Shares } from './money.js';
+
+export type { Side };
+export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+export type PlacementStatus = 'live' | 'matched' | 'delayed' | 'unmatched';
+export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'CANCELED_MARKET_RESOLVED' | 'INVALID';
+
+export const ORDER_STATUSES: readonly OrderStatus[] = ['LIVE', 'MATCHED', 'CANCELED', 'CANCELED_MARKET_RESOLVED', 'INVALID'];
+export const PLACEMENT_STATUSES: readonly PlacementStatus[] = ['live', 'matched', 'delayed', 'unmatched'];
+export const ORDER_TYPES: readonly OrderType[] = ['GTC', 'GTD', 'FOK', 'FAK'];
+
+/** An order status that can no longer change. */
+export function isTerminalOrderStatus(s: OrderStatus): boolean {
+  return s !== 'LIVE';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markets
+
+export interface RewardRate {
+  readonly assetAddress: string;
+  /** Collateral paid out per day. */
+  readonly dailyRate: Micros;
+}
+
+/** Liquidity-reward parameters of a market (protocol.md §6). */
+export interface Rewards {
+  readonly rates: readonly RewardRate[];
+  /** Σ of the rates' daily amounts. */
+  readonly dailyRate: Micros;
+  /** Orders smaller than this score nothing. */
+  readonly minSize: Shares;
+  /** As sent: cents around the midpoint (1.5 = 1.5 ¢). */
+  readonly maxSpreadCents: number;
+  /** The same distance as a price, rounded down (a narrower window never overstates a score). */
+  readonly maxSpread: Price;
+}
+
+export interface MarketToken {
+  /** null for the placeholder tokens (`""`) of markets that never got any. */
+  readonly tokenId: string | null;
+  readonly outcome: string;
+  /** Last indicative price; null when the record has none. */
+  readonly price: Price | null;
+  readonly winner: boolean;
+}
+
+/** A market record of GET /markets (and the base of the sampling variants). */
+export interface Market {
+  readonly conditionId: string;
+  readonly questionId: string | null;
+  readonly question: string;
+  readonly description: string;
+  readonly marketSlug: string | null;
+  readonly tokens: readonly MarketToken[];
+  readonly tickSize: Price;
+  readonly minOrderSize: Shares;
+  readonly makerBaseFeeBps: number;
+  readonly takerBaseFeeBps: number;
+  readonly negRisk: boolean;
+  readonly negRiskMarketId: string | null;
+  readonly negRiskRequestId: string | null;
+  readonly enableOrderBook: boolean;
+  readonly active: boolean;
+  readonly closed: boolean;
+  readonly archived: boolean;
+  readonly acceptingOrders: boolean;
+  /** ISO 8601 or null. */
+  readonly acceptingOrderTimestamp: string | null;
+  readonly endDateIso: string | null;
+  readonly gameStartTime: string | null;
+  readonly secondsDelay: number;
+  readonly fpmm: string | null;
+  readonly notificationsEnabled: boolean | null;
+  readonly is5050Outcome: boolean | null;
+  readonly icon: string | null;
+  readonly image: string | null;
+  readonly rewards: Rewards;
+  readonly tags: readonly string[];
+  readonly itode: boolean | null;
+  readonly takerOrderDelayMs: number | null;
+  readonly orderAgeSeconds: number | null;
+  readonly screeningCheckEnabled: boolean | null;
+}
+
+export interface SamplingEvent {
+  readonly id: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly ticker: string;
+  readonly description: string;
+}
+
+export interface SamplingMarket extends Market {
+  readonly status: string;
+  readonly marketId: number;
+  readonly slug: string;
+  readonly assetsIds: readonly string[];
+  readonly outcomes: readonly string[];
+  readonly event: SamplingEvent;
+  readonly rawMetadata: Readonly<Record<string, unknown>>;
+}
+
+export interface SimplifiedMarket {
+  readonly conditionId: string;
+  readonly status: string;
+  readonly negRisk: boolean;
+  readonly marketId: number;
+  readonly question: string;
+  readonly slug: string;
+  readonly active: boolean;
+  readonly closed: boolean;
+  readonly archived: boolean;
+  readonly acceptingOrders: boolean;
+  readonly tokens: readonly MarketToken[];
+  readonly rewards: Rewards;
+  readonly assetsIds: readonly string[];
+  readonly outcomes: readonly string[];
+}
+
+export interface MarketsPage<T> {
+  readonly data: readonly T[];
+  /** Cursor of the next page; null on the last page (`LTE=`). */
+  readonly nextCursor: string | null;
+  readonly limit: number;
+  readonly count: number;
+}
+
+/** GET /clob-markets/{condition_id}. Keys whose meaning the interface does not show keep their wire names. */
+export interface ClobMarketSettings {
+  readonly conditionId: string;
+  readonly gameStartTime: string | null;
+  readonly rewards: Rewards;
+  readonly negRisk: boolean;
+  readonly tokens: ReadonlyArray<{ readonly tokenId: string; readonly outcome: string }>;
+  readonly tickSize: Price;
+  readonly minOrderSize: Shares;
+  /** `fd`: fee details as sent ({r, e, to}). */
+  readonly feeDetails: { readonly r: number; readonly e: number; readonly to: boolean };
+  readonly makerBaseFeeBps: number;
+  readonly takerBaseFeeBps: number;
+  readonly rfqe: boolean;
+  readonly itode: boolean;
+  readonly ibce: boolean;
+  readonly oas: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prices
+
+export interface BestPrices {
+  /** Best bid (`BUY`), null when no bids. */
+  readonly bid: Price | null;
+  /** Best ask (`SELL`), null when no asks. */
+  readonly ask: Price | null;
+}
+
+export interface LastTradePrice {
+  readonly tokenId: string;
+  /** null when the token has not traded (`""`). */
+  readonly price: Price | null;
+  readonly side: Side | null;
+}
+
+export interface PricePoint {
+  /** Unix seconds. */
+  readonly t: number;
+  readonly p: Price;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+/** One placement answer. `accepted` applies protocol.md §4. */
+export interface PlacementResult {
+  readonly success: boolean;
+  /** "" when none. */
+  readonly errorMsg: string;
+  readonly orderId: string | null;
+  readonly status: PlacementStatus | null;
+  /** Amounts as decimal units in millionths; null when `""` (a resting order has none yet). */
+  readonly takingAmount: number | null;
+  readonly makingAmount: number | null;
+  readonly accepted: boolean;
+}
+
+export interface CancelResult {
+  readonly canceled: readonly string[];
+  /** Order id → reason. A Map so that no id can collide with an object property. */
+  readonly notCanceled: ReadonlyMap<string, string>;
+}
+
+export interface OrderRecord {
+  readonly id: string;
+  readonly status: OrderStatus;
+  readonly market: string;
+  readonly assetId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly originalSize: Shares;
+  readonly sizeMatched: Shares;
+  readonly outcome: string;
+  readonly makerAddress: string;
+  readonly owner: string;
+  readonly type: OrderType;
+  readonly createdAt: string;
+  readonly createdAtMs: number;
+  readonly associateTrades: readonly string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Portfolio and trades (the wire sends numbers; money is converted to millionths)
+
+export interface Position {
+  readonly proxyWallet: string;
+  readonly asset: string;
+  readonly conditionId: string;
+  readonly size: Shares;
+  readonly avgPrice: Price;
+  readonly initialValue: Micros;
+  readonly currentValue: Micros;
+  readonly cashPnl: Micros;
+  /** Percent, as sent. */
+  readonly percentPnl: number;
+  readonly totalBought: Micros;
+  readonly realizedPnl: Micros;
+  readonly percentRealizedPnl: number;
+  readonly curPrice: Price;
+  readonly redeemable: boolean;
+  readonly mergeable: boolean;
+  readonly negativeRisk: boolean;
+  readonly title: string;
+  readonly slug: string;
+  readonly icon: string;
+  readonly eventSlug: string;
+  readonly outcome: string;
+  readonly oppositeOutcome: string;
+  readonly oppositeAsset: string;
+  readonly outcomeIndex: number;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly endDate: string | null;
+}
+
+export type ClosedPosition = Omit<Position, 'negativeRisk'>;
+
+export interface Trade {
+  readonly proxyWallet: string;
+  readonly side: Side;
+  readonly asset: string;
+  readonly conditionId: string;
+  readonly size: Shares;
+  readonly price: Price;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly title: string;
+  readonly slug: string;
+  readonly outcome: string;
+  readonly outcomeIndex: number;
+  readonly transactionHash: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog and community
+
+export interface Tag {
+  readonly id: string;
+  readonly label: string;
+  readonly slug: string;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+  readonly requiresTranslation: boolean | null;
+}
+
+export interface EventMarket {
+  readonly id: string;
+  readonly question: string;
+  readonly conditionId: string;
+  readonly slug: string;
+  readonly resolutionSource: string;
+  readonly image: string;
+  readonly icon: string;
+  readonly description: string;
+  /** Decoded from the JSON text the wire carries in a string. */
+  readonly outcomes: readonly string[];
+  readonly clobTokenIds: readonly string[];
+  readonly questionId: string;
+  readonly startDate: string | null;
+  readonly endDate: string | null;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+  readonly active: boolean;
+  readonly closed: boolean;
+  readonly archived: boolean;
+}
+
+export interface Series {
+  readonly id: string;
+  readonly ticker: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly seriesType: string;
+  readonly recurrence: string;
+  readonly image: string;
+  readonly icon: string;
+  readonly active: boolean;
+  readonly closed: boolean;
+  readonly archived: boolean;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+}
+
+/** Event, list form. `markets` is filled when the record carries them (real list pages do). */
+export interface CatalogEvent {
+  readonly id: string;
+  readonly ticker: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly description: string;
+  readonly resolutionSource: string;
+  readonly image: string;
+  readonly icon: string;
+  readonly startDate: string | null;
+  readonly endDate: string | null;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+  readonly active: boolean;
+  readonly closed: boolean;
+  readonly archived: boolean;
+  readonly tags: readonly Tag[];
+  readonly markets: readonly EventMarket[] | null;
+}
+
+/** Event, single-event form. */
+export interface CatalogEventFull extends CatalogEvent {
+  readonly creationDate: string | null;
+  readonly markets: readonly EventMarket[];
+  readonly series: readonly Series[];
+  readonly eventMetadata: Readonly<Record<string, unknown>> | null;
+}
+
+export interface CommentProfile {
+  readonly name: string;
+  readonly pseudonym: string;
+  readonly bio: string;
+  readonly proxyWallet: string;
+  readonly baseAddress: string;
+  readonly profileImage: string;
+  readonly displayUsernamePublic: boolean;
+  readonly isMod: boolean;
+  readonly isCreator: boolean;
+  readonly profileImageOptimized: Readonly<Record<string, unknown>>;
+  readonly positions: ReadonlyArray<{ readonly tokenId: string; readonly positionSize: Shares }>;
+}
+
+export interface Comment {
+  readonly id: string;
+  readonly body: string;
+  readonly parentEntityType: string;
+  readonly parentEntityId: number;
+  readonly parentCommentId: string | null;
+  readonly userAddress: string;
+  readonly replyAddress: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly profile: CommentProfile;
+  readonly reactions: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly reportCount: number;
+  readonly reactionCount: number;
+  readonly replyCount: number;
+  readonly replies: readonly Comment[];
+}
+
+export interface LeaderboardEntry {
+  /** Rank as a number (the wire sends a string). */
+  readonly rank: number;
+  readonly proxyWallet: string;
+  readonly userName: string;
+  readonly vol: Micros;
+  readonly pnl: Micros;
+  readonly profileImage: string;
+  readonly xUsername: string | null;
+  readonly verifiedBadge: string | null;
+}
+
+export interface SearchProfile {
+  readonly name: string;
+  readonly pseudonym: string;
+  readonly proxyWallet: string;
+  readonly profileImage: string;
+}
+
+export interface PublicSearch {
+  readonly events: readonly CatalogEvent[];
+  readonly tags: readonly Tag[];
+  readonly profiles: readonly SearchProfile[];
+}
+
+/** L2 API credentials. Secret material: never logged, never in an error message. */
+export interface ApiKeyCreds {
+  readonly apiKey: string;
+  readonly secret: string;
+  readonly passphrase: string;
+}
