@@ -1,0 +1,76 @@
+// Every route the client calls, as data: the stable route key the rate limiter budgets by and
+// errors name (`METHOD /path`, path parameters as `{name}`), the API that serves it (the public
+// exchange splits CLOB, Data and Gamma), whether a retry is harmless, and the auth it needs.
+// Invariants: one entry per route of interface §4 and protocol.md §2/§8; a key never changes
+// once published (the limiter keys budgets by it); `POST /orders` is its own key (the limiter
+// maps it into the POST /order budget); only reads and market-data batches are idempotent.
+
+export type Api = 'clob' | 'data' | 'catalog';
+export type Auth = 'none' | 'l1' | 'l2';
+
+export interface RouteDef {
+  readonly key: string;
+  readonly api: Api;
+  readonly idempotent: boolean;
+  readonly auth: Auth;
+}
+
+const r = (key: string, api: Api, idempotent: boolean, auth: Auth = 'none'): RouteDef => Object.freeze({ key, api, idempotent, auth });
+
+export const ROUTES = Object.freeze({
+  // interface §4.1 trading (signed writes: never retried)
+  postOrder: r('POST /order', 'clob', false, 'l2'),
+  postOrders: r('POST /orders', 'clob', false, 'l2'),
+  cancelOrder: r('DELETE /order', 'clob', false, 'l2'),
+  // §4.2 order data (signed read)
+  getOrder: r('GET /data/order/{id}', 'clob', true, 'l2'),
+  // §4.3 market data
+  book: r('GET /book', 'clob', true),
+  books: r('POST /books', 'clob', true),
+  prices: r('POST /prices', 'clob', true),
+  midpoints: r('POST /midpoints', 'clob', true),
+  lastTradesPrices: r('POST /last-trades-prices', 'clob', true),
+  batchPricesHistory: r('POST /batch-prices-history', 'clob', true),
+  markets: r('GET /markets', 'clob', true),
+  samplingMarkets: r('GET /sampling-markets', 'clob', true),
+  samplingSimplifiedMarkets: r('GET /sampling-simplified-markets', 'clob', true),
+  clobMarket: r('GET /clob-markets/{condition_id}', 'clob', true),
+  // protocol.md §8 (CLOB)
+  health: r('GET /', 'clob', true),
+  price: r('GET /price', 'clob', true),
+  midpoint: r('GET /midpoint', 'clob', true),
+  pricesHistory: r('GET /prices-history', 'clob', true),
+  time: r('GET /time', 'clob', true),
+  version: r('GET /version', 'clob', true),
+  tickSize: r('GET /tick-size', 'clob', true),
+  negRisk: r('GET /neg-risk', 'clob', true),
+  // protocol.md §2 L1 key routes (create is not idempotent: each call may mint a key)
+  createApiKey: r('POST /auth/api-key', 'clob', false, 'l1'),
+  deriveApiKey: r('GET /auth/derive-api-key', 'clob', true, 'l1'),
+  // §4.4 portfolio, §4.5 leaderboard and §8 trades (the public exchange's Data API)
+  positions: r('GET /positions', 'data', true),
+  closedPositions: r('GET /closed-positions', 'data', true),
+  trades: r('GET /trades', 'data', true),
+  leaderboard: r('GET /v1/leaderboard', 'data', true),
+  // §4.5 catalog and community, §8 tags and search (the public exchange's Gamma API)
+  events: r('GET /events', 'catalog', true),
+  eventBySlug: r('GET /events/slug/{slug}', 'catalog', true),
+  marketTags: r('GET /markets/{id}/tags', 'catalog', true),
+  comments: r('GET /comments/{id}', 'catalog', true),
+  userComments: r('GET /comments/user_address/{user_address}', 'catalog', true),
+  tags: r('GET /tags', 'catalog', true),
+  publicSearch: r('GET /public-search', 'catalog', true),
+} satisfies Record<string, RouteDef>);
+
+export type RouteName = keyof typeof ROUTES;
+
+/** Every route key the client can report to the limiter. */
+export const ROUTE_KEYS: readonly string[] = Object.freeze(Object.values(ROUTES).map((d) => d.key));
+
+/** Batch bounds of protocol.md §4/§5. */
+export const MAX_ORDERS_PER_BATCH = 15;
+export const MAX_TOKENS_PER_BATCH = 500;
+export const MAX_MARKETS_PER_HISTORY_BATCH = 20;
+/** Cursor of the first page, and the one the last page answers (protocol.md §5). */
+export const FIRST_CURSOR = 'MA==';
+export const END_CURSOR = 'LTE=';
