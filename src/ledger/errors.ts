@@ -1,0 +1,20 @@
+// Errors of the ledger (DESIGN.md §4.3): a stable `code`, never retryable, because each one means
+// the caller asked for something the ledger's records contradict (an unknown order, a reused order
+// id with other contents, a database written by a newer version). Broken arithmetic invariants
+// (an oversell, a fill beyond an order's size) throw core's InvariantError instead.
+import { OddsmakerError } from '../core/errors.js';
+
+export type LedgerErrorCode =
+  | 'LEDGER_UNKNOWN_ORDER'
+  | 'LEDGER_DUPLICATE_ORDER'
+  | 'LEDGER_BAD_TRANSITION'
+  | 'LEDGER_UNKNOWN_STATUS'
+  | 'LEDGER_SCHEMA_TOO_NEW'
+  | 'LEDGER_CLOSED';
+
+export class LedgerError extends OddsmakerError {
+  declare readonly code: LedgerErrorCode;
+  constructor(code: LedgerErrorCode, message: string) {
+    super(code, message, false);
+  }
+}

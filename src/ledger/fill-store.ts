@@ -1,0 +1,315 @@
+// Fills, positions and market resolutions in SQLite. Invariants kept:
+// - a fill is written at most once: its dedup key is UNIQUE; the same key again is a no-op, the
+//   same key with other contents is an InvariantError (two different fills cannot share a key);
+// - a fill, its effect on the position (pnl.ts average cost) and on its order's size_matched are
+//   written in one transaction (the caller's), so they never disagree after a crash;
+// - a cumulative match (an order lookup's sizeMatched) records only the increment over the sum
+//   of the order's recorded fills, keyed by (order id, cumulative size): repeated or out-of-order
+//   observations never add anything, and the total recorded equals the largest value seen;
+// - a resolved market settles every position of its condition at its payout (winner 1, loser 0)
+//   exactly once; a fill that arrives after the resolution is settled as soon as it is applied;
+// - a token belongs to one condition: a fill naming another condition is an InvariantError.
+import type Database from 'better-sqlite3';
+import { impliedPrice } from '../core/amounts.js';
+import type { Clock } from '../core/clock.js';
+import { InvariantError } from '../core/errors.js';
+import { SCALE, type Micros, type Price, type Shares } from '../core/money.js';
+import type { OrderRow, OrderStore } from './order-store.js';
+import { applyFill, averagePrice, FLAT, settlePosition, type PositionState } from './pnl.js';
+import type {
+  CumulativeMatchOptions, FillInput, FillSource, LedgerFill, LedgerPosition, Liquidity, Settlement, Side,
+} from './types.js';
+
+interface FillRow {
+  seq: number;
+  dedup_key: string;
+  order_id: string | null;
+  token_id: string;
+  condition_id: string;
+  side: Side;
+  price: number;
+  size: number;
+  notional: number;
+  fee: number;
+  liquidity: Liquidity;
+  source: FillSource;
+  time_ms: number;
+  recorded_at_ms: number;
+  realized_delta: number;
+}
+
+interface PositionRow {
+  token_id: string;
+  condition_id: string;
+  size: number;
+  cost: number;
+  realized: number;
+  fees: number;
+  bought: number;
+  sold: number;
+  updated_at_ms: number;
+}
+
+interface ResolutionRow {
+  condition_id: string;
+  winner_token_id: string | null;
+  payouts_json: string;
+  resolved_at_ms: number;
+}
+
+const FILL_SOURCES: readonly FillSource[] = ['placement', 'lookup', 'sim', 'backtest', 'trade'];
+
+export class FillStore {
+  private readonly selectFillByKey;
+  private readonly insertFill;
+  private readonly selectFills;
+  private readonly selectFillsOfOrder;
+  private readonly selectPosition;
+  private readonly selectPositions;
+  private readonly selectOpenPositions;
+  private readonly selectConditionPositions;
+  private readonly upsertPosition;
+  private readonly selectResolution;
+  private readonly insertResolution;
+  private readonly insertSettlement;
+
+  constructor(db: Database.Database, private readonly clock: Clock, private readonly orders: OrderStore) {
+    this.selectFillByKey = db.prepare<[string], FillRow>('SELECT * FROM fills WHERE dedup_key = ?');
+    this.insertFill = db.prepare<Omit<FillRow, 'seq'>>(
+      `INSERT INTO fills (dedup_key, order_id, token_id, condition_id, side, price, size, notional, fee, liquidity,
+          source, time_ms, recorded_at_ms, realized_delta)
+        VALUES (@dedup_key, @order_id, @token_id, @condition_id, @side, @price, @size, @notional, @fee, @liquidity,
+          @source, @time_ms, @recorded_at_ms, @realized_delta)`);
+    this.selectFills = db.prepare<[number, number], FillRow>('SELECT * FROM fills WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.selectFillsOfOrder = db.prepare<[string], FillRow>('SELECT * FROM fills WHERE order_id = ? ORDER BY seq');
+    this.selectPosition = db.prepare<[string], PositionRow>('SELECT * FROM positions WHERE token_id = ?');
+    this.selectPositions = db.prepare<[], PositionRow>('SELECT * FROM positions ORDER BY token_id');
+    this.selectOpenPositions = db.prepare<[], PositionRow>('SELECT * FROM positions WHERE size > 0 ORDER BY token_id');
+    this.selectConditionPositions = db.prepare<[string], PositionRow>(
+      'SELECT * FROM positions WHERE condition_id = ? ORDER BY token_id');
+    this.upsertPosition = db.prepare<PositionRow>(
+      `INSERT INTO positions (token_id, condition_id, size, cost, realized, fees, bought, sold, updated_at_ms)
+        VALUES (@token_id, @condition_id, @size, @cost, @realized, @fees, @bought, @sold, @updated_at_ms)
+        ON CONFLICT (token_id) DO UPDATE SET size = excluded.size, cost = excluded.cost, realized = excluded.realized,
+          fees = excluded.fees, bought = excluded.bought, sold = excluded.sold, updated_at_ms = excluded.updated_at_ms`);
+    this.selectResolution = db.prepare<[string], ResolutionRow>('SELECT * FROM market_resolutions WHERE condition_id = ?');
+    this.insertResolution = db.prepare<ResolutionRow>(
+      `INSERT INTO market_resolutions (condition_id, winner_token_id, payouts_json, resolved_at_ms)
+        VALUES (@condition_id, @winner_token_id, @payouts_json, @resolved_at_ms)`);
+    this.insertSettlement = db.prepare<[string, string, number, number, number, number, number]>(
+      `INSERT INTO settlements (condition_id, token_id, payout, size, proceeds, realized_delta, recorded_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  }
+
+  /**
+   * Records a fill; false when its dedup key is already recorded (with the same contents).
+   * `loaded` is the fill's order row when the caller holds it: it is updated in place.
+   */
+  record(f: FillInput, loaded?: OrderRow): boolean {
+    validateFill(f);
+    const orderId = f.orderId ?? null;
+    const existing = this.selectFillByKey.get(f.dedupKey);
+    if (existing !== undefined) {
+      if (!sameFill(existing, f, orderId)) {
+        throw new InvariantError(`fill ${f.dedupKey} is already recorded with other contents`);
+      }
+      return false;
+    }
+    if (orderId !== null) {
+      const order = loaded !== undefined && loaded.id === orderId ? loaded : this.orders.row(orderId);
+      if (order !== undefined) {
+        if (order.token_id !== f.tokenId || order.side !== f.side) {
+          throw new InvariantError(`fill ${f.dedupKey} (${f.side} ${f.tokenId}) does not match order ${orderId} (${order.side} ${order.token_id})`);
+        }
+        this.orders.addMatched(order, f.size);
+      }
+    }
+    const now = this.clock.now();
+    const before = this.loadPosition(f.tokenId, f.conditionId);
+    const effect = applyFill(before, {
+      side: f.side, price: f.price, size: f.size, feeMicros: f.feeMicros,
+      ...(f.notional === undefined ? {} : { notional: f.notional }),
+    });
+    this.insertFill.run({
+      dedup_key: f.dedupKey, order_id: orderId, token_id: f.tokenId, condition_id: f.conditionId, side: f.side,
+      price: f.price, size: f.size, notional: effect.notional, fee: f.feeMicros, liquidity: f.liquidity, source: f.source,
+      time_ms: f.timeMs, recorded_at_ms: now, realized_delta: effect.realizedDelta,
+    });
+    this.savePosition(f.tokenId, f.conditionId, effect.position, now);
+    const resolution = this.selectResolution.get(f.conditionId);
+    if (resolution !== undefined) this.settleToken(resolution, f.tokenId, f.conditionId, effect.position, now);
+    return true;
+  }
+
+  /**
+   * Records what a cumulative matched size adds over the order's recorded fills. Returns the
+   * increment (0 when the observation is not new).
+   */
+  recordCumulative(order: OrderRow, sizeMatched: Shares, opts: CumulativeMatchOptions): Shares {
+    if (!Number.isSafeInteger(sizeMatched) || sizeMatched < 0) {
+      throw new InvariantError(`order ${order.id}: bad cumulative matched size ${String(sizeMatched)}`);
+    }
+    if (sizeMatched > order.size) {
+      throw new InvariantError(`order ${order.id}: matched ${sizeMatched / SCALE} exceeds its size ${order.size / SCALE}`);
+    }
+    const increment = sizeMatched - order.size_matched;
+    if (increment <= 0) return 0 as Shares;
+    const recorded = this.record({
+      orderId: order.id,
+      tokenId: order.token_id,
+      conditionId: order.condition_id,
+      side: order.side,
+      price: opts.price ?? (order.price as Price),
+      size: increment as Shares,
+      feeMicros: opts.feeMicros ?? (0 as Micros),
+      liquidity: opts.liquidity ?? 'maker',
+      timeMs: opts.timeMs ?? this.clock.now(),
+      source: opts.source ?? 'lookup',
+      dedupKey: `${order.id}@${sizeMatched}`,
+      ...(opts.notional === undefined ? {} : { notional: opts.notional }),
+    }, order);
+    return (recorded ? increment : 0) as Shares;
+  }
+
+  /**
+   * Records the part of an order matched on arrival, from the placement result's amounts (BUY:
+   * making = collateral, taking = shares; SELL: the reverse). Returns the increment.
+   */
+  recordPlacementMatch(order: OrderRow, makingAmount: number, takingAmount: number, feeMicros: Micros, timeMs: number): Shares {
+    const [collateral, shares] = order.side === 'BUY' ? [makingAmount, takingAmount] : [takingAmount, makingAmount];
+    if (shares <= 0) return 0 as Shares;
+    // Matched amounts exceed what the ledger knows only on the first report; a later lookup that
+    // already recorded more makes this a no-op.
+    if (shares <= order.size_matched) return 0 as Shares;
+    // The exact collateral belongs to the whole matched amount; when a part was already recorded
+    // (a lookup answered first), the rest is priced at the implied average price.
+    const px = impliedPrice(order.side, makingAmount, takingAmount).price as Price;
+    return this.recordCumulative(order, shares as Shares, {
+      price: px,
+      ...(order.size_matched === 0 ? { notional: collateral as Micros } : {}),
+      feeMicros,
+      liquidity: 'taker',
+      timeMs,
+      source: 'placement',
+    });
+  }
+
+  fills(afterSeq: number, limit: number): LedgerFill[] {
+    return this.selectFills.all(afterSeq, limit).map(toFill);
+  }
+
+  fillsOfOrder(orderId: string): LedgerFill[] {
+    return this.selectFillsOfOrder.all(orderId).map(toFill);
+  }
+
+  position(tokenId: string): LedgerPosition | null {
+    const r = this.selectPosition.get(tokenId);
+    return r === undefined ? null : toPosition(r);
+  }
+
+  positions(openOnly: boolean): LedgerPosition[] {
+    return (openOnly ? this.selectOpenPositions : this.selectPositions).all().map(toPosition);
+  }
+
+  /**
+   * Resolves a market: every position of the condition is closed at its payout (tokens absent from
+   * `payouts` pay 0). Resolving again with the same payouts is a no-op (returns []); with other
+   * payouts, an InvariantError.
+   */
+  settle(conditionId: string, payouts: ReadonlyMap<string, Price>, winnerTokenId: string | null): Settlement[] {
+    for (const [token, p] of payouts) {
+      if (!Number.isSafeInteger(p) || p < 0 || p > SCALE) throw new InvariantError(`payout of ${token} outside [0, 1]: ${String(p)}`);
+    }
+    const payoutsJson = JSON.stringify([...payouts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const existing = this.selectResolution.get(conditionId);
+    if (existing !== undefined) {
+      if (existing.payouts_json !== payoutsJson || existing.winner_token_id !== winnerTokenId) {
+        throw new InvariantError(`market ${conditionId} is already resolved with other payouts`);
+      }
+      return [];
+    }
+    const now = this.clock.now();
+    const resolution: ResolutionRow = {
+      condition_id: conditionId, winner_token_id: winnerTokenId, payouts_json: payoutsJson, resolved_at_ms: now,
+    };
+    this.insertResolution.run(resolution);
+    const out: Settlement[] = [];
+    for (const r of this.selectConditionPositions.all(conditionId)) {
+      const s = this.settleToken(resolution, r.token_id, conditionId, rowToState(r), now);
+      if (s !== null) out.push(s);
+    }
+    return out;
+  }
+
+  private settleToken(res: ResolutionRow, tokenId: string, conditionId: string, pos: PositionState, now: number): Settlement | null {
+    if (pos.size === 0) return null;
+    const payout = payoutOf(res, tokenId);
+    const effect = settlePosition(pos, payout);
+    this.insertSettlement.run(conditionId, tokenId, payout, effect.size, effect.proceeds, effect.realizedDelta, now);
+    this.savePosition(tokenId, conditionId, effect.position, now);
+    return {
+      conditionId, tokenId, payout, size: effect.size, proceeds: effect.proceeds,
+      realizedDelta: effect.realizedDelta, recordedAtMs: now,
+    };
+  }
+
+  private loadPosition(tokenId: string, conditionId: string): PositionState {
+    const r = this.selectPosition.get(tokenId);
+    if (r === undefined) return FLAT;
+    if (r.condition_id !== conditionId) {
+      throw new InvariantError(`token ${tokenId} belongs to condition ${r.condition_id}, not ${conditionId}`);
+    }
+    return rowToState(r);
+  }
+
+  private savePosition(tokenId: string, conditionId: string, p: PositionState, now: number): void {
+    this.upsertPosition.run({
+      token_id: tokenId, condition_id: conditionId, size: p.size, cost: p.cost, realized: p.realized, fees: p.fees,
+      bought: p.bought, sold: p.sold, updated_at_ms: now,
+    });
+  }
+}
+
+function payoutOf(res: ResolutionRow, tokenId: string): Price {
+  const entries = JSON.parse(res.payouts_json) as [string, number][];
+  for (const [t, p] of entries) if (t === tokenId) return p as Price;
+  return 0 as Price;
+}
+
+function validateFill(f: FillInput): void {
+  if (f.dedupKey === '') throw new InvariantError('fill dedup key is empty');
+  if (f.tokenId === '' || f.conditionId === '') throw new InvariantError(`fill ${f.dedupKey}: empty token or condition id`);
+  if (f.side !== 'BUY' && f.side !== 'SELL') throw new InvariantError(`fill ${f.dedupKey}: bad side ${String(f.side)}`);
+  if (f.liquidity !== 'maker' && f.liquidity !== 'taker') throw new InvariantError(`fill ${f.dedupKey}: bad liquidity ${String(f.liquidity)}`);
+  if (!FILL_SOURCES.includes(f.source)) throw new InvariantError(`fill ${f.dedupKey}: bad source ${String(f.source)}`);
+  if (!Number.isSafeInteger(f.timeMs)) throw new InvariantError(`fill ${f.dedupKey}: bad time ${String(f.timeMs)}`);
+}
+
+function sameFill(r: FillRow, f: FillInput, orderId: string | null): boolean {
+  return r.order_id === orderId && r.token_id === f.tokenId && r.side === f.side && r.price === f.price
+    && r.size === f.size && r.fee === f.feeMicros;
+}
+
+function rowToState(r: PositionRow): PositionState {
+  return {
+    size: r.size as Shares, cost: r.cost as Micros, realized: r.realized as Micros, fees: r.fees as Micros,
+    bought: r.bought as Shares, sold: r.sold as Shares,
+  };
+}
+
+function toPosition(r: PositionRow): LedgerPosition {
+  const s = rowToState(r);
+  return {
+    tokenId: r.token_id, conditionId: r.condition_id, size: s.size, cost: s.cost, avgPrice: averagePrice(s),
+    realized: s.realized, fees: s.fees, bought: s.bought, sold: s.sold, updatedAtMs: r.updated_at_ms,
+  };
+}
+
+function toFill(r: FillRow): LedgerFill {
+  return {
+    seq: r.seq, dedupKey: r.dedup_key, orderId: r.order_id, tokenId: r.token_id, conditionId: r.condition_id,
+    side: r.side, price: r.price as Price, size: r.size as Shares, notional: r.notional as Micros,
+    feeMicros: r.fee as Micros, liquidity: r.liquidity, source: r.source, timeMs: r.time_ms,
+    recordedAtMs: r.recorded_at_ms, realizedDelta: r.realized_delta as Micros,
+  };
+}

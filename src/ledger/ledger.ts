@@ -1,0 +1,307 @@
+// The ledger: one SQLite database (a file for live and paper mode, ":memory:" for backtests) that
+// records every signed order before it is sent and every change of its state, every fill exactly
+// once, positions with average-cost PnL, market resolutions, PnL snapshots and quoting cycles.
+// Invariants kept (details in the files it delegates to):
+// - every public write is one transaction (IMMEDIATE, so two connections never deadlock on a lock
+//   upgrade); `transaction(fn)` groups several into one commit (one fsync), and nests;
+// - a write that throws leaves nothing behind: the transaction rolls back whole;
+// - `openOrders()` is exactly what startup reconciliation must look up: every order in signed,
+//   sent, unknown or live state, including those written but never sent;
+// - fills are idempotent (dedup keys; cumulative matches record only increments), positions and
+//   order matched sizes move in the same transaction as the fill;
+// - the only time source is the injected Clock; all amounts are integer millionths.
+import type Database from 'better-sqlite3';
+import type { Clock } from '../core/clock.js';
+import { ONE, type Micros, type Price, type Shares } from '../core/money.js';
+import { CycleStore, DEFAULT_COMPACT_EVERY, DEFAULT_CYCLE_RETENTION_MS } from './cycle-store.js';
+import { LedgerError } from './errors.js';
+import { FillStore } from './fill-store.js';
+import { migrate, type MigrateResult } from './migrations.js';
+import {
+  isDuplicateRejection, isImmediateOrderType, parsePlacementStatus, stateFromLookupStatus, type OrderState,
+} from './order-state.js';
+import { OrderStore } from './order-store.js';
+import { PnlReporter } from './pnl-report.js';
+import { openDatabase, type SynchronousMode } from './sqlite.js';
+import type {
+  CumulativeMatchOptions, CycleHour, CycleInput, CycleRecord, DailyPnl, FillInput, LedgerFill, LedgerOrder,
+  LedgerPosition, LookupOutcome, LookupResult, MarkToMarket, OrderEvent, PlacementResult, PnlSnapshot, Settlement,
+  SignedOrderInput,
+} from './types.js';
+
+export interface LedgerOptions {
+  readonly clock: Clock;
+  /**
+   * FULL (default): every commit is fsynced, so a signed order written before sending survives a
+   * power loss. NORMAL: survives a process crash, not a power loss; for paper mode and backtests.
+   */
+  readonly synchronous?: SynchronousMode;
+  /** How long raw cycle rows are kept before folding into hourly rows (default 3 days). */
+  readonly cycleRetentionMs?: number;
+  /** Cycles recorded between two compactions (default 1000). */
+  readonly cycleCompactEvery?: number;
+  /** How long a write waits for another connection's lock (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+}
+
+export class Ledger {
+  readonly path: string;
+  /** Schema migration done when this ledger was opened. */
+  readonly migration: MigrateResult;
+  private readonly db: Database.Database;
+  private readonly clock: Clock;
+  private readonly orders: OrderStore;
+  private readonly fillStore: FillStore;
+  private readonly reporter: PnlReporter;
+  private readonly cycles: CycleStore;
+  private readonly runTx: Database.Transaction<(fn: () => unknown) => unknown>;
+
+  private constructor(path: string, db: Database.Database, opts: LedgerOptions, migration: MigrateResult) {
+    this.path = path;
+    this.db = db;
+    this.clock = opts.clock;
+    this.migration = migration;
+    this.orders = new OrderStore(db, this.clock);
+    this.fillStore = new FillStore(db, this.clock, this.orders);
+    this.reporter = new PnlReporter(db, this.clock, this.fillStore);
+    this.cycles = new CycleStore(
+      db, this.clock, opts.cycleRetentionMs ?? DEFAULT_CYCLE_RETENTION_MS, opts.cycleCompactEvery ?? DEFAULT_COMPACT_EVERY);
+    this.runTx = db.transaction((fn: () => unknown) => fn());
+  }
+
+  /** Opens (creating if needed) the ledger at `path` (":memory:" for an in-memory one) and migrates it. */
+  static open(path: string, opts: LedgerOptions): Ledger {
+    const db = openDatabase(path, { synchronous: opts.synchronous ?? 'FULL', busyTimeoutMs: opts.busyTimeoutMs ?? 5000 });
+    try {
+      const migration = migrate(db, opts.clock.now());
+      const ledger = new Ledger(path, db, opts, migration);
+      ledger.cycles.compact();
+      return ledger;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
+  /** Closes the database (checkpointing the WAL). Idempotent. */
+  close(): void {
+    if (!this.db.open) return;
+    this.db.pragma('optimize');
+    this.db.close();
+  }
+
+  /** Runs fn in one transaction (nested calls become savepoints); rolls back if it throws. */
+  transaction<T>(fn: () => T): T {
+    return this.runTx.immediate(fn) as T;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Orders
+
+  /** Writes a signed order in state `signed`, before it is sent. False if already recorded identically. */
+  recordSignedOrder(o: SignedOrderInput): boolean {
+    return this.transaction(() => this.orders.insert(o));
+  }
+
+  /** Writes a batch of signed orders in one commit; returns how many were new. */
+  recordSignedOrders(os: readonly SignedOrderInput[]): number {
+    return this.transaction(() => os.reduce((n, o) => n + (this.orders.insert(o) ? 1 : 0), 0));
+  }
+
+  /** The order was handed to the transport. Allowed from signed and unknown (a resend). */
+  markSent(id: string): OrderState {
+    return this.transaction(() => {
+      const row = this.orders.mustRow(id);
+      if (row.state !== 'signed' && row.state !== 'unknown' && row.state !== 'sent') {
+        throw new LedgerError('LEDGER_BAD_TRANSITION', `order ${id} cannot be sent from state ${row.state}`);
+      }
+      return this.orders.transition(row, 'sent', null, 'own');
+    });
+  }
+
+  /**
+   * The exchange accepted the order (placement status live, matched, delayed; `unmatched` cancels
+   * it). A match on arrival is recorded as a fill (source `placement`) from the exact amounts.
+   */
+  markAccepted(id: string, r: PlacementResult): OrderState {
+    const status = parsePlacementStatus(r.status);
+    if (status === null) throw new LedgerError('LEDGER_UNKNOWN_STATUS', `order ${id}: unknown placement status ${JSON.stringify(r.status)}`);
+    return this.transaction(() => {
+      const row = this.orders.mustRow(id);
+      const extras = { exchangeStatus: status, makingAmount: r.makingAmount, takingAmount: r.takingAmount };
+      if (status === 'matched' && r.makingAmount !== null && r.takingAmount !== null) {
+        this.fillStore.recordPlacementMatch(row, r.makingAmount, r.takingAmount, r.feeMicros ?? (0 as Micros), r.timeMs ?? this.clock.now());
+      }
+      let to: OrderState;
+      if (status === 'unmatched') to = 'canceled';
+      else if (status === 'matched' && (row.size_matched >= row.size || isImmediateOrderType(row.order_type))) to = 'matched';
+      else to = 'live';
+      return this.orders.transition(row, to, `accepted: ${status}`, 'own', extras);
+    });
+  }
+
+  /**
+   * The exchange refused the order. A `Duplicated.` refusal means the order is already on the
+   * exchange (a resend), so the order goes to `unknown` for a lookup instead of `rejected`.
+   */
+  markRejected(id: string, errorMsg: string): OrderState {
+    return this.transaction(() => {
+      const row = this.orders.mustRow(id);
+      if (isDuplicateRejection(errorMsg)) {
+        return this.orders.transition(row, 'unknown', `duplicate: ${errorMsg}`, 'own', { errorMsg });
+      }
+      return this.orders.transition(row, 'rejected', errorMsg, 'own', { errorMsg });
+    });
+  }
+
+  /** The outcome of a send or cancel is ambiguous (timeout, 5xx): resolve by lookup. */
+  markUnknown(id: string, reason = 'ambiguous outcome'): OrderState {
+    return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'unknown', reason, 'own'));
+  }
+
+  markCanceled(id: string, reason: string): OrderState {
+    return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'canceled', reason, 'own'));
+  }
+
+  /** The order is known to be fully done by matching (its fills are recorded separately). */
+  markMatched(id: string, detail = 'matched'): OrderState {
+    return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'matched', detail, 'own'));
+  }
+
+  /**
+   * Applies an order lookup (GET /data/order/{id}, or NOT_FOUND for a 404): records the matched
+   * increment as a fill (source `lookup`, at the order's price unless told otherwise) and moves
+   * the order to the state the exchange reports, whatever the ledger thought. An answer whose
+   * sizeMatched is below what the ledger knows is stale: it is logged and changes nothing.
+   */
+  markLookup(id: string, r: LookupResult): LookupOutcome {
+    const target = stateFromLookupStatus(r.status);
+    if (target === null) throw new LedgerError('LEDGER_UNKNOWN_STATUS', `order ${id}: unknown order status ${JSON.stringify(r.status)}`);
+    return this.transaction(() => {
+      const row = this.orders.mustRow(id);
+      if (target !== 'not_found' && r.sizeMatched < row.size_matched) {
+        // Matched sizes only grow: this answer is older than what the ledger already knows (an
+        // out-of-order or cached response), so neither its size nor its status is news.
+        this.orders.note(row, `stale lookup ignored: ${r.status} sizeMatched=${r.sizeMatched} < ${row.size_matched}`);
+        return { state: row.state, newlyMatched: 0 as Shares };
+      }
+      let newlyMatched = 0 as Shares;
+      if (target !== 'not_found') {
+        newlyMatched = this.fillStore.recordCumulative(row, r.sizeMatched, {
+          source: 'lookup',
+          ...(r.price === undefined ? {} : { price: r.price }),
+          ...(r.feeMicros === undefined ? {} : { feeMicros: r.feeMicros }),
+          ...(r.liquidity === undefined ? {} : { liquidity: r.liquidity }),
+          ...(r.timeMs === undefined ? {} : { timeMs: r.timeMs }),
+        });
+      }
+      const before = row.state;
+      const state = this.orders.transition(row, target, `lookup: ${r.status} sizeMatched=${r.sizeMatched}`, 'exchange', { exchangeStatus: r.status });
+      if (state === before && newlyMatched > 0) this.orders.note(row, `lookup: ${r.status} sizeMatched=${r.sizeMatched}`);
+      return { state, newlyMatched };
+    });
+  }
+
+  order(id: string): LedgerOrder | null {
+    return this.orders.get(id);
+  }
+
+  /** Orders in signed, sent, unknown or live state, oldest first: what reconciliation looks up. */
+  openOrders(): LedgerOrder[] {
+    return this.orders.open();
+  }
+
+  orderEvents(id: string): OrderEvent[] {
+    return this.orders.events(id);
+  }
+
+  /** Deletes terminal orders (with their events) last changed before `beforeMs`; fills stay. */
+  pruneOrders(beforeMs: number): number {
+    return this.transaction(() => this.orders.prune(beforeMs));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Fills
+
+  /** Records a fill; false when its dedup key was already recorded (idempotent). */
+  recordFill(f: FillInput): boolean {
+    return this.transaction(() => this.fillStore.record(f));
+  }
+
+  /**
+   * Records what an order's cumulative matched size adds over the fills already recorded for it;
+   * returns the increment (0 when the observation is not new).
+   */
+  recordCumulativeMatch(orderId: string, sizeMatched: Shares, opts: CumulativeMatchOptions = {}): Shares {
+    return this.transaction(() => this.fillStore.recordCumulative(this.orders.mustRow(orderId), sizeMatched, opts));
+  }
+
+  /** Fills in record order, after sequence number `afterSeq`. */
+  fills(afterSeq = 0, limit = 10_000): LedgerFill[] {
+    return this.fillStore.fills(afterSeq, limit);
+  }
+
+  fillsOfOrder(orderId: string): LedgerFill[] {
+    return this.fillStore.fillsOfOrder(orderId);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Positions and PnL
+
+  /** Every token ever traded (flat ones too: their realized PnL counts), or only those held. */
+  positions(opts: { openOnly?: boolean } = {}): LedgerPosition[] {
+    return this.fillStore.positions(opts.openOnly ?? false);
+  }
+
+  position(tokenId: string): LedgerPosition | null {
+    return this.fillStore.position(tokenId);
+  }
+
+  markToMarket(mids: ReadonlyMap<string, Price>): MarkToMarket {
+    return this.reporter.markToMarket(mids);
+  }
+
+  /** The winner pays 1 a share, every other token of the condition 0; idempotent. */
+  resolveMarket(conditionId: string, winnerTokenId: string): Settlement[] {
+    return this.settleMarket(conditionId, new Map([[winnerTokenId, ONE]]), winnerTokenId);
+  }
+
+  /** General resolution (e.g. a 50-50 market pays 0.5 each); tokens absent from `payouts` pay 0. */
+  settleMarket(conditionId: string, payouts: ReadonlyMap<string, Price>, winnerTokenId: string | null = null): Settlement[] {
+    return this.transaction(() => this.fillStore.settle(conditionId, payouts, winnerTokenId));
+  }
+
+  /** Marks to market and writes the result to pnl_snapshots. */
+  pnlSnapshot(mids: ReadonlyMap<string, Price>): PnlSnapshot {
+    return this.transaction(() => this.reporter.snapshot(mids));
+  }
+
+  /** Realized + unrealized PnL since UTC midnight (for the daily-loss kill switch). */
+  dailyPnl(mids: ReadonlyMap<string, Price>): DailyPnl {
+    return this.reporter.daily(mids);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Cycles
+
+  recordCycle(c: CycleInput): void {
+    this.cycles.record(c);
+  }
+
+  /** Folds cycle rows past retention into hourly rows now; returns how many were folded. */
+  compactCycles(): number {
+    return this.cycles.compact();
+  }
+
+  recentCycles(limit = 100): CycleRecord[] {
+    return this.cycles.recent(limit);
+  }
+
+  cycleHours(sinceMs = 0): CycleHour[] {
+    return this.cycles.hours(sinceMs);
+  }
+}

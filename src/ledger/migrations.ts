@@ -1,0 +1,210 @@
+// Versioned schema migrations of the ledger. Invariants kept:
+// - the applied versions live in `schema_version` (one row per migration, with its time), so an
+//   operator can see what ran when; versions are applied in order, each in its own transaction
+//   together with its `schema_version` row, so a crash mid-migration leaves the previous version;
+// - a migration, once released, is never edited: a change is a new migration appended here;
+// - reopening a database at the latest version does nothing; a database written by a newer
+//   version (unknown migrations applied) is refused rather than guessed at;
+// - every amount column is INTEGER millionths, and the tables are STRICT so SQLite rejects a REAL
+//   or a TEXT slipped into one.
+import type Database from 'better-sqlite3';
+import { LedgerError } from './errors.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'orders with their events, fills, positions',
+    sql: `
+CREATE TABLE orders (
+  id              TEXT PRIMARY KEY,
+  token_id        TEXT NOT NULL,
+  condition_id    TEXT NOT NULL,
+  side            TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price           INTEGER NOT NULL CHECK (price BETWEEN 0 AND 1000000),
+  size            INTEGER NOT NULL CHECK (size > 0),
+  order_type      TEXT NOT NULL,
+  salt            TEXT NOT NULL,
+  created_at_ms   INTEGER NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('signed', 'sent', 'unknown', 'live', 'matched', 'canceled', 'rejected', 'not_found')),
+  state_at_ms     INTEGER NOT NULL,
+  size_matched    INTEGER NOT NULL DEFAULT 0 CHECK (size_matched BETWEEN 0 AND size),
+  making_amount   INTEGER,
+  taking_amount   INTEGER,
+  exchange_status TEXT,
+  error_msg       TEXT,
+  strategy        TEXT,
+  replaces        TEXT,
+  meta_json       TEXT,
+  signed_json     TEXT
+) STRICT;
+CREATE INDEX orders_open ON orders (state) WHERE state IN ('signed', 'sent', 'unknown', 'live');
+CREATE INDEX orders_token ON orders (token_id);
+
+CREATE TABLE order_events (
+  seq      INTEGER PRIMARY KEY,
+  order_id TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+  at_ms    INTEGER NOT NULL,
+  state    TEXT NOT NULL,
+  detail   TEXT
+) STRICT;
+CREATE INDEX order_events_order ON order_events (order_id, seq);
+
+-- No foreign key to orders: simulated and backtest fills may have no ledger order, and pruning old
+-- orders must keep the fills (they are the PnL history).
+CREATE TABLE fills (
+  seq            INTEGER PRIMARY KEY,
+  dedup_key      TEXT NOT NULL UNIQUE,
+  order_id       TEXT,
+  token_id       TEXT NOT NULL,
+  condition_id   TEXT NOT NULL,
+  side           TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price          INTEGER NOT NULL CHECK (price BETWEEN 0 AND 1000000),
+  size           INTEGER NOT NULL CHECK (size > 0),
+  notional       INTEGER NOT NULL CHECK (notional >= 0),
+  fee            INTEGER NOT NULL,
+  liquidity      TEXT NOT NULL CHECK (liquidity IN ('maker', 'taker')),
+  source         TEXT NOT NULL CHECK (source IN ('placement', 'lookup', 'sim', 'backtest', 'trade')),
+  time_ms        INTEGER NOT NULL,
+  recorded_at_ms INTEGER NOT NULL,
+  realized_delta INTEGER NOT NULL
+) STRICT;
+CREATE INDEX fills_order ON fills (order_id) WHERE order_id IS NOT NULL;
+CREATE INDEX fills_recorded ON fills (recorded_at_ms);
+
+CREATE TABLE positions (
+  token_id      TEXT PRIMARY KEY,
+  condition_id  TEXT NOT NULL,
+  size          INTEGER NOT NULL CHECK (size >= 0),
+  cost          INTEGER NOT NULL CHECK (cost >= 0),
+  realized      INTEGER NOT NULL,
+  fees          INTEGER NOT NULL,
+  bought        INTEGER NOT NULL,
+  sold          INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL
+) STRICT;
+CREATE INDEX positions_condition ON positions (condition_id);
+`,
+  },
+  {
+    version: 2,
+    description: 'market resolutions, settlements, PnL snapshots',
+    sql: `
+CREATE TABLE market_resolutions (
+  condition_id    TEXT PRIMARY KEY,
+  winner_token_id TEXT,
+  payouts_json    TEXT NOT NULL,
+  resolved_at_ms  INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE settlements (
+  seq            INTEGER PRIMARY KEY,
+  condition_id   TEXT NOT NULL REFERENCES market_resolutions (condition_id),
+  token_id       TEXT NOT NULL,
+  payout         INTEGER NOT NULL CHECK (payout BETWEEN 0 AND 1000000),
+  size           INTEGER NOT NULL CHECK (size >= 0),
+  proceeds       INTEGER NOT NULL,
+  realized_delta INTEGER NOT NULL,
+  recorded_at_ms INTEGER NOT NULL
+) STRICT;
+CREATE INDEX settlements_recorded ON settlements (recorded_at_ms);
+
+CREATE TABLE pnl_snapshots (
+  seq            INTEGER PRIMARY KEY,
+  at_ms          INTEGER NOT NULL,
+  realized       INTEGER NOT NULL,
+  unrealized     INTEGER NOT NULL,
+  fees           INTEGER NOT NULL,
+  total          INTEGER NOT NULL,
+  open_positions INTEGER NOT NULL,
+  unmarked       INTEGER NOT NULL,
+  detail_json    TEXT NOT NULL
+) STRICT;
+CREATE INDEX pnl_snapshots_at ON pnl_snapshots (at_ms);
+`,
+  },
+  {
+    version: 3,
+    description: 'cycles, with hourly aggregates for rows past retention',
+    sql: `
+CREATE TABLE cycles (
+  seq           INTEGER PRIMARY KEY,
+  started_at_ms INTEGER NOT NULL,
+  duration_ms   INTEGER NOT NULL,
+  books         INTEGER NOT NULL,
+  quotes        INTEGER NOT NULL,
+  placed        INTEGER NOT NULL,
+  cancelled     INTEGER NOT NULL,
+  fills         INTEGER NOT NULL,
+  errors        INTEGER NOT NULL
+) STRICT;
+CREATE INDEX cycles_started ON cycles (started_at_ms);
+
+CREATE TABLE cycles_hourly (
+  hour_ms         INTEGER PRIMARY KEY,
+  cycles          INTEGER NOT NULL,
+  duration_sum_ms INTEGER NOT NULL,
+  duration_max_ms INTEGER NOT NULL,
+  books           INTEGER NOT NULL,
+  quotes          INTEGER NOT NULL,
+  placed          INTEGER NOT NULL,
+  cancelled       INTEGER NOT NULL,
+  fills           INTEGER NOT NULL,
+  errors          INTEGER NOT NULL
+) STRICT;
+`,
+  },
+];
+
+export const LATEST_VERSION: number = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);
+
+const BOOTSTRAP = `
+CREATE TABLE IF NOT EXISTS schema_version (
+  version       INTEGER PRIMARY KEY,
+  description   TEXT NOT NULL,
+  applied_at_ms INTEGER NOT NULL
+) STRICT`;
+
+/** Highest applied version, 0 for a fresh database. */
+export function schemaVersion(db: Database.Database): number {
+  db.exec(BOOTSTRAP);
+  const row = db.prepare<[], { v: number | null }>('SELECT max(version) AS v FROM schema_version').get();
+  return row?.v ?? 0;
+}
+
+export interface MigrateResult {
+  readonly from: number;
+  readonly to: number;
+  readonly applied: readonly number[];
+}
+
+/**
+ * Brings the database to `target` (default: the latest). Each migration and its schema_version row
+ * commit together. Refuses a database newer than this code knows.
+ */
+export function migrate(db: Database.Database, nowMs: number, target: number = LATEST_VERSION): MigrateResult {
+  const from = schemaVersion(db);
+  if (from > LATEST_VERSION) {
+    throw new LedgerError(
+      'LEDGER_SCHEMA_TOO_NEW',
+      `ledger schema version ${from} is newer than this program knows (${LATEST_VERSION}); refusing to open it`,
+    );
+  }
+  const applied: number[] = [];
+  const record = db.prepare('INSERT INTO schema_version (version, description, applied_at_ms) VALUES (?, ?, ?)');
+  const ordered = [...MIGRATIONS].sort((a, b) => a.version - b.version);
+  for (const m of ordered) {
+    if (m.version <= from || m.version > target) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.description, nowMs);
+    }).immediate();
+    applied.push(m.version);
+  }
+  return { from, to: Math.max(from, ...applied), applied };
+}

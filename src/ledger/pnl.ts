@@ -1,0 +1,174 @@
+// Pure average-cost position and PnL math, in exact integer millionths (no SQLite, no clock), so the
+// ledger, the backtester and the simulator all compute PnL the same way. Invariants kept:
+// - a position never goes below zero shares: a SELL needs the tokens (a prediction market cannot
+//   short a token without holding it), so a sell beyond the position throws InvariantError;
+// - `cost` is the cost basis of the shares held; a sell removes cost × sold / held, and a sell of
+//   the whole position removes all of it, so no rounding residue is left on a flat position;
+// - `realized` is net of fees: every fee (negative for a rebate) is subtracted when it is paid,
+//   never capitalised into the cost basis;
+// - rounding is named and conservative: a BUY's notional rounds up (we paid at least that), a
+//   SELL's proceeds and a mark-to-market value round down, the cost removed by a partial sell
+//   rounds up. Realized + unrealized is exact whatever the split.
+// - resolution pays `payout` per share (1 to the winner, 0 to the loser) and closes the position.
+import { InvariantError } from '../core/errors.js';
+import type { Side } from '../core/amounts.js';
+import { divRound, mulMicros, ONE, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
+
+export type { Side };
+
+export interface PositionState {
+  /** Shares held, ≥ 0. */
+  readonly size: Shares;
+  /** Cost basis of the shares held (collateral), ≥ 0. */
+  readonly cost: Micros;
+  /** Realized PnL, net of fees. */
+  readonly realized: Micros;
+  /** Fees paid (negative for net rebates). */
+  readonly fees: Micros;
+  /** Total shares ever bought and sold (turnover). */
+  readonly bought: Shares;
+  readonly sold: Shares;
+}
+
+export const FLAT: PositionState = Object.freeze({
+  size: 0 as Shares,
+  cost: 0 as Micros,
+  realized: 0 as Micros,
+  fees: 0 as Micros,
+  bought: 0 as Shares,
+  sold: 0 as Shares,
+});
+
+export interface PnlFill {
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  readonly feeMicros: Micros;
+  /**
+   * Collateral exchanged, when known exactly (a placement result's making/taking amount).
+   * Defaults to price × size rounded against us (see fillNotional).
+   */
+  readonly notional?: Micros;
+}
+
+export interface FillEffect {
+  readonly position: PositionState;
+  /** Change of realized PnL caused by this fill (fee included). */
+  readonly realizedDelta: Micros;
+  /** Collateral paid (BUY) or received (SELL). */
+  readonly notional: Micros;
+}
+
+export interface SettleEffect {
+  readonly position: PositionState;
+  readonly realizedDelta: Micros;
+  /** Collateral received for the shares at resolution. */
+  readonly proceeds: Micros;
+  /** Shares settled. */
+  readonly size: Shares;
+}
+
+function checkInt(v: number, what: string): void {
+  if (!Number.isSafeInteger(v)) throw new InvariantError(`${what} is not a safe integer: ${String(v)}`);
+}
+
+function checkPrice(p: number, what: string): void {
+  checkInt(p, what);
+  if (p < 0 || p > SCALE) throw new InvariantError(`${what} outside [0, 1]: ${p / SCALE}`);
+}
+
+/** Collateral of a fill: a BUY's cost rounds up, a SELL's proceeds round down. */
+export function fillNotional(side: Side, price: Price, size: Shares): Micros {
+  return mulMicros(price, size, side === 'BUY' ? 'ceil' : 'floor') as Micros;
+}
+
+/** Applies one fill to a position with average-cost accounting. */
+export function applyFill(pos: PositionState, fill: PnlFill): FillEffect {
+  checkPrice(fill.price, 'fill price');
+  checkInt(fill.size, 'fill size');
+  if (fill.size <= 0) throw new InvariantError(`fill size must be positive: ${fill.size}`);
+  checkInt(fill.feeMicros, 'fill fee');
+  const notional = fill.notional ?? fillNotional(fill.side, fill.price, fill.size);
+  checkInt(notional, 'fill notional');
+  if (notional < 0) throw new InvariantError(`fill notional is negative: ${notional}`);
+  const fees = (pos.fees + fill.feeMicros) as Micros;
+
+  if (fill.side === 'BUY') {
+    const realizedDelta = -fill.feeMicros as Micros;
+    return {
+      position: {
+        size: (pos.size + fill.size) as Shares,
+        cost: (pos.cost + notional) as Micros,
+        realized: (pos.realized + realizedDelta) as Micros,
+        fees,
+        bought: (pos.bought + fill.size) as Shares,
+        sold: pos.sold,
+      },
+      realizedDelta,
+      notional,
+    };
+  }
+
+  if (fill.size > pos.size) {
+    throw new InvariantError(
+      `sell of ${fill.size / SCALE} shares exceeds the position of ${pos.size / SCALE} (a token cannot be sold short)`,
+    );
+  }
+  const costRemoved = removedCost(pos, fill.size);
+  const realizedDelta = (notional - costRemoved - fill.feeMicros) as Micros;
+  return {
+    position: {
+      size: (pos.size - fill.size) as Shares,
+      cost: (pos.cost - costRemoved) as Micros,
+      realized: (pos.realized + realizedDelta) as Micros,
+      fees,
+      bought: pos.bought,
+      sold: (pos.sold + fill.size) as Shares,
+    },
+    realizedDelta,
+    notional,
+  };
+}
+
+/** Cost basis leaving the position when `q` of its shares go (all of it when q is the whole). */
+function removedCost(pos: PositionState, q: number): number {
+  if (q === pos.size) return pos.cost;
+  return Number(divRound(BigInt(pos.cost) * BigInt(q), BigInt(pos.size), 'ceil'));
+}
+
+/** Closes a position at resolution: each share pays `payout` (ONE for the winner, 0 for a loser). */
+export function settlePosition(pos: PositionState, payout: Price): SettleEffect {
+  checkPrice(payout, 'payout');
+  const proceeds = mulMicros(payout, pos.size, 'floor') as Micros;
+  const realizedDelta = (proceeds - pos.cost) as Micros;
+  return {
+    position: { ...pos, size: 0 as Shares, cost: 0 as Micros, realized: (pos.realized + realizedDelta) as Micros },
+    realizedDelta,
+    proceeds,
+    size: pos.size,
+  };
+}
+
+/** Average cost per share of the position, or null when flat. */
+export function averagePrice(pos: PositionState): Price | null {
+  if (pos.size === 0) return null;
+  return Number(divRound(BigInt(pos.cost) * BigInt(SCALE), BigInt(pos.size), 'half-even')) as Price;
+}
+
+/** Value of the shares held at `mark` (rounded down) minus their cost basis. */
+export function unrealizedPnl(pos: PositionState, mark: Price): Micros {
+  checkPrice(mark, 'mark');
+  return (mulMicros(mark, pos.size, 'floor') - pos.cost) as Micros;
+}
+
+/** Replays fills from flat, in order (what the ledger's incremental positions must equal). */
+export function replayFills(fills: Iterable<PnlFill>, start: PositionState = FLAT): PositionState {
+  let pos = start;
+  for (const f of fills) pos = applyFill(pos, f).position;
+  return pos;
+}
+
+/** Payout of a token at resolution when `winnerTokenId` won: 1 to the winner, 0 to every other. */
+export function winnerPayout(tokenId: string, winnerTokenId: string): Price {
+  return (tokenId === winnerTokenId ? ONE : 0) as Price;
+}

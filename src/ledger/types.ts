@@ -1,0 +1,239 @@
+// The ledger's public record types: what callers hand in and what they get back. Domain types only
+// (branded integer millionths, epoch-millisecond times); no SQLite row shapes leak out of ledger.ts.
+import type { Side } from '../core/amounts.js';
+import type { Micros, Price, Shares } from '../core/money.js';
+import type { OrderState } from './order-state.js';
+
+export type { OrderState, Side };
+
+/** Free-form intent metadata kept with an order (JSON-serialisable scalars only). */
+export type OrderMeta = Readonly<Record<string, string | number | boolean | null>>;
+
+/** An order as signed, written before it is sent. */
+export interface SignedOrderInput {
+  /** The order id (EIP-712 digest), known before sending. */
+  readonly id: string;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  /** GTC, GTD, FOK, FAK. */
+  readonly orderType: string;
+  readonly salt: string;
+  readonly createdAtMs: number;
+  /** The signed order as sent (lets a crashed daemon resend the very same order). */
+  readonly signedJson?: string;
+  /** Strategy that wanted it. */
+  readonly strategy?: string;
+  /** Id of the order this one replaces, if any. */
+  readonly replaces?: string;
+  readonly meta?: OrderMeta;
+}
+
+export interface LedgerOrder {
+  readonly id: string;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  readonly orderType: string;
+  readonly salt: string;
+  readonly createdAtMs: number;
+  readonly state: OrderState;
+  readonly stateAtMs: number;
+  /** Shares matched so far as the ledger knows (sum of the fills recorded against this order). */
+  readonly sizeMatched: Shares;
+  readonly makingAmount: number | null;
+  readonly takingAmount: number | null;
+  /** Last status string the exchange reported (placement or lookup). */
+  readonly exchangeStatus: string | null;
+  readonly errorMsg: string | null;
+  readonly strategy: string | null;
+  readonly replaces: string | null;
+  readonly meta: OrderMeta | null;
+  readonly signedJson: string | null;
+}
+
+export interface OrderEvent {
+  readonly seq: number;
+  readonly orderId: string;
+  readonly atMs: number;
+  readonly state: OrderState;
+  readonly detail: string | null;
+}
+
+export interface PlacementResult {
+  /** Placement status: live, matched, delayed, unmatched. */
+  readonly status: string;
+  /** Parsed making/taking amounts in millionths; null when the wire had "". */
+  readonly makingAmount: number | null;
+  readonly takingAmount: number | null;
+  /** Fee of the part matched on arrival, when known. */
+  readonly feeMicros?: Micros;
+  /** Time of the match; defaults to the ledger clock. */
+  readonly timeMs?: number;
+}
+
+export interface LookupResult {
+  /** Order-record status (LIVE, MATCHED, CANCELED, …, with or without ORDER_STATUS_), or NOT_FOUND for a 404. */
+  readonly status: string;
+  /** Cumulative shares matched per the exchange (originalSize's counterpart). */
+  readonly sizeMatched: Shares;
+  /** Price of a newly seen match; defaults to the order's limit price (a resting order fills there). */
+  readonly price?: Price;
+  readonly feeMicros?: Micros;
+  readonly liquidity?: Liquidity;
+  readonly timeMs?: number;
+}
+
+export interface LookupOutcome {
+  readonly state: OrderState;
+  /** Shares newly recorded as matched by this lookup (0 when nothing new). */
+  readonly newlyMatched: Shares;
+}
+
+export type Liquidity = 'maker' | 'taker';
+export type FillSource = 'placement' | 'lookup' | 'sim' | 'backtest' | 'trade';
+
+export interface FillInput {
+  /** Ledger order the fill belongs to, if any (a fill of a recorded order advances its sizeMatched). */
+  readonly orderId?: string | null;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  readonly feeMicros: Micros;
+  readonly liquidity: Liquidity;
+  readonly timeMs: number;
+  readonly source: FillSource;
+  /** Unique key of this fill (an exchange trade id, or order id + cumulative matched size). */
+  readonly dedupKey: string;
+  /** Exact collateral exchanged, when known; defaults to price × size rounded against us. */
+  readonly notional?: Micros;
+}
+
+export interface CumulativeMatchOptions {
+  readonly price?: Price;
+  /** Exact collateral of the increment, when known. */
+  readonly notional?: Micros;
+  readonly feeMicros?: Micros;
+  readonly liquidity?: Liquidity;
+  readonly timeMs?: number;
+  readonly source?: FillSource;
+}
+
+export interface LedgerFill {
+  readonly seq: number;
+  readonly dedupKey: string;
+  readonly orderId: string | null;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  readonly notional: Micros;
+  readonly feeMicros: Micros;
+  readonly liquidity: Liquidity;
+  readonly source: FillSource;
+  readonly timeMs: number;
+  readonly recordedAtMs: number;
+  readonly realizedDelta: Micros;
+}
+
+export interface LedgerPosition {
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly size: Shares;
+  /** Cost basis of the shares held. */
+  readonly cost: Micros;
+  /** Average cost per share, null when flat. */
+  readonly avgPrice: Price | null;
+  /** Realized PnL net of fees, resolutions included. */
+  readonly realized: Micros;
+  readonly fees: Micros;
+  readonly bought: Shares;
+  readonly sold: Shares;
+  readonly updatedAtMs: number;
+}
+
+export interface MarkedPosition {
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly size: Shares;
+  readonly cost: Micros;
+  readonly mark: Price;
+  /** size × mark, rounded down. */
+  readonly value: Micros;
+  readonly unrealized: Micros;
+}
+
+export interface MarkToMarket {
+  readonly atMs: number;
+  readonly positions: readonly MarkedPosition[];
+  /** Sum over marked positions. */
+  readonly unrealized: Micros;
+  /** Realized PnL of every token ever traded (net of fees). */
+  readonly realized: Micros;
+  readonly fees: Micros;
+  readonly total: Micros;
+  /** Tokens held that had no mid: left out of `unrealized` (the caller decides what that means). */
+  readonly unmarked: readonly string[];
+}
+
+export interface PnlSnapshot extends MarkToMarket {
+  readonly seq: number;
+}
+
+export interface DailyPnl {
+  /** UTC midnight the day starts at. */
+  readonly dayStartMs: number;
+  /** Realized PnL recorded since midnight (fills and resolutions, fees included). */
+  readonly realized: Micros;
+  /** Unrealized now minus unrealized at the baseline snapshot. */
+  readonly unrealizedChange: Micros;
+  readonly total: Micros;
+  /** Time of the snapshot whose unrealized PnL is the baseline, or null (baseline 0). */
+  readonly baselineAtMs: number | null;
+  readonly unmarked: readonly string[];
+}
+
+export interface Settlement {
+  readonly conditionId: string;
+  readonly tokenId: string;
+  readonly payout: Price;
+  readonly size: Shares;
+  readonly proceeds: Micros;
+  readonly realizedDelta: Micros;
+  readonly recordedAtMs: number;
+}
+
+export interface CycleInput {
+  readonly startedAtMs: number;
+  readonly durationMs: number;
+  readonly books: number;
+  readonly quotes: number;
+  readonly placed: number;
+  readonly cancelled: number;
+  readonly fills: number;
+  readonly errors: number;
+}
+
+export interface CycleRecord extends CycleInput {
+  readonly seq: number;
+}
+
+export interface CycleHour {
+  readonly hourMs: number;
+  readonly cycles: number;
+  readonly durationSumMs: number;
+  readonly durationMaxMs: number;
+  readonly books: number;
+  readonly quotes: number;
+  readonly placed: number;
+  readonly cancelled: number;
+  readonly fills: number;
+  readonly errors: number;
+}
