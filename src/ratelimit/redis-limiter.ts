@@ -1,0 +1,313 @@
+// The Redis-backed limiter: same API and admission rule as MemoryRateLimiter, but the windows
+// live in Redis (redis-store.ts), so several processes sharing one API key share one budget and
+// never exceed it together.
+//
+// Within a process the scheduler is the memory limiter's (cancel → replace → new → read; a
+// blocked write holds room for its whole queue, a blocked read for its head), and the room held
+// is passed to the script as `reserved`, so a later lower-priority request cannot take it.
+// Across processes there is no priority: each script call is atomic and first come first served.
+// Admission is one script call per request; a pass walks the queue one call at a time (never two
+// passes at once), and a blocked pass sleeps until the earliest wait the script reported, then
+// asks again (other processes can only make waits longer, and asking again sees that).
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Clock, TimerId } from '../core/clock.js';
+import type { ApiGroup } from './budgets.js';
+import { isRateLimitConfig, resolveRateLimitConfig, type RateLimitConfig } from './config.js';
+import { RateLimitClosedError, RateLimitRouteError, RateLimitStoreError, RateLimitWaitError } from './errors.js';
+import { RouteResolver, checkCost, type RouteSpec } from './plan.js';
+import { RedisWindowStore, type RedisPlanKeys, type RedisWindowKey } from './redis-store.js';
+import {
+  PRIORITY_RANK,
+  type AcquireOptions, type Permit, type QueueDepth, type RateLimiter, type RouteUtilisation, type WaitQuery,
+} from './types.js';
+import { CLASSES, WaitQueues, type Waiter } from './wait-queue.js';
+
+const READ_RANK = PRIORITY_RANK.read;
+
+interface RWin extends RedisWindowKey {
+  /** Index into the pass's reservation scratch array. */
+  readonly idx: number;
+  readonly bucket: string;
+}
+
+interface RPlan extends RedisPlanKeys {
+  readonly api: ApiGroup;
+  readonly id: string;
+  readonly windows: readonly RWin[];
+  /** Pause keys a 429 on this route sets. */
+  readonly ownPauseKeys: readonly string[];
+  readonly maxCost: number;
+}
+
+class RedisPermit implements Permit {
+  private owner: RedisRateLimiter | null;
+  constructor(
+    readonly route: string, readonly api: ApiGroup, readonly sentAt: number, readonly waitedMs: number,
+    owner: RedisRateLimiter | null,
+  ) {
+    this.owner = owner;
+  }
+  release(): void {
+    const o = this.owner;
+    if (o !== null) { this.owner = null; o.released(); }
+  }
+}
+
+export interface RedisRateLimiterOptions {
+  readonly clock: Clock;
+  /** A connected ioredis client; shared with nothing that uses blocking commands. */
+  readonly redis: Redis;
+  /** Raw config (validated here) or a resolved one; its redis backend section, if any, gives the
+   *  key prefix and time source unless overridden below. */
+  readonly config?: unknown;
+  readonly keyPrefix?: string;
+  readonly timeSource?: 'clock' | 'server';
+  /** Quit the client on close(). */
+  readonly ownsClient?: boolean;
+}
+
+export class RedisRateLimiter implements RateLimiter {
+  readonly config: RateLimitConfig;
+  private readonly clock: Clock;
+  private readonly redis: Redis;
+  private readonly store: RedisWindowStore;
+  private readonly resolver: RouteResolver<RPlan>;
+  private readonly prefix: string;
+  private readonly serverTime: boolean;
+  private readonly ownsClient: boolean;
+  private readonly queues = new WaitQueues<RPlan>();
+  private readonly instance = randomUUID();
+  private winCount = 0;
+  private sendSeq = 0;
+  private inFlight = 0;
+  private readonly maxInFlight: number;
+  private running = false;
+  private again = false;
+  private passId = 0;
+  private timer: TimerId | null = null;
+  private closed = false;
+  /** The last pause write, awaited before the next admission so a 429 takes effect at once. */
+  private pausing: Promise<void> = Promise.resolve();
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(opts: RedisRateLimiterOptions) {
+    this.clock = opts.clock;
+    this.redis = opts.redis;
+    this.config = isRateLimitConfig(opts.config) ? opts.config : resolveRateLimitConfig(opts.config ?? {});
+    const backend = this.config.backend.kind === 'redis' ? this.config.backend : null;
+    this.prefix = opts.keyPrefix ?? backend?.keyPrefix ?? 'oddsmaker:rl';
+    this.serverTime = (opts.timeSource ?? backend?.timeSource ?? 'clock') === 'server';
+    this.ownsClient = opts.ownsClient ?? false;
+    this.maxInFlight = this.config.maxInFlight;
+    this.store = new RedisWindowStore(opts.redis);
+    this.resolver = new RouteResolver<RPlan>(this.config.budgets, (spec) => this.buildPlan(spec));
+  }
+
+  async acquire(route: string, opts: AcquireOptions): Promise<Permit> {
+    const plan = this.resolver.resolve(route, opts.api);
+    const cost = checkCost(opts.cost, plan.maxCost, route);
+    if (this.closed) throw new RateLimitClosedError();
+    const signal = opts.signal;
+    if (signal?.aborted === true) throw signal.reason;
+    const rank = PRIORITY_RANK[opts.priority];
+    if (opts.maxWaitMs !== undefined) {
+      const wait = await this.predictWait(plan, rank, cost);
+      if (wait > opts.maxWaitMs) throw new RateLimitWaitError(route, wait, opts.maxWaitMs);
+    }
+    return new Promise<Permit>((resolve, reject) => {
+      const w = this.queues.push(plan, route, cost, rank, this.clock.now(), resolve, reject);
+      if (signal !== undefined) {
+        const onAbort = (): void => {
+          if (this.queues.remove(w)) { reject(signal.reason); this.kick(); }
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        w.detach = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.kick();
+    });
+  }
+
+  onThrottled(route: string, retryAfterMs?: number | null, api?: ApiGroup): void {
+    const plan = this.resolver.resolve(route, api);
+    const ms = retryAfterMs !== undefined && retryAfterMs !== null && Number.isFinite(retryAfterMs) && retryAfterMs >= 0
+      ? retryAfterMs : this.config.defaultPauseMs;
+    const prev = this.pausing;
+    this.pausing = prev.then(() => this.store.pause(plan.ownPauseKeys, ms, this.nowArg())).catch(() => undefined);
+    this.kick();
+  }
+
+  async wouldWaitMs(route: string, q: WaitQuery = {}): Promise<number> {
+    const plan = this.resolver.resolve(route, q.api);
+    return this.predictWait(plan, PRIORITY_RANK[q.priority ?? 'new'], checkCost(q.cost, plan.maxCost, route));
+  }
+
+  async nextFreeAt(route: string, q?: WaitQuery): Promise<number> {
+    return this.clock.now() + await this.wouldWaitMs(route, q);
+  }
+
+  queueDepth(): QueueDepth {
+    const d = this.queues.depth;
+    return { total: this.queues.total, cancel: d[0] ?? 0, replace: d[1] ?? 0, new: d[2] ?? 0, read: d[3] ?? 0 };
+  }
+
+  async utilisation(route: string, api?: ApiGroup): Promise<RouteUtilisation> {
+    const plan = this.resolver.resolve(route, api);
+    const r = await this.store.counts(plan, this.nowArg());
+    return {
+      route,
+      api: plan.api,
+      windows: plan.windows.map((w, i) => {
+        const used = r.counts[i] ?? 0;
+        return { bucket: w.bucket, limit: w.limit, windowMs: w.windowMs, used, utilisation: used / w.limit };
+      }),
+      pausedForMs: r.pausedForMs,
+      queued: this.queues.queuedOn(plan),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearTimer();
+    const err = new RateLimitClosedError();
+    for (const w of this.queues.drain()) w.fail(err);
+    if (this.ownsClient) await this.redis.quit().catch(() => undefined);
+  }
+
+  /** True while a scheduling pass (talking to Redis) runs. */
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /** Resolves when no pass runs and the last 429 pause is written (tests, orderly shutdown). */
+  async settled(): Promise<void> {
+    await this.pausing;
+    while (this.running) await new Promise<void>((r) => { this.idleWaiters.push(r); });
+  }
+
+  /** Called by a permit's release(). */
+  released(): void {
+    this.inFlight--;
+    if (this.queues.total > 0) this.kick();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private nowArg(): number | null {
+    return this.serverTime ? null : Math.ceil(this.clock.now());
+  }
+
+  /** Starts a pass, or asks the running one to go round again. */
+  private kick(): void {
+    if (this.running) { this.again = true; return; }
+    this.running = true;
+    void this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.pass();
+      } while (this.again && !this.closed);
+    } finally {
+      this.running = false;
+      const ws = this.idleWaiters.splice(0);
+      for (const r of ws) r();
+    }
+  }
+
+  private async pass(): Promise<void> {
+    await this.pausing;
+    const reserved = new Array<number>(this.winCount).fill(0);
+    const mark = ++this.passId;
+    let wake = Number.POSITIVE_INFINITY;
+    const q = this.queues;
+    classes: for (let rank = 0; rank < CLASSES; rank++) {
+      for (;;) {
+        if (this.closed) return;
+        const f = q.pickHead(rank, mark);
+        if (f === undefined) break;
+        if (this.inFlight >= this.maxInFlight) break classes;
+        const w = f.peek() as Waiter<RPlan>;
+        const plan = w.plan;
+        const res = await this.store.admit(
+          plan, w.cost, plan.windows.map((x) => reserved[x.idx] ?? 0), this.nowArg(), `${this.instance}:${this.sendSeq++}`,
+        ).catch((err: unknown) => err instanceof RateLimitStoreError ? err : new RateLimitStoreError(String(err), err));
+        if (res instanceof RateLimitStoreError) {
+          if (q.remove(w)) w.fail(res);
+          continue;
+        }
+        if (res.admitted) {
+          // Aborted while the script ran: the send is recorded for nobody (never refunded).
+          if (!q.remove(w)) continue;
+          if (Number.isFinite(this.maxInFlight)) this.inFlight++;
+          w.settle(new RedisPermit(w.route, plan.api, res.at, this.clock.now() - w.enqueuedAt, Number.isFinite(this.maxInFlight) ? this : null));
+          continue;
+        }
+        f.mark = mark;
+        if (res.waitMs < wake) wake = res.waitMs;
+        const hold = rank === READ_RANK ? w.cost : f.queuedCost;
+        for (const x of plan.windows) reserved[x.idx] = (reserved[x.idx] ?? 0) + hold;
+      }
+      q.prune(rank);
+    }
+    if (q.total > 0 && Number.isFinite(wake) && !this.again) this.schedule(Math.max(1, wake));
+  }
+
+  private schedule(waitMs: number): void {
+    this.clearTimer();
+    this.timer = this.clock.setTimeout(() => { this.timer = null; this.kick(); }, Math.ceil(waitMs));
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) { this.clock.clearTimeout(this.timer); this.timer = null; }
+  }
+
+  private async predictWait(plan: RPlan, rank: number, cost: number): Promise<number> {
+    const ahead = new Array<number>(this.winCount).fill(0);
+    for (let r = 0; r <= rank; r++) {
+      for (const f of this.queues.active[r] ?? []) {
+        if (f.count === 0) continue;
+        for (const x of f.plan.windows) ahead[x.idx] = (ahead[x.idx] ?? 0) + f.queuedCost;
+      }
+    }
+    const res = await this.store.admit(plan, cost, plan.windows.map((x) => ahead[x.idx] ?? 0), this.nowArg(), 'dry', true);
+    return res.admitted ? 0 : res.waitMs;
+  }
+
+  private readonly bucketWins = new Map<string, RWin[]>();
+
+  private buildPlan(spec: RouteSpec): RPlan {
+    const windows = spec.buckets.flatMap((b) => this.windowsOf(b));
+    return {
+      api: spec.api,
+      id: spec.id,
+      windows,
+      pauseKeys: spec.buckets.map((b) => this.pauseKey(b)),
+      ownPauseKeys: spec.pauseBuckets.map((b) => this.pauseKey(b)),
+      maxCost: windows.reduce((m, w) => Math.min(m, w.limit), Number.POSITIVE_INFINITY),
+    };
+  }
+
+  private windowsOf(bucket: string): RWin[] {
+    const hit = this.bucketWins.get(bucket);
+    if (hit !== undefined) return hit;
+    const specs = this.config.budgets.buckets[bucket];
+    if (specs === undefined) throw new RateLimitRouteError(`unknown bucket "${bucket}"`);
+    const wins = specs.map((s, i): RWin => ({
+      key: `${this.prefix}:{rl}:w:${bucket}:${i}`,
+      limit: s.limit,
+      windowMs: s.windowMs,
+      spanMs: s.windowMs + this.config.marginMs,
+      idx: this.winCount++,
+      bucket,
+    }));
+    this.bucketWins.set(bucket, wins);
+    return wins;
+  }
+
+  private pauseKey(bucket: string): string {
+    return `${this.prefix}:{rl}:pause:${bucket}`;
+  }
+}

@@ -1,0 +1,183 @@
+// The shared window store of the Redis-backed limiter: one sorted set per window (member = a
+// unique send id, score = send time in ms), checked and updated by one Lua script, so that every
+// window of a route is checked and recorded in a single atomic step across all processes that
+// share the key prefix (several daemons behind one API key).
+//
+// Semantics are those of SlidingWindowLog: a send counts while now − t < span (= window + margin);
+// a request of cost c fits iff every window holds ≤ limit − c − reserved sends, where `reserved`
+// is room this process holds for its own earlier, higher-priority waiters. Nothing is refunded;
+// sets expire (PEXPIRE span + 60 s) only to collect garbage. A 429 pause is a key holding the
+// pause's end time, checked by the same script, so one process's 429 pauses every process.
+//
+// Time: `now` is the caller's clock (epoch ms, integer) or, with timeSource 'server', Redis TIME
+// read inside the script, one time base for every host. Every process sharing a prefix must use
+// the same budget table and the same time source.
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { RateLimitStoreError } from './errors.js';
+
+export interface RedisWindowKey {
+  readonly key: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  /** windowMs + margin. */
+  readonly spanMs: number;
+}
+
+export interface RedisPlanKeys {
+  readonly windows: readonly RedisWindowKey[];
+  /** Pause keys of every bucket the route counts in. */
+  readonly pauseKeys: readonly string[];
+}
+
+export type AdmitResult =
+  | { readonly admitted: true; readonly at: number }
+  | { readonly admitted: false; readonly waitMs: number; readonly at: number };
+
+// KEYS: window sets (nwin), then pause keys.
+// ARGV: now ('' = server TIME), cost, member, dry (1 = only compute the wait), nwin,
+//       then per window: limit, span, reserved.
+// Returns {admitted 0|1, wait ms, now}.
+const ADMIT_LUA = `
+local now = tonumber(ARGV[1])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local cost = tonumber(ARGV[2])
+local member = ARGV[3]
+local dry = ARGV[4] == '1'
+local nwin = tonumber(ARGV[5])
+local wait = 0
+for i = nwin + 1, #KEYS do
+  local untilv = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+  if untilv - now > wait then wait = untilv - now end
+end
+for i = 1, nwin do
+  local base = 5 + (i - 1) * 3
+  local limit = tonumber(ARGV[base + 1])
+  local span = tonumber(ARGV[base + 2])
+  local reserved = tonumber(ARGV[base + 3])
+  local key = KEYS[i]
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - span)
+  local count = redis.call('ZCARD', key)
+  local slot = reserved + cost
+  if count + slot > limit then
+    -- Slots past one window's worth chain whole spans (a lower bound, as in SlidingWindowLog).
+    local spans = 0
+    while slot > limit do slot = slot - limit; spans = spans + 1 end
+    local w = spans * span
+    local over = count + slot - limit
+    if over > 0 then
+      local e = redis.call('ZRANGE', key, over - 1, over - 1, 'WITHSCORES')
+      w = w + tonumber(e[2]) + span - now
+    end
+    if w > wait then wait = w end
+  end
+end
+if wait > 0 or dry then return {0, math.ceil(wait), now} end
+for i = 1, nwin do
+  local span = tonumber(ARGV[5 + (i - 1) * 3 + 2])
+  for j = 1, cost do redis.call('ZADD', KEYS[i], now, member .. ':' .. j) end
+  redis.call('PEXPIRE', KEYS[i], math.ceil(span) + 60000)
+end
+return {1, 0, now}
+`;
+
+// KEYS: pause keys. ARGV: now ('' = server TIME), pause ms. Keeps the later end.
+const PAUSE_LUA = `
+local now = tonumber(ARGV[1])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local untilv = now + tonumber(ARGV[2])
+for i = 1, #KEYS do
+  local cur = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+  if untilv > cur then
+    redis.call('SET', KEYS[i], tostring(untilv), 'PX', math.ceil(tonumber(ARGV[2])) + 60000)
+  end
+end
+return now
+`;
+
+// KEYS: window sets (nwin), then pause keys. ARGV: now, nwin, spans... Returns {now, pause ms, counts...}.
+const COUNT_LUA = `
+local now = tonumber(ARGV[1])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local nwin = tonumber(ARGV[2])
+local pause = 0
+for i = nwin + 1, #KEYS do
+  local untilv = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+  if untilv - now > pause then pause = untilv - now end
+end
+local out = {now, math.ceil(pause)}
+for i = 1, nwin do
+  out[#out + 1] = redis.call('ZCOUNT', KEYS[i], '(' .. (now - tonumber(ARGV[2 + i])), '+inf')
+end
+return out
+`;
+
+class Script {
+  readonly sha: string;
+  constructor(readonly lua: string) {
+    this.sha = createHash('sha1').update(lua).digest('hex');
+  }
+}
+
+const ADMIT = new Script(ADMIT_LUA);
+const PAUSE = new Script(PAUSE_LUA);
+const COUNT = new Script(COUNT_LUA);
+
+export class RedisWindowStore {
+  private readonly redis: Redis;
+
+  constructor(redis: Redis) {
+    this.redis = redis;
+  }
+
+  /**
+   * Atomically: if every window has room for `cost` beyond `reserved[i]` and no bucket is
+   * paused, record the send in every window and return admitted; otherwise return the wait.
+   * `now` null uses Redis TIME. With `dry`, never records (a prediction).
+   */
+  async admit(plan: RedisPlanKeys, cost: number, reserved: readonly number[], now: number | null, member: string, dry = false): Promise<AdmitResult> {
+    const argv: (string | number)[] = [now === null ? '' : now, cost, member, dry ? '1' : '0', plan.windows.length];
+    plan.windows.forEach((w, i) => { argv.push(w.limit, w.spanMs, reserved[i] ?? 0); });
+    const keys = [...plan.windows.map((w) => w.key), ...plan.pauseKeys];
+    const r = await this.run(ADMIT, keys, argv) as [number, number, number];
+    return r[0] === 1 ? { admitted: true, at: Number(r[2]) } : { admitted: false, waitMs: Number(r[1]), at: Number(r[2]) };
+  }
+
+  /** Pauses the buckets behind `pauseKeys` for `ms` from now (keeps a later existing end). */
+  async pause(pauseKeys: readonly string[], ms: number, now: number | null): Promise<void> {
+    if (pauseKeys.length === 0) return;
+    await this.run(PAUSE, pauseKeys, [now === null ? '' : now, Math.max(0, Math.ceil(ms))]);
+  }
+
+  /** Sends that count now in each window, and the remaining pause. */
+  async counts(plan: RedisPlanKeys, now: number | null): Promise<{ now: number; pausedForMs: number; counts: number[] }> {
+    const keys = [...plan.windows.map((w) => w.key), ...plan.pauseKeys];
+    const argv: (string | number)[] = [now === null ? '' : now, plan.windows.length, ...plan.windows.map((w) => w.spanMs)];
+    const r = (await this.run(COUNT, keys, argv)) as number[];
+    return { now: Number(r[0]), pausedForMs: Number(r[1]), counts: r.slice(2).map(Number) };
+  }
+
+  /** EVALSHA, loading the script once on NOSCRIPT (after a server restart or on a new server). */
+  private async run(script: Script, keys: readonly string[], argv: readonly (string | number)[]): Promise<unknown> {
+    try {
+      try {
+        return await this.redis.evalsha(script.sha, keys.length, ...keys, ...argv);
+      } catch (err) {
+        if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+        await this.redis.script('LOAD', script.lua);
+        return await this.redis.evalsha(script.sha, keys.length, ...keys, ...argv);
+      }
+    } catch (err) {
+      throw new RateLimitStoreError(`rate-limit store failed: ${err instanceof Error ? err.message : String(err)}`, err);
+    }
+  }
+}
