@@ -1,0 +1,59 @@
+// Money arithmetic of the engine: notionals, fees and what a resting BUY must keep reserved.
+//
+// The grid: every engine price is a multiple of 0.0001 (100 millionths; every tick of
+// protocol.md §3 is a multiple of it) and every size a multiple of 0.01 share (10,000
+// millionths; the engine refuses other sizes). So price × size is always an exact integer number
+// of millionths; `notional` still goes through mulMicros, naming `floor`, which is then exact.
+//
+// Fees (the market's maker_base_fee / taker_base_fee, in basis points) are charged in collateral,
+// on the shape Polymarket uses: fee = bps / 10⁴ × min(p, 1 − p) × size, where p is the fill price
+// in the payer's own token terms (min(p, 1 − p) is the same for both tokens of a market, so a
+// fill costs the same in YES or NO terms). A buyer pays notional + fee; a seller receives
+// notional − fee (never negative: bps ≤ 10⁴ and min(p, 1 − p) ≤ p). Fees round DOWN to the
+// millionth: the sum of per-fill fees then never exceeds the fee reserved up front for the whole
+// order (Σ⌊xᵢ⌋ ≤ ⌊Σxᵢ⌋), so reservations always cover; the venue gives up < 1 millionth a fill.
+//
+// A BUY resting with limit L and remaining size r keeps reserved exactly
+//   need(L, r) = notional(L, r) + fee(bpsMax, min(L, 0.5), r)
+// where bpsMax = max(maker, taker) bps: any fill of f at p ≤ L costs notional(p, f) + fee(bps, p, f)
+// ≤ need(L, r) − need(L, r − f), because min(p, 1 − p) ≤ min(L, 0.5) and ⌊a + b⌋ ≥ ⌊a⌋ + ⌊b⌋.
+import { divRound, mulMicros, SCALE } from '../../core/money.js';
+
+export const LOT = 10_000; // 0.01 share: the size grid
+export const PRICE_GRID = 100; // 0.0001: the finest tick
+export const MAX_BPS = 10_000;
+const HALF = SCALE / 2;
+
+/** price × size in collateral millionths (exact on the engine grid). */
+export function notional(price: number, size: number): number {
+  return mulMicros(price, size, 'floor');
+}
+
+/** ⌊amount × bps / 10⁴⌋ for non-negative safe integers. */
+export function bpsFloor(amount: number, bps: number): number {
+  if (bps === 0 || amount === 0) return 0;
+  const p = amount * bps;
+  if (Number.isSafeInteger(p)) {
+    let q = Math.trunc(p / MAX_BPS);
+    const r = p - q * MAX_BPS;
+    if (r < 0) q -= 1;
+    else if (r >= MAX_BPS) q += 1;
+    return q;
+  }
+  return Number(divRound(BigInt(amount) * BigInt(bps), BigInt(MAX_BPS), 'floor'));
+}
+
+/** The fee for a fill of `size` at `price` (own token terms): ⌊bps/10⁴ × min(p, 1 − p) × size⌋. */
+export function feeOf(bps: number, price: number, size: number): number {
+  if (bps === 0) return 0;
+  const m = price < HALF ? price : SCALE - price;
+  return bpsFloor(mulMicros(m, size, 'floor'), bps);
+}
+
+/** Collateral a BUY with limit `limit` and remaining `size` keeps reserved (header). */
+export function buyNeed(limit: number, size: number, bpsMax: number): number {
+  const n = notional(limit, size);
+  if (bpsMax === 0) return n;
+  const m = limit < HALF ? limit : HALF;
+  return n + bpsFloor(mulMicros(m, size, 'floor'), bpsMax);
+}
