@@ -1,0 +1,898 @@
+// The order manager: the effects side of quoting (DESIGN.md §4.2). It applies reconcile's plans
+// to the exchange through the ExchangeGateway (whose requests pass the rate limiter), records every
+// step in the ledger, tracks our open orders for the next reconcile, and turns placement results
+// and order lookups into fills.
+//
+// Invariants kept:
+// - cancels go first: every cancel of a plan is answered before its placements are sent, and a
+//   placement at a key whose cancel did not go through is dropped for this cycle;
+// - every signed order is written to the ledger (one transaction for the batch) before any of it
+//   is sent, and marked `sent` right before its request; placements go in POST /orders chunks of
+//   at most 15, replacements before new quotes, each with its limiter priority;
+// - never a duplicate: a key with an order in flight, unknown or being cancelled gets nothing new;
+//   an order whose answer was lost (timeout, 5xx, reset: `ambiguous`) goes `unknown` and is
+//   resolved by looking up its id (the EIP-712 digest, known before sending) - LIVE is adopted,
+//   MATCHED/CANCELED closed with their fills, not found frees the key (and is looked up once more
+//   later, in case the request was still queued at the exchange). Nothing is ever resent;
+// - a failure is treated as "never reached the exchange" only when it certainly did not
+//   (failures.ts); those orders are marked rejected (the key cools down when the failure is not
+//   transient). An exchange rejection (errorMsg) is recorded and its key is not placed again
+//   before the cool-down ends;
+// - under limiter pressure, stale work is dropped or coalesced, not queued: placements the
+//   limiter cannot send within the horizon are dropped (the next cycle recomputes them), and a
+//   plan handed in while another runs replaces any older waiting plan (which reports
+//   `superseded`); a waiting plan that runs later re-checks every key against what changed since
+//   it was computed (`stale`);
+// - the circuit breaker (circuit-breaker.ts) stops placements after N consecutive exchange
+//   failures and pulls quotes (cancels every live order) until the exchange answers again;
+//   placements back off after transient failures and honour Retry-After;
+// - fills are recorded once (the ledger deduplicates), and each new increment is emitted once; a
+//   cancel's answer does not say what matched before it, so every order we cancel gets one last
+//   lookup (pollFills, and cancelAll's flush) that records those fills;
+// - startup: every order the ledger holds open is looked up before the first quote. The
+//   interface has no "list my open orders" route, so a LIVE order on the exchange that the ledger
+//   never recorded cannot be found; writing every order before sending is what makes that case
+//   impossible for orders this daemon placed. Orphans here are ledger orders in signed, sent or
+//   unknown state (a crash or lost answer): resolved by lookup, and those found live are
+//   cancelled (policy `cancel`) or adopted as live orders for reconcile to manage (`adopt`);
+// - shutdown / kill switch (cancelAll): quoting stops, the running plan finishes, every live order
+//   is cancelled (unknown ones looked up first), rounds repeat until nothing is open or the
+//   deadline passes, and in-flight requests are awaited;
+// - time comes only from the injected Clock.
+import type { Clock, TimerId } from '../core/clock.js';
+import { InvariantError } from '../core/errors.js';
+import type { OrderRecord, PlacementResult } from '../core/market.js';
+import type { Shares } from '../core/money.js';
+import type { Dialect } from '../exchange/dialect.js';
+import type { ExchangeGateway, WritePriority } from '../exchange/gateway.js';
+import { MAX_ORDERS_PER_BATCH } from '../exchange/client/routes.js';
+import {
+  buildOrder, SigningError, toWireSubmission,
+  type SignatureType, type SignedOrder, type UnsignedOrder,
+} from '../exchange/signing/index.js';
+import type { WireOrderSubmission } from '../exchange/wire.js';
+import type { Ledger, SignedOrderInput } from '../ledger/index.js';
+import type { RateLimiter } from '../ratelimit/types.js';
+import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
+import { classifyFailure, type FailureInfo } from './failures.js';
+import { FillTracker, type FillEvent, type FillOutcome } from './fill-tracker.js';
+import { mapLimit } from './map-limit.js';
+import { OrderBookState, type TrackedOrder } from './order-book-state.js';
+import {
+  resolveManagerConfig, SILENT_LOGGER,
+  type ApplyReport, type CancelAllReport, type DropReason, type DroppedPlacement, type ManagerLogger, type MarketInfo,
+  type MarketsByToken, type OrderManagerConfig, type OrphanPolicy, type PollReport, type RejectedPlacement,
+  type ResolveReport, type StartupReport,
+} from './order-manager-types.js';
+import { RejectionCooldown } from './rejection-cooldown.js';
+import { quoteKey, type LiveOrder, type PlacementIntent, type ReconcilePlan } from './types.js';
+
+/** What signs orders: the SigningPool (worker threads) or anything with its batch call. */
+export interface BatchSigner {
+  readonly address: string;
+  signBatch(orders: readonly UnsignedOrder[]): Promise<SignedOrder[]>;
+}
+
+export interface OrderManagerOptions {
+  readonly clock: Clock;
+  readonly gateway: ExchangeGateway;
+  readonly ledger: Ledger;
+  readonly signer: BatchSigner;
+  readonly dialect: Dialect;
+  /** API key the orders are placed under (the submission's `owner`). Not a secret, never logged. */
+  readonly owner: string;
+  /** Funder address; defaults to the signer's (EOA orders). */
+  readonly maker?: string;
+  readonly signatureType?: SignatureType;
+  /** The limiter the gateway sends through: asked when the next POST /orders slot frees. */
+  readonly limiter?: Pick<RateLimiter, 'wouldWaitMs'>;
+  readonly config?: Partial<OrderManagerConfig>;
+  /** Every new fill, once (strategy onFill, logs). */
+  readonly onFill?: (fill: FillEvent) => void;
+  readonly onCircuitChange?: (state: CircuitState, failures: number) => void;
+  readonly logger?: ManagerLogger;
+  /** Uniform [0, 1): salts and back-off jitter (defaults: crypto salts, Math.random jitter). */
+  readonly random?: () => number;
+  /** Strategy name written with each order. */
+  readonly strategy?: string;
+}
+
+export interface ManagerHealth {
+  readonly circuit: CircuitState;
+  readonly consecutiveFailures: number;
+  readonly placementsBlockedUntil: number;
+  readonly halted: boolean;
+  readonly orders: Readonly<Record<LiveOrder['state'], number>>;
+  readonly coolingDown: number;
+  readonly inFlightRequests: number;
+  /** Cancelled orders still due their last lookup. */
+  readonly pendingSettlements: number;
+}
+
+interface Job {
+  readonly plan: ReconcilePlan;
+  readonly markets: MarketsByToken;
+  /** The order set's sequence number when the plan was handed in. */
+  readonly seq: number;
+  readonly resolve: (r: ApplyReport) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+interface Chosen {
+  readonly intent: PlacementIntent;
+  readonly key: string;
+  readonly market: MarketInfo;
+  readonly priority: Exclude<WritePriority, 'cancel'>;
+}
+
+interface Outgoing {
+  readonly id: string;
+  readonly key: string;
+  readonly submission: WireOrderSubmission;
+  readonly priority: Exclude<WritePriority, 'cancel'>;
+  readonly record: SignedOrderInput;
+  readonly tag: string | undefined;
+}
+
+/** Mutable collector behind ApplyReport. */
+class Tally {
+  superseded = false;
+  cancelsSent = 0;
+  cancelled = 0;
+  cancelsFailed = 0;
+  placementsSent = 0;
+  accepted = 0;
+  unknown = 0;
+  readonly rejected: RejectedPlacement[] = [];
+  readonly dropped: DroppedPlacement[] = [];
+  readonly fills: FillEvent[] = [];
+  drop(key: string, reason: DropReason): void { this.dropped.push({ key, reason }); }
+  report(): ApplyReport {
+    return {
+      superseded: this.superseded, cancelsSent: this.cancelsSent, cancelled: this.cancelled, cancelsFailed: this.cancelsFailed,
+      placementsSent: this.placementsSent, accepted: this.accepted, rejected: this.rejected, unknown: this.unknown,
+      dropped: this.dropped, fills: this.fills,
+    };
+  }
+}
+
+const SUPERSEDED: ApplyReport = Object.freeze(Object.assign(new Tally(), { superseded: true }).report());
+const PLACE_ROUTE = 'POST /orders';
+
+export class OrderManager {
+  readonly config: OrderManagerConfig;
+  private readonly clock: Clock;
+  private readonly gateway: ExchangeGateway;
+  private readonly ledger: Ledger;
+  private readonly signer: BatchSigner;
+  private readonly opts: OrderManagerOptions;
+  private readonly log: ManagerLogger;
+  private readonly book = new OrderBookState();
+  private readonly breaker: CircuitBreaker;
+  private readonly cooldown: RejectionCooldown;
+  private readonly fills: FillTracker;
+  private readonly markets = new Map<string, MarketInfo>();
+  /** Ids found "not found" that are looked up once more, at the time given. */
+  private readonly recheck = new Map<string, number>();
+  /**
+   * Orders we cancelled, each due one last lookup: a cancel answer does not say how much matched,
+   * and a fill between the last poll and the cancel would otherwise never be recorded. Value:
+   * whether the exchange had acknowledged the order (maker fills).
+   */
+  private readonly settle = new Map<string, boolean>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private pending: Job | null = null;
+  private pumping: Promise<void> | null = null;
+  private resolveChain: Promise<unknown> = Promise.resolve();
+  private polling: Promise<PollReport> | null = null;
+  private resolveTimer: TimerId | null = null;
+  private resolveAt = Number.POSITIVE_INFINITY;
+  private halted = false;
+  private closed = false;
+
+  constructor(opts: OrderManagerOptions) {
+    this.opts = opts;
+    this.config = resolveManagerConfig(opts.config);
+    this.clock = opts.clock;
+    this.gateway = opts.gateway;
+    this.ledger = opts.ledger;
+    this.signer = opts.signer;
+    this.log = opts.logger ?? SILENT_LOGGER;
+    this.breaker = new CircuitBreaker({
+      clock: opts.clock,
+      threshold: this.config.circuitBreakerFailures,
+      backoff: this.config.backoff,
+      ...(opts.random !== undefined ? { random: opts.random } : {}),
+      onChange: (state, failures) => {
+        this.log[state === 'open' ? 'warn' : 'info']({ circuit: state, failures }, `circuit breaker ${state}`);
+        opts.onCircuitChange?.(state, failures);
+      },
+    });
+    this.cooldown = new RejectionCooldown(opts.clock, this.config.rejectionCooldownMs);
+    this.fills = new FillTracker(opts.ledger, opts.clock, (tokenId) => this.markets.get(tokenId));
+  }
+
+  // ------------------------------------------------------------------------------- queries
+
+  /** Our open orders as reconcile needs them (in-flight, live, cancelling and unknown). */
+  liveOrders(): LiveOrder[] {
+    return this.book.liveOrders();
+  }
+
+  get circuitState(): CircuitState {
+    return this.breaker.state;
+  }
+
+  health(): ManagerHealth {
+    const orders = { inflight: 0, live: 0, cancelling: 0, unknown: 0 };
+    for (const o of this.book.all()) orders[o.state]++;
+    return {
+      circuit: this.breaker.state,
+      consecutiveFailures: this.breaker.consecutiveFailures,
+      placementsBlockedUntil: this.breaker.placementsBlockedUntil,
+      halted: this.halted,
+      orders,
+      coolingDown: this.cooldown.list().length,
+      inFlightRequests: this.inflight.size,
+      pendingSettlements: this.settle.size,
+    };
+  }
+
+  /** Settings of the markets quoted (latest wins); fees and ticks come from here. */
+  updateMarkets(markets: MarketsByToken): void {
+    for (const [token, m] of markets) this.markets.set(token, m);
+  }
+
+  // ------------------------------------------------------------------------------- apply
+
+  /**
+   * Applies a plan computed by reconcile from liveOrders() just before the call. Plans never
+   * overlap: one handed in while another runs waits, and a newer one replaces it (the older one
+   * resolves as `superseded`).
+   */
+  apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport> {
+    return new Promise<ApplyReport>((resolve, reject) => {
+      const job: Job = { plan, markets, seq: this.book.lastSeq, resolve, reject };
+      if (this.pending !== null) this.pending.resolve(SUPERSEDED);
+      this.pending = job;
+      if (this.pumping === null) this.pumping = this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      while (this.pending !== null) {
+        const job = this.pending;
+        this.pending = null;
+        try {
+          job.resolve(await this.execute(job));
+        } catch (e) {
+          job.reject(e);
+        }
+      }
+    } finally {
+      this.pumping = null;
+    }
+  }
+
+  private async execute(job: Job): Promise<ApplyReport> {
+    const tally = new Tally();
+    this.updateMarkets(job.markets);
+    const toCancel = this.cancelTargets(job.plan);
+    const failedKeys = await this.cancelOrders(toCancel, tally);
+    const chosen = await this.underPressure(this.choosePlacements(job, failedKeys, tally), tally);
+    if (chosen.length > 0) await this.place(job, chosen, tally);
+    this.emit(tally.fills);
+    return tally.report();
+  }
+
+  /** The plan's cancels of orders still live; every live order while the breaker is open. */
+  private cancelTargets(plan: ReconcilePlan): TrackedOrder[] {
+    if (this.breaker.state === 'open' && this.config.pullQuotesWhenOpen) return this.book.inState('live');
+    const out: TrackedOrder[] = [];
+    const seen = new Set<string>();
+    for (const c of plan.cancels) {
+      const o = this.book.get(c.orderId);
+      if (o === undefined || o.state !== 'live' || seen.has(o.id)) continue;
+      seen.add(o.id);
+      out.push(o);
+    }
+    return out;
+  }
+
+  /** Sends the cancels (priority cancel); returns the keys whose cancel did not complete. */
+  private async cancelOrders(orders: readonly TrackedOrder[], tally: Tally, signal?: AbortSignal): Promise<Set<string>> {
+    for (const o of orders) o.state = 'cancelling';
+    const done = await mapLimit(orders, this.config.concurrency, (o) => this.cancelOne(o, tally, signal));
+    const failed = new Set<string>();
+    orders.forEach((o, i) => { if (done[i] !== true) failed.add(o.key); });
+    return failed;
+  }
+
+  /** True when the order is gone (cancelled, or closed meanwhile by a lookup). */
+  private async cancelOne(o: TrackedOrder, tally: Tally, signal?: AbortSignal): Promise<boolean> {
+    tally.cancelsSent++;
+    try {
+      const res = await this.track(this.gateway.cancelOrder(o.id, signal));
+      this.breaker.answered();
+      if (this.book.get(o.id) !== o) return true;
+      if (res.canceled.includes(o.id)) {
+        this.ledger.markCanceled(o.id, 'canceled by us');
+        this.book.remove(o.id);
+        this.settle.set(o.id, o.acknowledged);
+        tally.cancelled++;
+        return true;
+      }
+      // "already matched" / "not found or already canceled": the exchange's record says which,
+      // and holds the fills to record, so look it up now (no grace: this answer is definite).
+      const reason = res.notCanceled.get(o.id) ?? 'absent from the cancel answer';
+      tally.cancelsFailed++;
+      this.toUnknown(o, `cancel refused: ${reason}`, 0);
+      return false;
+    } catch (e) {
+      const f = this.failed(e, 'cancel', o.id);
+      tally.cancelsFailed++;
+      if (this.book.get(o.id) !== o) return true;
+      if (f.ambiguous) {
+        tally.unknown++;
+        this.toUnknown(o, `cancel failed ambiguously: ${f.code}`, this.config.unknownLookupDelayMs);
+      } else if (o.state === 'cancelling') {
+        o.state = 'live';
+      }
+      return false;
+    }
+  }
+
+  private choosePlacements(job: Job, failedKeys: ReadonlySet<string>, tally: Tally): Chosen[] {
+    const out: Chosen[] = [];
+    const seen = new Set<string>();
+    const block: DropReason | null = this.halted ? 'halted' : this.breaker.blockReason();
+    for (const p of job.plan.placements) {
+      const key = quoteKey(p.quote.tokenId, p.quote.side, p.quote.price);
+      if (block !== null) { tally.drop(key, block); continue; }
+      if (seen.has(key)) { tally.drop(key, 'duplicate'); continue; }
+      seen.add(key);
+      if (failedKeys.has(key)) { tally.drop(key, 'cancel-failed'); continue; }
+      const kb = this.book.keyBlock(key, job.seq);
+      if (kb !== null) { tally.drop(key, kb); continue; }
+      if (this.cooldown.active(key) !== undefined) { tally.drop(key, 'cooldown'); continue; }
+      const market = job.markets.get(p.quote.tokenId);
+      if (market === undefined) { tally.drop(key, 'no-market'); continue; }
+      out.push({ intent: p, key, market, priority: p.kind });
+    }
+    // Replacements first (they restore quotes that were just pulled), then new quotes.
+    return [...out.filter((c) => c.priority === 'replace'), ...out.filter((c) => c.priority === 'new')];
+  }
+
+  /**
+   * Keeps the placements whose POST /orders chunk the limiter can send within the horizon; the
+   * rest is dropped (the next cycle recomputes it from fresher books).
+   */
+  private async underPressure(chosen: Chosen[], tally: Tally): Promise<Chosen[]> {
+    const limiter = this.opts.limiter;
+    if (limiter === undefined || chosen.length === 0) return chosen;
+    const groups = chunkByPriority(chosen, (c) => c.priority);
+    const kept: Chosen[] = [];
+    for (let k = 0; k < groups.length; k++) {
+      const g = groups[k] as Chosen[];
+      let wait: number;
+      try {
+        // The wait for k + 1 requests of ours on the route: this chunk goes after the earlier ones.
+        wait = await limiter.wouldWaitMs(PLACE_ROUTE, { priority: (g[0] as Chosen).priority, cost: k + 1 });
+      } catch {
+        wait = Number.POSITIVE_INFINITY; // more requests than a window can ever hold
+      }
+      if (wait > this.config.pressureHorizonMs) {
+        for (const rest of groups.slice(k)) for (const c of rest) tally.drop(c.key, 'pressure');
+        break;
+      }
+      kept.push(...g);
+    }
+    return kept;
+  }
+
+  private async place(job: Job, chosen: readonly Chosen[], tally: Tally): Promise<void> {
+    const now = this.clock.now();
+    const maker = this.opts.maker ?? this.signer.address;
+    const unsigned = chosen.map((c) => buildOrder({
+      tokenId: c.intent.quote.tokenId,
+      conditionId: c.market.conditionId,
+      side: c.intent.quote.side,
+      price: c.intent.quote.price,
+      size: c.intent.quote.size,
+      orderType: 'GTC',
+      tick: c.market.tickSize,
+      negRisk: c.market.negRisk,
+      ...(this.config.postOnly ? { postOnly: true } : {}),
+    }, {
+      maker,
+      signer: this.signer.address,
+      signatureType: this.opts.signatureType ?? 0,
+      timestampMs: now,
+      ...(this.opts.random !== undefined ? { random: this.opts.random } : {}),
+    }));
+    let signed: SignedOrder[];
+    try {
+      signed = await this.signer.signBatch(unsigned);
+    } catch (e) {
+      if (!(e instanceof SigningError) || !e.retryable) throw e;
+      this.log.warn({ err: e.message, orders: chosen.length }, 'signing failed; placements dropped this cycle');
+      for (const c of chosen) tally.drop(c.key, 'signing-failed');
+      return;
+    }
+    if (signed.length !== chosen.length) throw new InvariantError(`signer returned ${signed.length} orders for ${chosen.length}`);
+
+    // Signing yielded: re-check what may have changed meanwhile (cancelAll, a re-found order).
+    const outgoing: Outgoing[] = [];
+    signed.forEach((s, i) => {
+      const c = chosen[i] as Chosen;
+      const block: DropReason | null = this.halted ? 'halted' : this.book.keyBlock(c.key, job.seq);
+      if (block !== null) { tally.drop(c.key, block); return; }
+      const submission = toWireSubmission(s, {
+        orderType: 'GTC', owner: this.opts.owner, dialect: this.opts.dialect, ...(this.config.postOnly ? { postOnly: true } : {}),
+      });
+      const { owner: _owner, ...resendable } = submission;
+      const tag = c.intent.quote.tag;
+      const record: SignedOrderInput = {
+        id: s.id,
+        tokenId: s.tokenId,
+        conditionId: s.conditionId,
+        side: s.side,
+        price: c.intent.quote.price,
+        size: sharesOf(s),
+        orderType: 'GTC',
+        salt: s.salt,
+        createdAtMs: now,
+        signedJson: JSON.stringify(resendable),
+        ...(this.opts.strategy !== undefined ? { strategy: this.opts.strategy } : {}),
+        meta: { key: c.key, kind: c.priority, tag: tag ?? null },
+      };
+      outgoing.push({ id: s.id, key: c.key, submission, priority: c.priority, record, tag });
+    });
+    if (outgoing.length === 0) return;
+
+    // Written before anything is sent, in one transaction.
+    this.ledger.recordSignedOrders(outgoing.map((o) => o.record));
+    for (const { record: r, tag } of outgoing) {
+      this.book.add({
+        id: r.id, tokenId: r.tokenId, conditionId: r.conditionId, side: r.side, price: r.price, originalSize: r.size,
+        state: 'inflight', createdAtMs: now, tag, acknowledged: false,
+      });
+    }
+    const chunks = chunkByPriority(outgoing, (o) => o.priority);
+    await mapLimit(chunks, this.config.concurrency, (ch) => this.sendChunk(ch, tally));
+  }
+
+  private async sendChunk(chunk: readonly Outgoing[], tally: Tally): Promise<void> {
+    this.ledger.transaction(() => { for (const o of chunk) this.ledger.markSent(o.id); });
+    tally.placementsSent += chunk.length;
+    const priority = (chunk[0] as Outgoing).priority;
+    let results: PlacementResult[];
+    try {
+      results = await this.track(this.gateway.postOrders(chunk.map((o) => o.submission), priority));
+    } catch (e) {
+      const f = this.failed(e, 'place', `${chunk.length} orders`);
+      this.ledger.transaction(() => {
+        for (const o of chunk) {
+          const t = this.book.get(o.id);
+          if (t === undefined) continue;
+          if (f.ambiguous) {
+            tally.unknown++;
+            this.toUnknown(t, `placement failed ambiguously: ${f.code}`, this.config.unknownLookupDelayMs);
+          } else {
+            this.rejectOrder(t, `request failed before reaching the book: ${f.code}`, !f.retryable, tally);
+          }
+        }
+      });
+      return;
+    }
+    this.breaker.answered();
+    if (results.length !== chunk.length) {
+      // The exchange acted on the batch but its answer cannot be matched to the orders.
+      this.log.error({ results: results.length, orders: chunk.length }, 'placement answer does not match the batch');
+      this.ledger.transaction(() => {
+        for (const o of chunk) {
+          const t = this.book.get(o.id);
+          if (t !== undefined) { tally.unknown++; this.toUnknown(t, 'placement answer does not match the batch', 0); }
+        }
+      });
+      return;
+    }
+    this.ledger.transaction(() => {
+      chunk.forEach((o, i) => this.onPlacement(o, results[i] as PlacementResult, tally));
+    });
+  }
+
+  private onPlacement(o: Outgoing, r: PlacementResult, tally: Tally): void {
+    const t = this.book.get(o.id);
+    if (t === undefined) return;
+    if (r.accepted || (r.success && r.errorMsg === '' && r.status === 'unmatched' && r.orderId === o.id)) {
+      if (r.orderId !== o.id) {
+        // Our digest and the exchange's id disagree: only a lookup of our id can tell what rests.
+        this.log.error({ orderId: o.id, answered: r.orderId }, 'placement accepted under another id');
+        tally.unknown++;
+        this.toUnknown(t, `accepted under id ${String(r.orderId)}`, 0);
+        return;
+      }
+      tally.accepted++;
+      t.acknowledged = true;
+      this.mirror(t, this.fills.applyPlacement(o.id, r), tally.fills);
+      return;
+    }
+    if (r.errorMsg !== '') {
+      this.rejectOrder(t, r.errorMsg, true, tally);
+      return;
+    }
+    tally.unknown++;
+    this.toUnknown(t, `placement answered without a usable status (success=${String(r.success)})`, 0);
+  }
+
+  /** The exchange (or a certain pre-send failure) refused the order: it never rested. */
+  private rejectOrder(t: TrackedOrder, errorMsg: string, coolDown: boolean, tally: Tally): void {
+    const state = this.ledger.markRejected(t.id, errorMsg);
+    if (state === 'unknown') {
+      // "Duplicated.": an order with this id is already on the exchange (the ledger says so).
+      tally.unknown++;
+      t.state = 'unknown';
+      t.lookupAtMs = this.clock.now();
+      this.scheduleResolve(0);
+      return;
+    }
+    this.book.remove(t.id);
+    if (coolDown) this.cooldown.record(t.key, errorMsg);
+    tally.rejected.push({ key: t.key, orderId: t.id, errorMsg });
+    this.log.info({ orderId: t.id, key: t.key, errorMsg }, 'placement rejected');
+  }
+
+  // ------------------------------------------------------------------------------- lookups
+
+  /**
+   * Looks up every unknown order (by default only those whose grace has passed; `all` takes every
+   * one) and every due "not found" recheck. Runs never overlap: a call waits for the one running.
+   */
+  resolveUnknown(opts: { all?: boolean; signal?: AbortSignal } = {}): Promise<ResolveReport> {
+    const run = (): Promise<ResolveReport> => this.doResolve(opts);
+    const p = this.resolveChain.then(run, run);
+    this.resolveChain = p.catch(() => undefined);
+    return p;
+  }
+
+  private async doResolve(opts: { all?: boolean; signal?: AbortSignal }): Promise<ResolveReport> {
+    const now = this.clock.now();
+    const all = opts.all === true;
+    const targets = this.book.inState('unknown').filter((o) => all || o.lookupAtMs <= now);
+    // Rechecks due now; ids found "not found" by this very run wait for their own recheck time.
+    const due = [...this.recheck].filter(([, at]) => all || at <= now).map(([id]) => id);
+    const counts = { lookedUp: 0, live: 0, closed: 0, notFound: 0, failed: 0 };
+    const fills: FillEvent[] = [];
+    await mapLimit(targets, this.config.concurrency, async (o) => {
+      counts.lookedUp++;
+      const rec = await this.lookup(o.id, opts.signal);
+      if (rec === undefined) {
+        counts.failed++;
+        o.lookupAtMs = this.clock.now() + Math.max(1, this.breaker.retryDelayMs());
+        return;
+      }
+      if (this.book.get(o.id) !== o || o.state !== 'unknown') return;
+      const out = this.fills.applyLookup(o.id, rec, o.acknowledged);
+      if (rec === null) {
+        counts.notFound++;
+        this.book.remove(o.id);
+        if (!o.acknowledged) this.recheck.set(o.id, this.clock.now() + this.config.notFoundRecheckMs);
+        this.log.info({ orderId: o.id, key: o.key }, 'unknown order not found: it never reached the book');
+      } else {
+        if (out.state === 'live') counts.live++; else counts.closed++;
+        this.mirror(o, out, fills);
+      }
+    });
+    await mapLimit(due, this.config.concurrency, async (id) => {
+      counts.lookedUp++;
+      const rec = await this.lookup(id, opts.signal);
+      if (rec === undefined) { counts.failed++; this.recheck.set(id, this.clock.now() + Math.max(1, this.breaker.retryDelayMs())); return; }
+      this.recheck.delete(id);
+      if (rec === null || this.book.get(id) !== undefined) return;
+      // It arrived after all: the exchange's record wins (the ledger moves it out of not_found).
+      this.log.warn({ orderId: id, status: rec.status }, 'order found after a not-found lookup');
+      if (this.adoptRecord(id, rec, false, fills)) counts.live++; else counts.closed++;
+    });
+    this.emit(fills);
+    this.rescheduleResolve();
+    return { ...counts, fills };
+  }
+
+  /**
+   * Looks up orders for fills: first the orders we cancelled (one last lookup each, for what
+   * matched before the cancel), then live orders for sizeMatched growth and for orders closed
+   * behind our back (matched, canceled by market resolution), the least recently looked-up first;
+   * at most `pollBatch` lookups per call. A call while one runs returns the running one.
+   */
+  pollFills(opts: { signal?: AbortSignal; limit?: number } = {}): Promise<PollReport> {
+    if (this.polling !== null) return this.polling;
+    const p = this.doPoll(opts).finally(() => { this.polling = null; });
+    this.polling = p;
+    return p;
+  }
+
+  private async doPoll(opts: { signal?: AbortSignal; limit?: number }): Promise<PollReport> {
+    const limit = opts.limit ?? this.config.pollBatch;
+    const counts = { lookedUp: 0, closed: 0, failed: 0 };
+    const fills: FillEvent[] = [];
+    const settling = [...this.settle].slice(0, limit);
+    await mapLimit(settling, this.config.concurrency, async ([id, acknowledged]) => {
+      counts.lookedUp++;
+      const rec = await this.lookup(id, opts.signal);
+      if (rec === undefined) { counts.failed++; return; }
+      this.settle.delete(id);
+      if (rec === null || this.book.get(id) !== undefined) return;
+      // A record still LIVE after our cancel was answered: the exchange's word wins, track it again.
+      if (this.adoptRecord(id, rec, acknowledged, fills)) this.log.warn({ orderId: id }, 'cancelled order found live: tracked again');
+    });
+    const targets = this.book.inState('live')
+      .sort((a, b) => a.polledAtMs - b.polledAtMs || a.seq - b.seq)
+      .slice(0, Math.max(0, limit - settling.length));
+    await mapLimit(targets, this.config.concurrency, async (o) => {
+      counts.lookedUp++;
+      o.polledAtMs = this.clock.now();
+      const rec = await this.lookup(o.id, opts.signal);
+      if (rec === undefined) { counts.failed++; return; }
+      if (this.book.get(o.id) !== o) return;
+      const out = this.fills.applyLookup(o.id, rec, o.acknowledged);
+      if (out.state !== 'live') counts.closed++;
+      this.mirror(o, out, fills);
+    });
+    this.emit(fills);
+    return { ...counts, fills };
+  }
+
+  /**
+   * Applies the record of an order we no longer track (a cancelled order's last lookup, a
+   * not-found recheck): fills go to the ledger; a LIVE one is tracked again. True when live.
+   */
+  private adoptRecord(id: string, rec: OrderRecord, acknowledged: boolean, fills: FillEvent[]): boolean {
+    const out = this.fills.applyLookup(id, rec, acknowledged);
+    fills.push(...out.events);
+    if (out.state !== 'live') return false;
+    const lo = this.ledger.order(id);
+    if (lo === null) return false;
+    const tag = lo.meta?.['tag'];
+    this.book.add({
+      id, tokenId: lo.tokenId, conditionId: lo.conditionId, side: lo.side, price: lo.price, originalSize: lo.size,
+      sizeMatched: out.sizeMatched, state: 'live', createdAtMs: lo.createdAtMs, acknowledged: true,
+      ...(typeof tag === 'string' ? { tag } : {}),
+    });
+    return true;
+  }
+
+  /** GET /data/order/{id}: the record, null (unknown id) or undefined (the lookup failed). */
+  private async lookup(id: string, signal?: AbortSignal) {
+    try {
+      const rec = await this.track(this.gateway.getOrder(id, signal));
+      this.breaker.answered();
+      return rec;
+    } catch (e) {
+      this.failed(e, 'lookup', id);
+      return undefined;
+    }
+  }
+
+  /**
+   * A read that shows whether the exchange answers (closes an open breaker on success): the
+   * lookup of our oldest open order, or of an id nobody holds (a "not found" is an answer too).
+   */
+  async probe(signal?: AbortSignal): Promise<boolean> {
+    const oldest = this.book.all().sort((a, b) => a.seq - b.seq)[0];
+    const id = oldest?.id ?? `0x${'0'.repeat(64)}`;
+    const rec = await this.lookup(id, signal);
+    return rec !== undefined;
+  }
+
+  // ------------------------------------------------------------------------------- startup, shutdown
+
+  /**
+   * Crash recovery before the first quote: every order the ledger holds open is looked up; live
+   * ones are tracked, terminal ones closed with their fills, unknown ids freed. Orphans (orders
+   * the ledger had as signed, sent or unknown) found live are cancelled or adopted per policy.
+   */
+  async startupReconcile(opts: { orphanPolicy: OrphanPolicy; markets?: MarketsByToken; signal?: AbortSignal }): Promise<StartupReport> {
+    if (opts.markets !== undefined) this.updateMarkets(opts.markets);
+    const open = this.ledger.openOrders();
+    const counts = { lookedUp: 0, live: 0, adopted: 0, cancelled: 0, closed: 0, notFound: 0 };
+    const unresolved: string[] = [];
+    const orphans: TrackedOrder[] = [];
+    const fills: FillEvent[] = [];
+    await mapLimit(open, this.config.concurrency, async (lo) => {
+      if (this.book.get(lo.id) !== undefined) return;
+      const wasLive = lo.state === 'live';
+      const tag = lo.meta?.['tag'];
+      const t = this.book.add({
+        id: lo.id, tokenId: lo.tokenId, conditionId: lo.conditionId, side: lo.side, price: lo.price, originalSize: lo.size,
+        sizeMatched: lo.sizeMatched, state: 'unknown', createdAtMs: lo.createdAtMs, acknowledged: wasLive,
+        ...(typeof tag === 'string' ? { tag } : {}),
+      });
+      counts.lookedUp++;
+      const rec = await this.lookup(lo.id, opts.signal);
+      if (rec === undefined) {
+        unresolved.push(lo.id);
+        if (lo.state !== 'unknown') this.ledger.markUnknown(lo.id, 'startup lookup failed');
+        t.lookupAtMs = this.clock.now() + Math.max(1, this.breaker.retryDelayMs());
+        return;
+      }
+      const out = this.fills.applyLookup(lo.id, rec, wasLive);
+      if (rec === null) {
+        counts.notFound++;
+        this.book.remove(lo.id);
+        if (!wasLive) this.recheck.set(lo.id, this.clock.now() + this.config.notFoundRecheckMs);
+        return;
+      }
+      this.mirror(t, out, fills);
+      if (out.state !== 'live') { counts.closed++; return; }
+      if (wasLive) counts.live++;
+      else if (opts.orphanPolicy === 'cancel') orphans.push(t);
+      else { counts.adopted++; this.log.info({ orderId: lo.id, key: t.key }, 'orphan order adopted'); }
+    });
+    if (orphans.length > 0) {
+      const tally = new Tally();
+      const failed = await this.cancelOrders(orphans, tally, opts.signal);
+      counts.cancelled += tally.cancelled;
+      for (const o of orphans) if (failed.has(o.key) && this.book.get(o.id) !== undefined) unresolved.push(o.id);
+    }
+    this.emit(fills);
+    this.rescheduleResolve();
+    return { ...counts, unresolved, fills };
+  }
+
+  /**
+   * Shutdown and kill switch: stops placing (until resume()), lets the running plan finish, then
+   * cancels every live order - unknown ones are looked up first so that those found live are
+   * cancelled too - in rounds until nothing is open or the deadline passes; then waits for
+   * in-flight requests. Requests still out at the deadline are aborted.
+   */
+  async cancelAll(opts: { timeoutMs?: number } = {}): Promise<CancelAllReport> {
+    this.halted = true;
+    if (this.pending !== null) { this.pending.resolve(SUPERSEDED); this.pending = null; }
+    const timeoutMs = opts.timeoutMs ?? this.config.shutdownTimeoutMs;
+    const ac = new AbortController();
+    let expire: () => void = () => undefined;
+    const deadline = new Promise<void>((resolve) => { expire = resolve; });
+    const timer = this.clock.setTimeout(() => { ac.abort(new Error(`cancelAll: deadline of ${timeoutMs} ms passed`)); expire(); }, timeoutMs);
+    const within = async (p: Promise<unknown>): Promise<void> => {
+      await Promise.race([p.catch((e: unknown) => { if (!ac.signal.aborted) this.log.error({ err: String(e) }, 'cancelAll step failed'); }), deadline]);
+    };
+    let cancelled = 0;
+    try {
+      if (this.pumping !== null) await within(this.pumping);
+      for (let round = 0; round < this.config.cancelAllRounds && !ac.signal.aborted; round++) {
+        await within(this.resolveUnknown({ all: true, signal: ac.signal }));
+        const live = this.book.inState('live');
+        if (live.length > 0) {
+          const tally = new Tally();
+          await within(this.cancelOrders(live, tally, ac.signal));
+          cancelled += tally.cancelled;
+          this.emit(tally.fills);
+        }
+        if (this.book.size === 0 || ac.signal.aborted) break;
+        const pause = this.breaker.retryDelayMs();
+        if (pause > 0) await within(this.clock.sleep(pause, ac.signal));
+      }
+      // Flush: one last lookup of each cancelled order, so fills matched before its cancel are recorded.
+      if (this.settle.size > 0 && !ac.signal.aborted) await within(this.pollFills({ limit: this.settle.size, signal: ac.signal }));
+      await within(this.drain());
+    } finally {
+      this.clock.clearTimeout(timer);
+    }
+    const remaining = this.book.liveOrders();
+    if (remaining.length > 0) this.log.warn({ remaining: remaining.length }, 'cancelAll left orders open');
+    return { cancelled, remaining, timedOut: ac.signal.aborted };
+  }
+
+  /** Quoting may place again after cancelAll (an operator cleared the kill switch). */
+  resume(): void {
+    if (this.closed) throw new InvariantError('order manager is closed');
+    this.halted = false;
+  }
+
+  /** Resolves when no request of ours is in flight. */
+  async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Stops timers and placements and waits for in-flight requests (the gateway is the caller's to close). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.halted = true;
+    if (this.pending !== null) { this.pending.resolve(SUPERSEDED); this.pending = null; }
+    if (this.resolveTimer !== null) { this.clock.clearTimeout(this.resolveTimer); this.resolveTimer = null; }
+    if (this.pumping !== null) await this.pumping;
+    await this.drain();
+  }
+
+  // ------------------------------------------------------------------------------- helpers
+
+  /** Mirrors a ledger outcome into the tracked order: live stays tracked, terminal is removed. */
+  private mirror(t: TrackedOrder, out: FillOutcome, fills: FillEvent[]): void {
+    fills.push(...out.events);
+    if (out.state === 'live' || out.state === 'sent' || out.state === 'signed') {
+      this.book.setMatched(t.id, out.sizeMatched);
+      t.acknowledged = true;
+      // A lookup never undoes a cancel in flight; it only confirms the order rests.
+      if (t.state !== 'cancelling') t.state = 'live';
+    } else if (out.state === 'unknown') {
+      this.book.setMatched(t.id, out.sizeMatched);
+      t.state = 'unknown';
+    } else {
+      this.book.remove(t.id);
+    }
+  }
+
+  private toUnknown(t: TrackedOrder, reason: string, delayMs: number): void {
+    this.ledger.markUnknown(t.id, reason);
+    t.state = 'unknown';
+    t.lookupAtMs = this.clock.now() + delayMs;
+    this.scheduleResolve(delayMs);
+  }
+
+  private failed(e: unknown, what: 'cancel' | 'place' | 'lookup', subject: string): FailureInfo {
+    const f = classifyFailure(e);
+    this.breaker.failed(f);
+    this.log.warn({ what, subject, code: f.code, ambiguous: f.ambiguous, err: f.message }, `${what} failed`);
+    return f;
+  }
+
+  private scheduleResolve(delayMs: number): void {
+    if (this.closed) return;
+    const at = this.clock.now() + Math.max(0, delayMs);
+    if (this.resolveTimer !== null && this.resolveAt <= at) return;
+    if (this.resolveTimer !== null) this.clock.clearTimeout(this.resolveTimer);
+    this.resolveAt = at;
+    this.resolveTimer = this.clock.setTimeout(() => {
+      this.resolveTimer = null;
+      this.resolveAt = Number.POSITIVE_INFINITY;
+      this.resolveUnknown().catch((e: unknown) => this.log.error({ err: String(e) }, 'scheduled lookup failed'));
+    }, Math.max(0, delayMs));
+  }
+
+  /** Schedules the next lookup for whatever is still unknown or due a recheck. */
+  private rescheduleResolve(): void {
+    let next = Number.POSITIVE_INFINITY;
+    for (const o of this.book.inState('unknown')) next = Math.min(next, o.lookupAtMs);
+    for (const at of this.recheck.values()) next = Math.min(next, at);
+    if (Number.isFinite(next)) this.scheduleResolve(Math.max(0, next - this.clock.now()));
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inflight.add(p);
+    const done = (): void => { this.inflight.delete(p); };
+    p.then(done, done);
+    return p;
+  }
+
+  private emit(fills: readonly FillEvent[]): void {
+    const cb = this.opts.onFill;
+    for (const f of fills) {
+      this.log.info({ orderId: f.orderId, tokenId: f.tokenId, side: f.side, price: f.price, size: f.size, fee: f.feeMicros, liquidity: f.liquidity }, 'fill');
+      if (cb !== undefined) {
+        try { cb(f); } catch (e) { this.log.error({ err: String(e) }, 'onFill handler threw'); }
+      }
+    }
+  }
+}
+
+/** Shares of a signed order: BUY receives takerAmount shares, SELL gives makerAmount (protocol.md §3). */
+function sharesOf(o: UnsignedOrder): Shares {
+  return (o.side === 'BUY' ? o.takerAmount : o.makerAmount) as Shares;
+}
+
+/** Consecutive same-priority runs, cut into chunks of at most 15. */
+function chunkByPriority<T>(items: readonly T[], priorityOf: (t: T) => string): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let pr: string | null = null;
+  for (const it of items) {
+    const p = priorityOf(it);
+    if (cur.length === MAX_ORDERS_PER_BATCH || (pr !== null && p !== pr)) { out.push(cur); cur = []; }
+    cur.push(it);
+    pr = p;
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
