@@ -1,0 +1,65 @@
+// What the paper venue knows of one market: the settings the exchange reports (GET /clob-markets),
+// reduced to what matching, checks and positions need. Invariants kept by every PaperMarket:
+// - exactly two distinct token ids, [outcome 0, outcome 1]; the engine's book is in outcome-0
+//   ("YES") terms and the other token's book is its mirror;
+// - the tick is one of the ticks in use (core/tick.ts), the minimum size a non-negative integer of
+//   share millionths, fees integer basis points in [0, 10⁴].
+// Pure: no I/O, no engine.
+import type { ClobMarketSettings } from '../../core/market.js';
+import type { Price, Shares } from '../../core/money.js';
+import { isKnownTick } from '../../core/tick.js';
+import { MAX_BPS } from '../engine/fees.js';
+import { PaperError } from './errors.js';
+
+export interface PaperMarket {
+  readonly conditionId: string;
+  /** [outcome 0 (the book's terms), outcome 1]. */
+  readonly tokens: readonly [string, string];
+  /** Outcome names, same order ("Yes", "No"). */
+  readonly outcomes: readonly [string, string];
+  readonly tick: Price;
+  readonly minSize: Shares;
+  readonly makerFeeBps: number;
+  readonly takerFeeBps: number;
+  readonly negRisk: boolean;
+}
+
+/** Display fields of a market for positions (from the sampling markets, when seen). */
+export interface MarketDisplay {
+  readonly title: string;
+  readonly slug: string;
+  readonly icon: string;
+  readonly eventSlug: string;
+  readonly endDate: string | null;
+}
+
+function validBps(v: number): boolean {
+  return Number.isSafeInteger(v) && v >= 0 && v <= MAX_BPS;
+}
+
+/** The venue's view of a market's settings; throws PaperError when the engine cannot hold it. */
+export function paperMarketFromSettings(s: ClobMarketSettings): PaperMarket {
+  const where = `market ${s.conditionId}`;
+  if (s.tokens.length !== 2) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: ${s.tokens.length} tokens, the venue simulates binary markets only`);
+  const [a, b] = s.tokens as readonly [{ tokenId: string; outcome: string }, { tokenId: string; outcome: string }];
+  if (a.tokenId === '' || b.tokenId === '' || a.tokenId === b.tokenId) {
+    throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: the two token ids must be distinct and non-empty`);
+  }
+  if (!isKnownTick(s.tickSize)) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: unknown tick ${String(s.tickSize)}`);
+  if (!Number.isSafeInteger(s.minOrderSize) || s.minOrderSize < 0) {
+    throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: invalid minimum order size ${String(s.minOrderSize)}`);
+  }
+  if (!validBps(s.makerBaseFeeBps) || !validBps(s.takerBaseFeeBps)) {
+    throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: fees must be integer bps in [0, 10000]`);
+  }
+  return {
+    conditionId: s.conditionId,
+    tokens: [a.tokenId, b.tokenId],
+    outcomes: [a.outcome, b.outcome],
+    tick: s.tickSize,
+    minSize: s.minOrderSize,
+    makerFeeBps: s.makerBaseFeeBps,
+    takerFeeBps: s.takerBaseFeeBps,
+    negRisk: s.negRisk,
+  };
+}
