@@ -1,7 +1,14 @@
 // Registers every command of the CLI on the program, in the order `--help` lists them.
 // A new command: one file in src/cli exporting register(program), added here.
 import type { Command } from 'commander';
+import { register as registerAuthHeaders } from './auth-headers.js';
+import { register as registerOrderBuild } from './order-build.js';
+import { register as registerRun } from './run.js';
+import { register as registerSim } from './sim.js';
 
-export function registerAll(_program: Command): void {
-  // Commands are added here as they land.
+export function registerAll(program: Command): void {
+  registerRun(program);
+  registerSim(program);
+  registerOrderBuild(program);
+  registerAuthHeaders(program);
 }
