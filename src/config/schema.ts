@@ -60,6 +60,8 @@ export const pollSchema = z.strictObject({
   maxBookAgeMs: positiveInt.default(10_000),
   /** How often live orders are looked up (GET /data/order/{id}) for fills. */
   orderLookupIntervalMs: positiveInt.default(2_000),
+  /** Recent mids kept per token for strategies (one per poll, oldest dropped first). */
+  midHistory: positiveInt.max(10_000).default(120),
 });
 
 export const strategySchema = z.strictObject({
@@ -76,6 +78,12 @@ export const riskSchema = z.strictObject({
   maxTotalExposure: decimalString.default('2000'),
   /** Daily loss (realized + unrealized since UTC midnight) that trips the kill switch. */
   dailyLossLimit: decimalString.default('100'),
+  /**
+   * Collateral the daemon may trade with, collateral units. The interface has no balance route,
+   * so free collateral is this + realized PnL (net of fees) − cost of the shares held − what our
+   * resting bids reserve.
+   */
+  capital: decimalString.default('1000'),
 });
 
 export const ordersSchema = z.strictObject({

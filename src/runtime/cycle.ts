@@ -1,0 +1,355 @@
+// One quoting cycle (DESIGN.md §1's data flow): books and mids → book cache → strategy input
+// (markets, tokens with books, mids, recent mids, positions from the ledger, our open orders,
+// free collateral) → strategy.quote → risk (stale data, limits, kill switch) → reconcile against
+// our open orders (token by token, reusing unchanged tokens' plans: incremental-reconcile.ts) →
+// the order manager; then, when due, the order manager looks orders up for
+// fills, and every fill the ledger recorded since the last cycle (whatever found it: placement,
+// lookup, the manager's own timers) is told to the strategy. Invariants kept:
+// - `planCycle` is synchronous and does no I/O beyond reading the ledger: it is the internal part
+//   the benchmark times (books received → plan handed to the order manager);
+// - when quoting is off (paused, circuit open, strategy halted) the strategy is not asked and the
+//   desired set is empty, so reconcile cancels every resting quote; a tripped kill switch does the
+//   same through risk; a stale market's quotes are dropped by risk (`stale-data`), so reconcile
+//   cancels them; a market that left the universe has no desired quotes, so its orders go too;
+// - a strategy that throws is reported (`strategyError`) and its cycle quotes nothing: quotes
+//   are pulled at once, never left resting on a broken strategy's last word;
+// - free collateral = capital + realized PnL (the ledger's, net of fees) − cost of the shares
+//   held − collateral reserved by our open bids (price × remaining size, rounded up, in-flight,
+//   unknown and cancelling ones included: the exchange may still hold them). The interface has no
+//   balance route, so this is our own account of it. Risk gets the same figure before the
+//   reservation, because the quotes it checks are the whole resting set;
+// - fills reach the strategy exactly once each, in ledger order: the ledger deduplicates them and
+//   the cycle remembers the last sequence number it handed on;
+// - every count in the report comes from the plan, risk result and order-manager report used.
+import type { Clock } from '../core/clock.js';
+import { mulMicros, type Micros, type Price, type Shares } from '../core/money.js';
+import { checkRisk, type KillSwitchState, type RiskLimits, type RiskReason, type RiskResult, type TokenRiskInfo } from '../execution/risk.js';
+import { remainingSize, type DesiredQuote, type LiveOrder, type ReconcilePlan } from '../execution/types.js';
+import type { CycleInput, DailyPnl, LedgerFill, LedgerPosition } from '../ledger/types.js';
+import type { BookCache, CachedMarket, TickChange } from '../marketdata/book-cache.js';
+import type { MarketSnapshot } from '../marketdata/types.js';
+import type { MarketView, StrategyFill, StrategyInput, TokenView } from '../strategy/context.js';
+import type { StrategyRunner } from '../strategy/define.js';
+import type { ApplyReport, MarketInfo, MarketsByToken, OrderExecutor } from './executor.js';
+import type { IncrementalReconciler } from './incremental-reconcile.js';
+
+/** What the cycle reads and writes in the ledger (the Ledger class satisfies it). */
+export interface LedgerView {
+  positions(opts?: { openOnly?: boolean }): LedgerPosition[];
+  dailyPnl(mids: ReadonlyMap<string, Price>): DailyPnl;
+  recordCycle(c: CycleInput): void;
+  /** Fills in record order after sequence number afterSeq. */
+  fills(afterSeq?: number, limit?: number): LedgerFill[];
+}
+
+export interface CycleContext {
+  readonly clock: Clock;
+  readonly cache: BookCache;
+  readonly runner: StrategyRunner;
+  readonly executor: OrderExecutor;
+  readonly ledger: LedgerView;
+  readonly limits: RiskLimits;
+  readonly capital: Micros;
+  /** Reconcile, token by token, with the configured size tolerance. */
+  readonly reconciler: IncrementalReconciler;
+}
+
+export interface CycleControl {
+  /** false: paused, circuit open or strategy halted; every quote is pulled. */
+  readonly quoting: boolean;
+  readonly killSwitch: KillSwitchState;
+  /** Poll fills and resolve unknown orders after applying the plan. */
+  readonly pollFills: boolean;
+  /** Ledger sequence number of the last fill already told to the strategy. */
+  readonly fillSeq: number;
+}
+
+export interface Collateral {
+  /** capital + realized − cost of held shares: what the whole resting set of bids may use. */
+  readonly available: Micros;
+  /** Reserved by our open bids. */
+  readonly reserved: Micros;
+  /** available − reserved, at least 0: what the strategy sees. */
+  readonly free: Micros;
+}
+
+export interface PlannedCycle {
+  readonly nowMs: number;
+  readonly input: StrategyInput;
+  /** Quotes the strategy asked for (0 when quoting is off or it threw). */
+  readonly desired: number;
+  readonly risk: RiskResult;
+  readonly plan: ReconcilePlan;
+  readonly staleMarkets: readonly string[];
+  readonly dailyPnl: DailyPnl;
+  readonly collateral: Collateral;
+  readonly strategyError: unknown;
+  /** Quotes accepted by risk, per market. */
+  readonly quotesByMarket: ReadonlyMap<string, number>;
+}
+
+export interface CycleReport {
+  readonly startedAtMs: number;
+  readonly books: number;
+  readonly ignoredBooks: number;
+  readonly markets: number;
+  readonly staleMarkets: readonly string[];
+  readonly tickChanges: readonly TickChange[];
+  readonly desired: number;
+  /** Quotes accepted by risk (what should rest). */
+  readonly quotes: number;
+  readonly dropped: Readonly<Partial<Record<RiskReason, number>>>;
+  /** The plan: placements and cancels wanted, orders kept, keys waiting on an in-flight order. */
+  readonly planPlacements: number;
+  readonly planCancels: number;
+  readonly kept: number;
+  readonly blocked: number;
+  /** What the order manager did with it. */
+  readonly placed: number;
+  readonly rejected: number;
+  readonly cancelled: number;
+  readonly placementsDropped: number;
+  readonly unknown: number;
+  /** New fills recorded in the ledger since the last cycle. */
+  readonly fills: number;
+  readonly fillSeq: number;
+  readonly openOrders: number;
+  readonly dailyPnl: Micros;
+  readonly freeCollateral: Micros;
+  readonly killSwitch: KillSwitchState;
+  readonly strategyError: unknown;
+  readonly quotesByMarket: ReadonlyMap<string, number>;
+  /** Clock time of the whole cycle, ms (poll excluded). */
+  readonly durationMs: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of an epoch ms, as risk names days ("2026-01-01"). */
+export function utcDay(ms: number): string {
+  return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Collateral from the ledger's positions and our open orders (see the header). */
+export function collateral(capital: Micros, positions: readonly LedgerPosition[], open: readonly LiveOrder[]): Collateral {
+  let available = capital as number;
+  for (const p of positions) available += p.realized - p.cost;
+  let reserved = 0;
+  for (const o of open) if (o.side === 'BUY') reserved += mulMicros(o.price, remainingSize(o), 'ceil');
+  return { available: available as Micros, reserved: reserved as Micros, free: Math.max(0, available - reserved) as Micros };
+}
+
+/** The strategy's view of the cache, positions and orders. */
+export function buildStrategyInput(cache: BookCache, nowMs: number, positions: ReadonlyMap<string, Shares>, open: readonly LiveOrder[], free: Micros): StrategyInput {
+  const byToken = new Map<string, LiveOrder[]>();
+  for (const o of open) {
+    const l = byToken.get(o.tokenId);
+    if (l === undefined) byToken.set(o.tokenId, [o]); else l.push(o);
+  }
+  const none: readonly LiveOrder[] = [];
+  const markets: MarketView[] = [];
+  for (const m of cache.markets()) {
+    const tokens: TokenView[] = [];
+    for (const t of m.tokens) {
+      const e = cache.token(t.tokenId);
+      const w = cache.midWindow(t.tokenId);
+      tokens.push({
+        tokenId: t.tokenId,
+        outcome: t.outcome,
+        complementTokenId: t.complementTokenId,
+        book: e?.book ?? null,
+        bookAtMs: e?.bookAtMs ?? null,
+        mid: e?.mid ?? null,
+        // A copy of a window that never changes: the strategy may keep it.
+        recentMids: w === null ? [] : w.buf.slice(w.start, w.end),
+        position: positions.get(t.tokenId) ?? (0 as Shares),
+        openOrders: byToken.get(t.tokenId) ?? none,
+      });
+    }
+    markets.push({ conditionId: m.conditionId, settings: m.settings, tokens });
+  }
+  return { nowMs, markets, openOrders: open, freeCollateral: free };
+}
+
+/** Risk's view of every token of the universe; a market's data time is its older token's. */
+export function riskTokens(cache: BookCache): Map<string, TokenRiskInfo> {
+  const out = new Map<string, TokenRiskInfo>();
+  for (const m of cache.markets()) {
+    const dataAtMs = cache.marketDataAtMs(m.conditionId);
+    for (const t of m.tokens) {
+      out.set(t.tokenId, {
+        tokenId: t.tokenId,
+        marketId: m.conditionId,
+        complementTokenId: t.complementTokenId,
+        tickSize: m.settings.tickSize,
+        minOrderSize: m.settings.minOrderSize,
+        acceptingOrders: m.settings.acceptingOrders,
+        mark: cache.token(t.tokenId)?.mid ?? null,
+        dataAtMs,
+      });
+    }
+  }
+  return out;
+}
+
+const marketsMemo = new WeakMap<readonly CachedMarket[], MarketsByToken>();
+
+/**
+ * Tick, neg-risk and fees of every token, as the order manager needs them to sign and book
+ * orders. Rebuilt only when the cache's market list changes (a refresh or a tick change).
+ */
+export function marketsByToken(cache: BookCache): MarketsByToken {
+  const list = cache.markets();
+  const hit = marketsMemo.get(list);
+  if (hit !== undefined) return hit;
+  const out = new Map<string, MarketInfo>();
+  for (const m of list) for (const t of m.tokens) out.set(t.tokenId, m.settings);
+  marketsMemo.set(list, out);
+  return out;
+}
+
+/** Everything between the books and the plan (no I/O but ledger reads). */
+export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: number): PlannedCycle {
+  const { cache, ledger, executor } = ctx;
+  const ledgerPositions = ledger.positions();
+  const held = new Map<string, Shares>();
+  for (const p of ledgerPositions) if (p.size > 0) held.set(p.tokenId, p.size);
+  const open = executor.liveOrders();
+  const coll = collateral(ctx.capital, ledgerPositions, open);
+  const input = buildStrategyInput(cache, nowMs, held, open, coll.free);
+  const tokens = riskTokens(cache);
+  const daily = ledger.dailyPnl(cache.mids());
+
+  let quotes: readonly DesiredQuote[] = [];
+  let strategyError: unknown = null;
+  if (control.quoting) {
+    try {
+      quotes = ctx.runner.quote(input);
+    } catch (err) {
+      strategyError = err;
+      quotes = [];
+    }
+  }
+  const risk = checkRisk(quotes, {
+    nowMs, tokens, positions: held, collateral: coll.available,
+    dailyPnl: daily.total, day: utcDay(daily.dayStartMs), killSwitch: control.killSwitch,
+  }, ctx.limits);
+  const plan = ctx.reconciler.plan(risk.accepted, open, (tokenId) => tokens.get(tokenId)?.minOrderSize ?? 0);
+  const quotesByMarket = new Map<string, number>();
+  for (const q of risk.accepted) {
+    const m = tokens.get(q.tokenId)?.marketId;
+    if (m !== undefined) quotesByMarket.set(m, (quotesByMarket.get(m) ?? 0) + 1);
+  }
+  return {
+    nowMs, input, desired: quotes.length, risk, plan, staleMarkets: cache.staleMarkets(nowMs),
+    dailyPnl: daily, collateral: coll, strategyError, quotesByMarket,
+  };
+}
+
+/** Counts of dropped quotes by reason. */
+function dropCounts(risk: RiskResult): Partial<Record<RiskReason, number>> {
+  const out: Partial<Record<RiskReason, number>> = {};
+  for (const d of risk.dropped) out[d.reason] = (out[d.reason] ?? 0) + 1;
+  return out;
+}
+
+/** Every fill the ledger recorded after `afterSeq`, in order. */
+export function newFills(ledger: Pick<LedgerView, 'fills'>, afterSeq: number): LedgerFill[] {
+  const out: LedgerFill[] = [];
+  let seq = afterSeq;
+  for (;;) {
+    const page = ledger.fills(seq, 1_000);
+    if (page.length === 0) return out;
+    out.push(...page);
+    seq = (page[page.length - 1] as LedgerFill).seq;
+  }
+}
+
+/** Sequence number of the ledger's last fill (0 when none), paging through without keeping them. */
+export function lastFillSeq(ledger: Pick<LedgerView, 'fills'>): number {
+  let seq = 0;
+  for (;;) {
+    const page = ledger.fills(seq, 10_000);
+    const last = page[page.length - 1];
+    if (last === undefined) return seq;
+    seq = last.seq;
+  }
+}
+
+/** A ledger fill as the strategy hears of it, with the tag of its order when still known. */
+export function strategyFill(f: LedgerFill, tags: ReadonlyMap<string, string>): StrategyFill {
+  const tag = f.orderId === null ? undefined : tags.get(f.orderId);
+  return {
+    orderId: f.orderId ?? '', tokenId: f.tokenId, side: f.side, price: f.price, size: f.size, atMs: f.timeMs,
+    ...(tag !== undefined ? { tag } : {}),
+  };
+}
+
+/**
+ * A full cycle on a snapshot: cache update, plan, order manager, fills. Errors of the order
+ * manager propagate (the poller counts them); a strategy error does not (it is in the report).
+ */
+export async function runCycle(ctx: CycleContext, control: CycleControl, snapshot: MarketSnapshot): Promise<CycleReport> {
+  const { clock, cache, executor, ledger } = ctx;
+  const startedAtMs = clock.now();
+  const t0 = clock.monotonic();
+  const applied = cache.apply(snapshot);
+  const planned = planCycle(ctx, control, clock.now());
+  const tags = new Map<string, string>();
+  for (const o of planned.input.openOrders) if (o.tag !== undefined) tags.set(o.id, o.tag);
+  const done: ApplyReport = await executor.apply(planned.plan, marketsByToken(cache));
+
+  if (control.pollFills) {
+    await executor.pollFills();
+    await executor.resolveUnknown();
+  }
+  const fills = newFills(ledger, control.fillSeq);
+  const fillSeq = fills.length === 0 ? control.fillSeq : (fills[fills.length - 1] as LedgerFill).seq;
+  if (fills.length > 0 && planned.strategyError === null) {
+    // The strategy hears of each fill with positions that already include it.
+    const positions = ledger.positions();
+    const held = new Map<string, Shares>();
+    for (const p of positions) if (p.size > 0) held.set(p.tokenId, p.size);
+    const open = executor.liveOrders();
+    for (const o of open) if (o.tag !== undefined) tags.set(o.id, o.tag);
+    const input = buildStrategyInput(cache, clock.now(), held, open, collateral(ctx.capital, positions, open).free);
+    for (const f of fills) ctx.runner.fill(input, strategyFill(f, tags));
+  }
+
+  const durationMs = clock.monotonic() - t0;
+  const report: CycleReport = {
+    startedAtMs,
+    books: applied.books,
+    ignoredBooks: applied.ignored,
+    markets: cache.markets().length,
+    staleMarkets: planned.staleMarkets,
+    tickChanges: applied.tickChanges,
+    desired: planned.desired,
+    quotes: planned.risk.accepted.length,
+    dropped: dropCounts(planned.risk),
+    planPlacements: planned.plan.placements.length,
+    planCancels: planned.plan.cancels.length,
+    kept: planned.plan.kept.length,
+    blocked: planned.plan.blocked.length,
+    placed: done.accepted,
+    rejected: done.rejected.length,
+    cancelled: done.cancelled,
+    placementsDropped: done.dropped.length,
+    unknown: done.unknown,
+    fills: fills.length,
+    fillSeq,
+    openOrders: executor.liveOrders().length,
+    dailyPnl: planned.dailyPnl.total,
+    freeCollateral: planned.collateral.free,
+    killSwitch: planned.risk.killSwitch,
+    strategyError: planned.strategyError,
+    quotesByMarket: planned.quotesByMarket,
+    durationMs,
+  };
+  ledger.recordCycle({
+    startedAtMs, durationMs, books: report.books, quotes: report.quotes, placed: report.placed,
+    cancelled: report.cancelled, fills: report.fills,
+    errors: (planned.strategyError === null ? 0 : 1) + report.rejected + done.cancelsFailed + (snapshot.complete ? 0 : 1),
+  });
+  return report;
+}

@@ -1,0 +1,466 @@
+// The Daemon: composes the market universe, the book cache, the poll loop, the strategy runner,
+// risk, reconcile, the order manager and the ledger into the quoting loop. It is mode-agnostic:
+// it takes an already-built market-data port, order manager (OrderExecutor) and ledger, so live,
+// sandbox and paper modes (wired in modes.ts) differ only in what they hand it.
+// Invariants kept (DESIGN.md §4.5):
+// - start: universe resolved → startup reconciliation (crash recovery) → strategy started → first
+//   poll; nothing is quoted before the ledger's open orders have been reconciled;
+// - cycles never overlap (the poller), and one info line is logged per cycle with its counts
+//   (books, quotes, placed, cancelled, fills, PnL, …); secrets never reach a line (logger.ts);
+// - stop, in a fixed order and bounded by `orders.shutdownTimeoutMs` as a whole: stop quoting and
+//   polling (in-flight requests aborted, the running cycle awaited) → universe refreshes stopped →
+//   strategy stopped → cancelAll through the order manager (rate-limited, cancels first) and its
+//   in-flight requests drained → PnL snapshot → ledger closed. A second stop() returns the first
+//   one's result and does nothing more;
+// - the kill switch trips on the daily loss limit (risk computes it every cycle) or on an
+//   operator's call; once tripped every quote is pulled (risk drops them all, the order manager
+//   cancels everything) and it stays tripped, across days, until clearKillSwitch();
+// - PnL is snapshotted every PNL_SNAPSHOT_EVERY_MS and on the stroke of each UTC midnight, so the
+//   daily PnL (the kill switch's input) starts each day from an exact baseline (ledger/pnl-report);
+// - quoting is off (every resting quote pulled by reconcile) while paused, while a strategy that
+//   threw is halted (until resume()), and while a circuit breaker is open: the order manager's
+//   (order-entry failures) or the market data's (orders.circuitBreakerFailures consecutive failed
+//   polls). Polling goes on meanwhile, so staleness and status stay current.
+import type { Clock, TimerId } from '../core/clock.js';
+import { InvariantError } from '../core/errors.js';
+import { formatMicros, type Micros, type Price } from '../core/money.js';
+import type { Config } from '../config/schema.js';
+import type { MarketDataPort } from '../exchange/gateway.js';
+import {
+  clearKillSwitch as clearedState, KILL_SWITCH_ARMED, tripKillSwitch as trippedState,
+  type KillSwitchState, type RiskLimits,
+} from '../execution/risk.js';
+import type { LedgerPosition, PnlSnapshot } from '../ledger/types.js';
+import { BookCache } from '../marketdata/book-cache.js';
+import { Poller, type PollerStats, type PollStage } from '../marketdata/poller.js';
+import { CronRefreshScheduler, type RefreshScheduler } from '../marketdata/refresh-scheduler.js';
+import type { MarketSnapshot } from '../marketdata/types.js';
+import { Universe, type UniverseDiff } from '../marketdata/universe.js';
+import { fromPino, type StrategyInput } from '../strategy/context.js';
+import type { StrategyModule, StrategyRunner } from '../strategy/define.js';
+import { registry } from '../../strategies/index.js';
+import {
+  buildStrategyInput, collateral, lastFillSeq, marketsByToken, runCycle, utcDay,
+  type CycleContext, type CycleReport, type LedgerView,
+} from './cycle.js';
+import type { CancelAllReport, CircuitState, OrderExecutor } from './executor.js';
+import { IncrementalReconciler } from './incremental-reconcile.js';
+import { capitalFromConfig, reconcileOptionsFromConfig, riskLimitsFromConfig } from './limits.js';
+import type { Logger } from './logger.js';
+
+/** What the daemon needs of the ledger (the Ledger class satisfies it). */
+export interface DaemonLedger extends LedgerView {
+  pnlSnapshot(mids: ReadonlyMap<string, Price>): PnlSnapshot;
+  close(): void;
+}
+
+export interface DaemonOptions {
+  readonly config: Readonly<Config>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Market data (an ExchangeGateway is one). */
+  readonly gateway: MarketDataPort;
+  /** The order manager. */
+  readonly executor: OrderExecutor;
+  readonly ledger: DaemonLedger;
+  /** Default: the registry's strategy named in config.strategy.name. */
+  readonly strategy?: StrategyModule;
+  /** Default: node-cron on config.markets.refreshCron (tests pass a ClockRefreshScheduler). */
+  readonly refreshScheduler?: RefreshScheduler;
+}
+
+export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+export interface MarketStatus {
+  readonly conditionId: string;
+  readonly question: string;
+  readonly tokens: readonly string[];
+  readonly stale: boolean;
+  /** Quotes accepted by risk in the last cycle. */
+  readonly quotes: number;
+  readonly openOrders: number;
+}
+
+export interface DaemonStatus {
+  readonly mode: Config['mode'];
+  readonly state: DaemonState;
+  readonly strategy: string;
+  readonly paused: boolean;
+  /** Why the strategy is halted (it threw), or null. */
+  readonly halted: string | null;
+  readonly quoting: boolean;
+  readonly markets: readonly MarketStatus[];
+  readonly openOrders: number;
+  readonly positions: ReadonlyArray<Pick<LedgerPosition, 'tokenId' | 'conditionId' | 'size' | 'avgPrice' | 'realized' | 'fees'>>;
+  readonly pnl: { readonly daily: Micros; readonly realized: Micros; readonly freeCollateral: Micros | null };
+  readonly killSwitch: KillSwitchState;
+  readonly circuitBreaker: {
+    readonly state: CircuitState;
+    readonly orderEntry: CircuitState;
+    readonly marketData: CircuitState;
+    readonly consecutivePollFailures: number;
+  };
+  readonly poller: PollerStats;
+  readonly cycles: number;
+  readonly lastCycle: CycleReport | null;
+}
+
+export interface StopReport {
+  readonly cancelAll: CancelAllReport | null;
+  /** The shutdown deadline passed before every step finished. */
+  readonly timedOut: boolean;
+  readonly snapshot: PnlSnapshot | null;
+}
+
+const TIMED_OUT = Symbol('timed out');
+const DAY_MS = 86_400_000;
+/** How often PnL is snapshotted besides midnight. */
+export const PNL_SNAPSHOT_EVERY_MS = 300_000;
+
+export class Daemon {
+  private readonly config: Readonly<Config>;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly executor: OrderExecutor;
+  private readonly ledger: DaemonLedger;
+  private readonly cache: BookCache;
+  private readonly universe: Universe;
+  private readonly poller: Poller;
+  private readonly runner: StrategyRunner;
+  private readonly limits: RiskLimits;
+  private readonly ctx: CycleContext;
+  private state: DaemonState = 'new';
+  private paused = false;
+  private halted: string | null = null;
+  private killSwitch: KillSwitchState = KILL_SWITCH_ARMED;
+  private fillSeq = 0;
+  private lastFillPollAtMs = Number.NEGATIVE_INFINITY;
+  private cycles = 0;
+  private lastCycle: CycleReport | null = null;
+  private quotesByMarket: ReadonlyMap<string, number> = new Map();
+  private stopping: Promise<StopReport> | null = null;
+  private runnerStarted = false;
+  private ledgerClosed = false;
+  private snapshotTimer: TimerId | null = null;
+
+  constructor(opts: DaemonOptions) {
+    this.config = opts.config;
+    this.clock = opts.clock;
+    this.log = opts.logger;
+    this.executor = opts.executor;
+    this.ledger = opts.ledger;
+    this.limits = riskLimitsFromConfig(opts.config);
+    this.cache = new BookCache({ maxBookAgeMs: opts.config.poll.maxBookAgeMs, midHistory: opts.config.poll.midHistory });
+    const strategy = opts.strategy ?? registry.get(opts.config.strategy.name);
+    const strategyLog = this.log.child({ strategy: strategy.name });
+    this.runner = strategy.create(opts.config.strategy.params, {
+      clock: { now: () => this.clock.now(), monotonic: () => this.clock.monotonic() },
+      log: fromPino(strategyLog),
+      path: 'strategy.params',
+    });
+    this.universe = new Universe({
+      port: opts.gateway,
+      spec: opts.config.markets,
+      scheduler: opts.refreshScheduler ?? new CronRefreshScheduler(opts.config.markets.refreshCron),
+      onChange: (d) => { this.onUniverseChange(d); },
+      onError: (err) => { this.log.warn({ err }, 'universe refresh failed; keeping the previous universe'); },
+    });
+    this.poller = new Poller({
+      clock: opts.clock,
+      gateway: opts.gateway,
+      intervalMs: opts.config.poll.intervalMs,
+      tokens: () => this.cache.tokenIds(),
+      onSnapshot: (s) => this.onSnapshot(s),
+      onError: (err, stage, stats) => { this.onPollError(err, stage, stats); },
+      onSkip: (stats) => { this.log.debug({ skipped: stats.skipped }, 'cycle skipped: the previous one is still running'); },
+    });
+    this.ctx = {
+      clock: opts.clock,
+      cache: this.cache,
+      runner: this.runner,
+      executor: opts.executor,
+      ledger: opts.ledger,
+      limits: this.limits,
+      capital: capitalFromConfig(opts.config),
+      reconciler: new IncrementalReconciler(reconcileOptionsFromConfig(opts.config)),
+    };
+  }
+
+  // ----------------------------------------------------------------------------- lifecycle
+
+  /**
+   * Resolves the universe, reconciles the ledger's open orders with the exchange, starts the
+   * strategy, then polling and the universe refreshes. On failure the daemon is `failed`; call
+   * stop() to release what was opened.
+   */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new InvariantError(`daemon: start while ${this.state}`);
+    this.state = 'starting';
+    try {
+      await this.universe.refresh();
+      this.cache.setUniverse(this.universe.markets());
+      this.log.info({ markets: this.cache.markets().length, tokens: this.cache.tokenIds().length }, 'universe resolved');
+      const rep = await this.executor.startupReconcile({ orphanPolicy: this.config.orders.orphanPolicy, markets: marketsByToken(this.cache) });
+      this.log.info({
+        lookedUp: rep.lookedUp, live: rep.live, adopted: rep.adopted, cancelled: rep.cancelled, closed: rep.closed,
+        notFound: rep.notFound, unresolved: rep.unresolved.length, fills: rep.fills.length,
+      }, 'startup reconciliation done');
+      // Fills recorded before now (startup included) belong to earlier runs: the strategy starts after them.
+      this.fillSeq = lastFillSeq(this.ledger);
+      this.runner.start(this.input());
+      this.runnerStarted = true;
+      if (this.stopping !== null) return; // stop() was called meanwhile
+      this.state = 'running';
+      this.poller.start();
+      this.universe.start();
+      this.scheduleSnapshot();
+      this.log.info({ mode: this.config.mode, strategy: this.runner.name, intervalMs: this.config.poll.intervalMs }, 'daemon started');
+    } catch (err) {
+      this.state = 'failed';
+      this.log.error({ err }, 'daemon failed to start');
+      throw err;
+    }
+  }
+
+  /** Stops in the fixed order (see the header); idempotent. */
+  stop(): Promise<StopReport> {
+    if (this.stopping === null) this.stopping = this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<StopReport> {
+    const wasStarted = this.state !== 'new';
+    this.state = 'stopping';
+    this.log.info({}, 'daemon stopping');
+    const timeoutMs = this.config.orders.shutdownTimeoutMs;
+    const t0 = this.clock.monotonic();
+    let timer: TimerId | null = null;
+    const deadline = new Promise<typeof TIMED_OUT>((resolve) => { timer = this.clock.setTimeout(() => resolve(TIMED_OUT), timeoutMs); });
+    const within = async <T>(p: Promise<T>): Promise<T | typeof TIMED_OUT> => Promise.race([p, deadline]);
+    let timedOut = false;
+    let cancelAll: CancelAllReport | null = null;
+    let snapshot: PnlSnapshot | null = null;
+    try {
+      if (this.snapshotTimer !== null) { this.clock.clearTimeout(this.snapshotTimer); this.snapshotTimer = null; }
+      if ((await within(this.poller.stop())) === TIMED_OUT) timedOut = true;
+      this.universe.stop();
+      if (this.runnerStarted) {
+        try { this.runner.stop(this.input()); } catch (err) { this.log.error({ err }, 'strategy onStop failed'); }
+      }
+      if (wasStarted && !timedOut) {
+        const left = Math.max(1, timeoutMs - (this.clock.monotonic() - t0));
+        const r = await within(this.executor.cancelAll({ timeoutMs: left }).catch((err: unknown) => { this.log.error({ err }, 'cancelAll failed'); return null; }));
+        if (r === TIMED_OUT) timedOut = true; else cancelAll = r;
+        if (!timedOut && (await within(this.executor.close())) === TIMED_OUT) timedOut = true;
+      }
+      if (timedOut) this.log.error({ timeoutMs }, 'shutdown deadline passed; closing the ledger with requests possibly in flight');
+      if (cancelAll !== null && cancelAll.remaining.length > 0) {
+        this.log.warn({ remaining: cancelAll.remaining.map((o) => o.id) }, 'orders left open at shutdown');
+      }
+      try { snapshot = this.ledger.pnlSnapshot(this.cache.mids()); } catch (err) { this.log.error({ err }, 'final PnL snapshot failed'); }
+    } finally {
+      if (timer !== null) this.clock.clearTimeout(timer);
+      this.ledger.close();
+      this.ledgerClosed = true;
+      this.state = 'stopped';
+    }
+    this.log.info({
+      cancelled: cancelAll?.cancelled ?? 0, remaining: cancelAll?.remaining.length ?? 0, timedOut,
+      pnl: snapshot === null ? null : formatMicros(snapshot.total),
+    }, 'daemon stopped');
+    return { cancelAll, timedOut, snapshot };
+  }
+
+  // ----------------------------------------------------------------------------- operator controls
+
+  /** Stops quoting and pulls every resting quote; polling goes on. */
+  pause(): void {
+    if (!this.paused) this.log.warn({}, 'quoting paused');
+    this.paused = true;
+  }
+
+  /** Quotes again after pause(), or after a strategy error halted quoting. */
+  resume(): void {
+    if (this.paused || this.halted !== null) this.log.info({ halted: this.halted }, 'quoting resumed');
+    this.paused = false;
+    this.halted = null;
+  }
+
+  /** An operator's trip: every quote is pulled until clearKillSwitch(). */
+  async tripKillSwitch(reason: string): Promise<void> {
+    if (this.killSwitch.tripped) return;
+    this.killSwitch = trippedState(this.killSwitch, reason, this.clock.now());
+    await this.onKillSwitchTripped();
+  }
+
+  /** An operator's clear: quoting may resume; a further full daily loss limit trips it again. */
+  clearKillSwitch(): void {
+    if (!this.killSwitch.tripped || this.ledgerClosed) return;
+    const daily = this.ledger.dailyPnl(this.cache.mids());
+    this.killSwitch = clearedState({ day: utcDay(daily.dayStartMs), dailyPnl: daily.total });
+    if (this.state === 'running') this.executor.resume();
+    this.log.warn({ dailyPnl: formatMicros(daily.total) }, 'kill switch cleared by the operator');
+  }
+
+  // ----------------------------------------------------------------------------- status
+
+  status(): DaemonStatus {
+    const now = this.clock.now();
+    const open = this.executor.liveOrders();
+    const openByToken = new Map<string, number>();
+    for (const o of open) openByToken.set(o.tokenId, (openByToken.get(o.tokenId) ?? 0) + 1);
+    // After stop the ledger is closed: the status keeps what the last cycle knew.
+    const positions = this.ledgerClosed ? [] : this.ledger.positions();
+    let realized = 0;
+    for (const p of positions) realized += p.realized;
+    const marketData = this.marketDataCircuit();
+    const orderEntry = this.executor.circuitState;
+    return {
+      mode: this.config.mode,
+      state: this.state,
+      strategy: this.runner.name,
+      paused: this.paused,
+      halted: this.halted,
+      quoting: this.quoting(),
+      markets: this.cache.markets().map((m) => ({
+        conditionId: m.conditionId,
+        question: m.settings.question,
+        tokens: m.tokens.map((t) => t.tokenId),
+        stale: this.cache.isMarketStale(m.conditionId, now),
+        quotes: this.quotesByMarket.get(m.conditionId) ?? 0,
+        openOrders: m.tokens.reduce((n, t) => n + (openByToken.get(t.tokenId) ?? 0), 0),
+      })),
+      openOrders: open.length,
+      positions: positions.filter((p) => p.size > 0).map((p) => ({
+        tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, avgPrice: p.avgPrice, realized: p.realized, fees: p.fees,
+      })),
+      pnl: {
+        daily: this.lastCycle?.dailyPnl ?? (this.ledgerClosed ? (0 as Micros) : this.ledger.dailyPnl(this.cache.mids()).total),
+        realized: realized as Micros,
+        freeCollateral: this.lastCycle?.freeCollateral ?? null,
+      },
+      killSwitch: this.killSwitch,
+      circuitBreaker: {
+        state: marketData === 'open' || orderEntry === 'open' ? 'open' : 'closed',
+        orderEntry,
+        marketData,
+        consecutivePollFailures: this.poller.stats().consecutiveFailures,
+      },
+      poller: this.poller.stats(),
+      cycles: this.cycles,
+      lastCycle: this.lastCycle,
+    };
+  }
+
+  // ----------------------------------------------------------------------------- the loop
+
+  private marketDataCircuit(): CircuitState {
+    return this.poller.stats().consecutiveFailures >= this.config.orders.circuitBreakerFailures ? 'open' : 'closed';
+  }
+
+  private quoting(): boolean {
+    return this.state === 'running' && !this.paused && this.halted === null
+      && this.marketDataCircuit() === 'closed' && this.executor.circuitState === 'closed';
+  }
+
+  private input(): StrategyInput {
+    const positions = this.ledger.positions();
+    const held = new Map(positions.filter((p) => p.size > 0).map((p) => [p.tokenId, p.size] as const));
+    const open = this.executor.liveOrders();
+    return buildStrategyInput(this.cache, this.clock.now(), held, open, collateral(this.ctx.capital, positions, open).free);
+  }
+
+  private async onSnapshot(snapshot: MarketSnapshot): Promise<void> {
+    if (this.state !== 'running') return;
+    const now = this.clock.now();
+    const pollFills = now - this.lastFillPollAtMs >= this.config.poll.orderLookupIntervalMs;
+    if (pollFills) this.lastFillPollAtMs = now;
+    const ks0 = this.killSwitch;
+    const report = await runCycle(this.ctx, {
+      quoting: this.quoting(), killSwitch: ks0, pollFills, fillSeq: this.fillSeq,
+    }, snapshot);
+    this.cycles++;
+    this.lastCycle = report;
+    this.fillSeq = report.fillSeq;
+    this.quotesByMarket = report.quotesByMarket;
+    // An operator may have tripped or cleared the switch while the cycle ran: their word stands.
+    // Otherwise the cycle's state is the new one (risk trips it on the daily loss).
+    const tripped = this.killSwitch === ks0 && !ks0.tripped && report.killSwitch.tripped;
+    if (this.killSwitch === ks0) this.killSwitch = report.killSwitch;
+    this.logCycle(report);
+    for (const t of report.tickChanges) {
+      this.log.info({ market: t.conditionId, token: t.tokenId, from: formatMicros(t.from), to: formatMicros(t.to) }, 'tick size changed');
+    }
+    if (report.strategyError !== null && this.halted === null) {
+      this.halted = errorText(report.strategyError);
+      this.log.error({ err: report.strategyError }, 'strategy failed: quoting halted until resumed, quotes pulled');
+    }
+    if (tripped) await this.onKillSwitchTripped();
+  }
+
+  private async onKillSwitchTripped(): Promise<void> {
+    this.log.error({ reason: this.killSwitch.reason }, 'kill switch tripped: pulling every quote');
+    if (this.state !== 'running') return;
+    const r = await this.executor.cancelAll({ timeoutMs: this.config.orders.shutdownTimeoutMs });
+    this.log.warn({ cancelled: r.cancelled, remaining: r.remaining.length, timedOut: r.timedOut }, 'kill switch: cancelAll done');
+  }
+
+  private logCycle(r: CycleReport): void {
+    this.log.info({
+      cycle: this.cycles,
+      books: r.books,
+      markets: r.markets,
+      stale: r.staleMarkets.length,
+      desired: r.desired,
+      quotes: r.quotes,
+      dropped: r.dropped,
+      placed: r.placed,
+      rejected: r.rejected,
+      cancelled: r.cancelled,
+      kept: r.kept,
+      fills: r.fills,
+      openOrders: r.openOrders,
+      pnl: formatMicros(r.dailyPnl),
+      freeCollateral: formatMicros(r.freeCollateral),
+      killSwitch: r.killSwitch.tripped,
+      ms: r.durationMs,
+    }, 'cycle');
+  }
+
+  /** The next snapshot: in PNL_SNAPSHOT_EVERY_MS, or at the next UTC midnight if sooner. */
+  private scheduleSnapshot(): void {
+    const now = this.clock.now();
+    const midnight = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    const at = Math.min(now + PNL_SNAPSHOT_EVERY_MS, midnight);
+    this.snapshotTimer = this.clock.setTimeout(() => {
+      this.snapshotTimer = null;
+      if (this.state !== 'running') return;
+      try {
+        const snap = this.ledger.pnlSnapshot(this.cache.mids());
+        this.log.debug({ pnl: formatMicros(snap.total), unmarked: snap.unmarked.length }, 'PnL snapshot');
+      } catch (err) {
+        this.log.error({ err }, 'PnL snapshot failed');
+      }
+      this.scheduleSnapshot();
+    }, at - now);
+  }
+
+  private onPollError(err: unknown, stage: PollStage, stats: PollerStats): void {
+    this.log.warn({ err, stage, consecutiveFailures: stats.consecutiveFailures }, `poll ${stage} failed`);
+    if (stats.consecutiveFailures === this.config.orders.circuitBreakerFailures) {
+      this.log.error({ failures: stats.consecutiveFailures }, 'market-data circuit breaker open: quoting stopped');
+    }
+  }
+
+  private onUniverseChange(d: UniverseDiff): void {
+    this.cache.setUniverse(d.markets);
+    this.log.info({
+      added: d.added.map((m) => m.conditionId), removed: d.removed.map((m) => m.conditionId),
+      changed: d.changed.map((m) => m.conditionId), markets: d.markets.length,
+    }, 'universe changed');
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}

@@ -1,0 +1,184 @@
+// Wires the daemon for each mode of one config key, `mode` (DESIGN.md §1). Only what the daemon is
+// handed differs; the strategy, risk, reconcile, order manager and ledger code is the same:
+// - sandbox: the bundled simulator starts in-process on a loopback port with its funded throwaway
+//   account, and the daemon trades against it over HTTP, signed, through the rate limiter;
+// - live: the exchange's URLs from config, credentials and key from the environment (or keystore);
+// - paper: market data over HTTP from the configured exchange (no credentials), orders to an
+//   in-process simulated venue that fills them against the polled books (src/sim/paper).
+// Everything opened here is closed by `Runtime.close()` in reverse order, after the daemon stopped.
+// Secrets are handed to the logger's value filter, so no log line can carry them.
+import { Wallet } from 'ethers';
+import type { Clock } from '../core/clock.js';
+import { OddsmakerError } from '../core/errors.js';
+import type { Config } from '../config/schema.js';
+import { addressFromEnv, credentialsFromEnv, loadWallet, type ApiCredentials, type Env } from '../exchange/auth/credentials.js';
+import { dialectFromConfig, type Dialect } from '../exchange/dialect.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import { SigningPool } from '../exchange/signing/index.js';
+import { OrderManager } from '../execution/order-manager.js';
+import { Ledger } from '../ledger/index.js';
+import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
+import { PaperGateway } from '../sim/paper/index.js';
+import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
+import { Daemon } from './daemon.js';
+import { HttpGateway } from './http-gateway.js';
+import { capitalFromConfig } from './limits.js';
+import { createLogger, type Logger } from './logger.js';
+
+/** Default URL of a spec-dialect exchange in live mode: `oddsmaker sim`'s default listener. */
+export const DEFAULT_SPEC_URL = 'http://127.0.0.1:8080';
+
+export class ModeError extends OddsmakerError {
+  constructor(message: string) {
+    super('CONFIG_MODE', message, false);
+  }
+}
+
+export interface Runtime {
+  readonly daemon: Daemon;
+  readonly logger: Logger;
+  /** The in-process simulator (sandbox mode only). */
+  readonly simulator: RunningSimulator | null;
+  readonly gateway: ExchangeGateway;
+  /** Closes everything the mode opened (after daemon.stop()). */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  readonly config: Readonly<Config>;
+  readonly clock: Clock;
+  readonly env: Env;
+  /** Where log lines go (default stdout). */
+  readonly logDestination?: { write(line: string): unknown };
+  readonly prettyLogs?: boolean;
+}
+
+interface Identity {
+  readonly privateKey: string;
+  readonly address: string;
+  readonly credentials: ApiCredentials;
+}
+
+function dialectOf(config: Readonly<Config>): Dialect {
+  const { chainId, verifyingContract, negRiskVerifyingContract } = config.exchange;
+  return dialectFromConfig(config.exchange.dialect, {
+    ...(chainId !== undefined ? { chainId } : {}),
+    ...(verifyingContract !== undefined ? { verifyingContract } : {}),
+    ...(negRiskVerifyingContract !== undefined ? { negRiskVerifyingContract } : {}),
+  });
+}
+
+function urls(config: Readonly<Config>, clobOverride?: string): { clobUrl: string; dataUrl: string; catalogUrl: string } {
+  const ex = config.exchange;
+  const clobUrl = clobOverride ?? ex.clobUrl;
+  if (clobUrl === undefined) {
+    if (ex.dialect === 'polymarket') throw new ModeError('exchange.clobUrl is required with the polymarket dialect (see config/live.example.json)');
+    return { clobUrl: DEFAULT_SPEC_URL, dataUrl: ex.dataUrl ?? DEFAULT_SPEC_URL, catalogUrl: ex.catalogUrl ?? DEFAULT_SPEC_URL };
+  }
+  return { clobUrl, dataUrl: clobOverride ?? ex.dataUrl ?? clobUrl, catalogUrl: clobOverride ?? ex.catalogUrl ?? clobUrl };
+}
+
+async function liveIdentity(env: Env): Promise<Identity> {
+  const wallet = await loadWallet(env);
+  const credentials = credentialsFromEnv(env);
+  const address = env.ODDSMAKER_ADDRESS !== undefined && env.ODDSMAKER_ADDRESS !== '' ? addressFromEnv(env) : wallet.address;
+  return { privateKey: wallet.privateKey, address, credentials };
+}
+
+/** Builds every part of the daemon for the configured mode; nothing runs until daemon.start(). */
+export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const { config, clock } = opts;
+  const dialect = dialectOf(config);
+  const closers: Array<() => Promise<void> | void> = [];
+  const closeAll = async (): Promise<void> => {
+    for (const c of closers.reverse()) {
+      try { await c(); } catch { /* closing is best effort: one failure must not leak the rest */ }
+    }
+  };
+  try {
+    let simulator: RunningSimulator | null = null;
+    let identity: Identity;
+    let clobOverride: string | undefined;
+    if (config.mode === 'sandbox') {
+      simulator = await startSimulator({
+        host: '127.0.0.1',
+        port: config.sandbox.port,
+        seed: config.sandbox.seed,
+        markets: config.sandbox.markets,
+        flow: config.sandbox.flow,
+        limits: config.sandbox.limits,
+        dialect,
+        clock,
+      });
+      const sim = simulator;
+      closers.push(() => sim.close());
+      identity = { privateKey: sim.account.privateKey, address: sim.account.address, credentials: sim.account };
+      clobOverride = sim.url;
+    } else if (config.mode === 'live') {
+      identity = await liveIdentity(opts.env);
+    } else {
+      // Paper: nothing is signed for an exchange; a throwaway key gives orders their ids.
+      const w = Wallet.createRandom();
+      identity = { privateKey: w.privateKey, address: w.address, credentials: { apiKey: 'paper', secret: '', passphrase: '' } };
+    }
+
+    const logger = createLogger({
+      clock,
+      level: config.log.level,
+      secrets: [identity.privateKey, identity.credentials.secret, identity.credentials.passphrase].filter((s) => s !== ''),
+      ...(opts.logDestination !== undefined ? { destination: opts.logDestination } : {}),
+      ...(opts.prettyLogs !== undefined ? { pretty: opts.prettyLogs } : {}),
+    });
+
+    const limiter: RateLimiter = await createRateLimiter({ clock, config: config.rateLimit });
+    closers.push(() => limiter.close());
+    const http = new HttpGateway({
+      client: {
+        ...urls(config, clobOverride),
+        dialect,
+        clock,
+        connections: config.exchange.connections,
+        headersTimeoutMs: config.exchange.timeoutMs,
+        bodyTimeoutMs: config.exchange.timeoutMs,
+        ...(config.mode === 'paper' ? {} : { credentials: identity.credentials, address: identity.address }),
+      },
+      limiter,
+    });
+    closers.push(() => http.close());
+
+    let gateway: ExchangeGateway = http;
+    if (config.mode === 'paper') {
+      // The paper gateway owns the HTTP market-data port from here on (it closes it).
+      closers.pop();
+      const paper = new PaperGateway({ marketData: http, clock, dialect, capital: capitalFromConfig(config) });
+      closers.push(() => paper.close());
+      gateway = paper;
+    }
+
+    const signer = new SigningPool({ privateKey: identity.privateKey, dialect });
+    closers.push(() => signer.close());
+    const ledger = Ledger.open(config.ledger.path, { clock, synchronous: config.mode === 'live' ? 'FULL' : 'NORMAL' });
+    // The daemon closes the ledger as the last step of its stop; this covers a failed start.
+    closers.push(() => { if (ledger.isOpen) ledger.close(); });
+
+    const executor = new OrderManager({
+      clock,
+      gateway,
+      ledger,
+      signer,
+      dialect,
+      owner: identity.credentials.apiKey,
+      ...(config.exchange.funder !== undefined ? { maker: config.exchange.funder } : {}),
+      signatureType: config.exchange.signatureType,
+      limiter,
+      config: { circuitBreakerFailures: config.orders.circuitBreakerFailures, shutdownTimeoutMs: config.orders.shutdownTimeoutMs },
+      logger: logger.child({ component: 'orders' }),
+      strategy: config.strategy.name,
+    });
+    const daemon = new Daemon({ config, clock, logger, gateway, executor, ledger });
+    return { daemon, logger, simulator, gateway, close: closeAll };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

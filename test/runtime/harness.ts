@@ -1,0 +1,66 @@
+// A daemon on a virtual clock for the runtime tests: the fake venue (market data), the in-memory
+// executor, a real in-memory ledger, a logger capturing JSON lines, and a scheduled universe
+// refresh on the clock. `trace` records the order of lifecycle events across all of them.
+import { validateConfig } from '../../src/config/load.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { Ledger } from '../../src/ledger/index.js';
+import { ClockRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js';
+import { Daemon } from '../../src/runtime/daemon.js';
+import { createLogger } from '../../src/runtime/logger.js';
+import { defineStrategy, type StrategyModule } from '../../src/strategy/sdk.js';
+import { bands, ladder, type BandsParams } from '../../strategies/bands/index.js';
+import { FakeGateway } from '../marketdata/fake-gateway.js';
+import { T0 } from '../marketdata/helpers.js';
+import { FakeExecutor } from './fake-executor.js';
+
+export interface HarnessOptions {
+  readonly config?: Record<string, unknown>;
+  readonly markets?: readonly string[];
+  readonly strategy?: StrategyModule;
+  readonly refreshMs?: number;
+  readonly startMs?: number;
+}
+
+export type LogLine = Record<string, unknown> & { msg: string; level: number };
+
+/** Bands, wrapped to record its lifecycle calls in the trace. */
+export function tracedBands(trace: string[], fills: unknown[] = []): StrategyModule {
+  return defineStrategy<BandsParams>({
+    name: 'traced-bands',
+    summary: 'bands, with its calls recorded',
+    parseParams: (raw, path) => bands.parseParams(raw, path) as BandsParams,
+    onStart: () => { trace.push('strategy.start'); return undefined; },
+    quote: (ctx) => {
+      trace.push('strategy.quote');
+      return ctx.markets.flatMap((m) => m.tokens.flatMap((t) => ladder(ctx.params, m, t)));
+    },
+    onFill: (_ctx, fill) => { fills.push(fill); return undefined; },
+    onStop: () => { trace.push('strategy.stop'); },
+  });
+}
+
+export function harness(opts: HarnessOptions = {}) {
+  const clock = new VirtualClock(opts.startMs ?? T0);
+  const gw = new FakeGateway(clock);
+  for (const id of opts.markets ?? ['m1', 'm2']) gw.addMarket({ conditionId: id });
+  const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
+  const trace: string[] = [];
+  const fills: unknown[] = [];
+  const executor = new FakeExecutor(clock, ledger, trace);
+  const lines: LogLine[] = [];
+  const logger = createLogger({ clock, pretty: false, base: null, level: 'debug', destination: { write: (l) => { lines.push(JSON.parse(l) as LogLine); } } });
+  const config = validateConfig({
+    markets: { conditions: opts.markets ?? ['m1', 'm2'] },
+    poll: { intervalMs: 1_000, maxBookAgeMs: 3_000, orderLookupIntervalMs: 2_000 },
+    risk: { dailyLossLimit: '10' },
+    orders: { circuitBreakerFailures: 3, shutdownTimeoutMs: 5_000 },
+    ...opts.config,
+  });
+  const daemon = new Daemon({
+    config, clock, logger, gateway: gw, executor, ledger,
+    strategy: opts.strategy ?? tracedBands(trace, fills),
+    refreshScheduler: new ClockRefreshScheduler(clock, opts.refreshMs ?? 600_000),
+  });
+  const cycleLines = (): LogLine[] => lines.filter((l) => l.msg === 'cycle');
+  return { clock, gw, ledger, executor, daemon, lines, cycleLines, trace, fills, config };
+}
