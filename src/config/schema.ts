@@ -3,6 +3,7 @@
 // come from the environment (src/exchange/auth/credentials.ts). Strategy parameters are opaque
 // here and validated by the chosen strategy's own parser (src/config/load.ts).
 import { z } from 'zod';
+import { rateLimitConfigSchema } from '../ratelimit/config.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
@@ -97,14 +98,8 @@ export const ordersSchema = z.strictObject({
   shutdownTimeoutMs: positiveInt.default(20_000),
 });
 
-export const rateLimitSchema = z.strictObject({
-  /** Fraction of table 8's budgets used (0 < f ≤ 1). */
-  safetyFactor: z.number().gt(0).max(1).default(1),
-  /** Margin added to every window to absorb clock and network skew. */
-  marginMs: nonNegInt.default(50),
-  /** Share one budget between processes through Redis (e.g. redis://127.0.0.1:6379). */
-  redisUrl: z.string().optional(),
-});
+/** The rate limiter's own schema (budgets default to table 8; see src/ratelimit/config.ts). */
+export const rateLimitSchema = rateLimitConfigSchema;
 
 export const configSchema = z.strictObject({
   mode: z.enum(['sandbox', 'live', 'paper']).default('sandbox'),

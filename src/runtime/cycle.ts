@@ -316,7 +316,8 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
     for (const f of fills) ctx.runner.fill(input, strategyFill(f, tags));
   }
 
-  const durationMs = clock.monotonic() - t0;
+  // The ledger stores whole milliseconds; the system clock's monotonic time has sub-ms precision.
+  const durationMs = Math.round(clock.monotonic() - t0);
   const report: CycleReport = {
     startedAtMs,
     books: applied.books,

@@ -1,0 +1,98 @@
+// `oddsmaker run`: the daemon. Loads and validates the config (every bad path and value in one
+// message, exit 2), builds the mode's runtime (src/runtime/modes.ts), starts the daemon, and on
+// SIGTERM or SIGINT stops it in the fixed order (stop quoting, cancel every live order through the
+// limiter, drain in-flight requests, flush the ledger) and exits 0; a second signal exits at once.
+import type { Command } from 'commander';
+import { SystemClock, type Clock } from '../core/clock.js';
+import { loadConfigFile } from '../config/load.js';
+import type { Env } from '../exchange/auth/credentials.js';
+import { buildRuntime, type Runtime } from '../runtime/modes.js';
+import { EXIT_FAILURE, UsageError } from './exit-codes.js';
+
+export interface RunCliOptions {
+  config: string;
+  mode?: string;
+  ledger?: string;
+}
+
+export interface RunDeps {
+  clock: Clock;
+  env: Env;
+  signals: { once(sig: 'SIGTERM' | 'SIGINT', fn: () => void): unknown; off(sig: 'SIGTERM' | 'SIGINT', fn: () => void): unknown };
+  exit: (code: number) => void;
+  onReady?: (rt: Runtime) => void;
+}
+
+const MODES = ['sandbox', 'live', 'paper'];
+
+/** Runs until a signal stops the daemon; resolves once everything is closed. */
+export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<void> {
+  if (opts.mode !== undefined && !MODES.includes(opts.mode)) {
+    throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(opts.mode)}`);
+  }
+  const config = loadConfigFile(opts.config, { mode: opts.mode, ledger: opts.ledger });
+  const rt = await buildRuntime({ config, clock: deps.clock, env: deps.env });
+  const log = rt.logger;
+  if (rt.simulator !== null) log.info({ url: rt.simulator.url, address: rt.simulator.account.address }, 'sandbox: simulator started in-process');
+
+  let resolveStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((r) => { resolveStopped = r; });
+  let stopping = false;
+  const onSignal = (sig: string) => (): void => {
+    if (stopping) {
+      log.warn({ signal: sig }, 'second signal: exiting at once');
+      deps.exit(EXIT_FAILURE);
+      return;
+    }
+    stopping = true;
+    log.info({ signal: sig }, 'stopping: cancelling every live order');
+    // Re-arm for a second signal.
+    deps.signals.once('SIGTERM', onSignal('SIGTERM'));
+    deps.signals.once('SIGINT', onSignal('SIGINT'));
+    void (async () => {
+      try {
+        const rep = await rt.daemon.stop();
+        if (rep.timedOut) process.exitCode = EXIT_FAILURE;
+      } catch (err) {
+        log.error({ err }, 'stop failed');
+        process.exitCode = EXIT_FAILURE;
+      } finally {
+        await rt.close();
+        log.info({}, 'shutdown complete');
+        resolveStopped();
+      }
+    })();
+  };
+  const term = onSignal('SIGTERM');
+  const int = onSignal('SIGINT');
+  deps.signals.once('SIGTERM', term);
+  deps.signals.once('SIGINT', int);
+  try {
+    await rt.daemon.start();
+  } catch (err) {
+    deps.signals.off('SIGTERM', term);
+    deps.signals.off('SIGINT', int);
+    await rt.daemon.stop().catch(() => undefined);
+    await rt.close();
+    throw err;
+  }
+  deps.onReady?.(rt);
+  await stopped;
+}
+
+export function register(program: Command): void {
+  program
+    .command('run')
+    .description('run the market-making daemon (sandbox mode by default: against the bundled simulator)')
+    .option('--config <file>', 'config file (JSON)', 'config/default.json')
+    .option('--mode <mode>', 'override the config mode: sandbox, live or paper')
+    .option('--ledger <file>', 'override the ledger path')
+    .action(async (o: RunCliOptions) => {
+      await runDaemon(o, {
+        clock: new SystemClock(),
+        env: process.env,
+        signals: process,
+        exit: (code) => process.exit(code),
+      });
+    });
+}
