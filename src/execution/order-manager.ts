@@ -39,6 +39,7 @@
 //   is cancelled (unknown ones looked up first), rounds repeat until nothing is open or the
 //   deadline passes, and in-flight requests are awaited;
 // - time comes only from the injected Clock.
+import { setMaxListeners } from 'node:events';
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import type { OrderRecord, PlacementResult } from '../core/market.js';
@@ -752,6 +753,8 @@ export class OrderManager {
     if (this.pending !== null) { this.pending.resolve(SUPERSEDED); this.pending = null; }
     const timeoutMs = opts.timeoutMs ?? this.config.shutdownTimeoutMs;
     const ac = new AbortController();
+    // One signal guards every concurrent request of the batch; each adds an abort listener.
+    setMaxListeners(0, ac.signal);
     let expire: () => void = () => undefined;
     const deadline = new Promise<void>((resolve) => { expire = resolve; });
     const timer = this.clock.setTimeout(() => { ac.abort(new Error(`cancelAll: deadline of ${timeoutMs} ms passed`)); expire(); }, timeoutMs);

@@ -14,6 +14,7 @@
 // - requests cut off by stop() are not failures;
 // - stop() aborts the in-flight requests through an AbortSignal and resolves once the running
 //   cycle has settled; no tick fires after it.
+import { setMaxListeners } from 'node:events';
 import type { Book } from '../core/book.js';
 import type { Clock, TimerId } from '../core/clock.js';
 import type { Price } from '../core/money.js';
@@ -118,6 +119,8 @@ export class Poller {
   private async cycle(): Promise<void> {
     const { clock, gateway } = this.opts;
     const ac = new AbortController();
+    // One signal guards every concurrent request of the batch; each adds an abort listener.
+    setMaxListeners(0, ac.signal);
     this.abort = ac;
     this.s.cycles++;
     this.s.lastStartedAtMs = clock.now();
