@@ -1,9 +1,8 @@
 // parseBook / parseBooks against the real recorded books, and malformed variants of them.
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/core/errors.js';
 import { parseBook, parseBooks } from '../../../src/exchange/parse/book.js';
 import type { WireBook } from '../../../src/exchange/wire.js';
-import { clone, realJson } from './fixtures.js';
+import { clone, realJson, pathOf } from './fixtures.js';
 
 const rest2026 = realJson('clob_rest_book_2026-06-12.json') as WireBook;
 const rest2024 = realJson('clob_rest_book_2024-10-13.json') as Record<string, unknown>;
@@ -11,15 +10,6 @@ const emptyAsk = realJson('clob_rest_book_empty_ask_2026-08-03.json') as WireBoo
 const ws2026 = realJson('clob_ws_book_snapshot_2026.json') as Record<string, unknown>;
 const ws2024 = realJson('clob_ws_book_2024.json') as Record<string, unknown>;
 
-function pathOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).path;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('parseBook on real payloads', () => {
   it('parses the current REST shape into exact millionths, best-first', () => {

@@ -2,7 +2,6 @@
 // event with two nested markets and seven tags). Comments, the leaderboard, series and public search
 // have no recorded real payload: they are built per interface §2.13–2.17 and protocol.md §8.
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/core/errors.js';
 import {
   parseComments,
   parseEventFull,
@@ -12,19 +11,10 @@ import {
   parseTags,
 } from '../../../src/exchange/parse/catalog.js';
 import type { WireComment, WireLeaderboardEntry, WireSeries } from '../../../src/exchange/wire.js';
-import { clone, realJson } from './fixtures.js';
+import { clone, realJson, pathOf } from './fixtures.js';
 
 const events = realJson('gamma_events_dem_nominee_2028.json') as Array<Record<string, unknown>>;
 
-function pathOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).path;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('events', () => {
   it('parses the real events page, decoding the JSON-in-a-string market fields', () => {

@@ -1,5 +1,8 @@
-// Loads the real recorded payloads copied into test/fixtures/real/ (provenance in SOURCES.md there).
+// Loads the real recorded payloads copied into test/fixtures/real/ (provenance in SOURCES.md there),
+// and the assertion helpers every parser test shares.
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { ParseError } from '../../../src/core/errors.js';
 import { fileURLToPath } from 'node:url';
 
 const DIR = fileURLToPath(new URL('../../fixtures/real/', import.meta.url));
@@ -15,4 +18,15 @@ export function realJsonLines(name: string): unknown[] {
 /** A deep copy to mutate into a malformed variant. */
 export function clone<T>(v: T): T {
   return structuredClone(v);
+}
+
+/** Runs fn, expects a ParseError, and returns the field path it names. */
+export function pathOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ParseError);
+    return (err as ParseError).path;
+  }
+  throw new Error('expected a ParseError');
 }

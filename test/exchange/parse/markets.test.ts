@@ -2,23 +2,13 @@
 // simplified variants and /clob-markets settings have no recorded real payload: they are built
 // from the real record plus the fields interface §2.8–2.10 adds.
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/core/errors.js';
 import { parseClobMarketSettings, parseMarket, parseMarketsEnvelope } from '../../../src/exchange/parse/markets.js';
 import type { WireClobMarketSettings, WireMarket, WireMarketsEnvelope } from '../../../src/exchange/wire.js';
-import { clone, realJson } from './fixtures.js';
+import { clone, realJson, pathOf } from './fixtures.js';
 
 const page = realJson('clob_rest_markets_page.json') as WireMarketsEnvelope<WireMarket>;
 const single = realJson('clob_rest_market_single.json') as WireMarket;
 
-function pathOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).path;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('GET /markets', () => {
   it('parses the real page of 100 records', () => {

@@ -2,23 +2,13 @@
 // /order answers. Rejections and the order record are built from protocol.md §4's texts and
 // interface §2.5 (no recorded real order record exists).
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/core/errors.js';
 import { parseCancelResult, parseOrderLookup, parseOrderStatus, parsePlacementResult, parsePlacementResults } from '../../../src/exchange/parse/orders.js';
 import type { WireOrderLookup, WirePlacementResult } from '../../../src/exchange/wire.js';
-import { clone, realJson } from './fixtures.js';
+import { clone, realJson, pathOf } from './fixtures.js';
 
 const real = realJson('clob_rest_order_responses.json') as { post_order_live: WirePlacementResult; cancel_order: unknown };
 const ID = '0x94f351bb28cfe3d4507a24ffafa528409d6de50235f33e81e8fad12929c1cd16';
 
-function pathOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).path;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('placement results', () => {
   it('the real live placement is accepted; its "" amounts are null, not zero', () => {

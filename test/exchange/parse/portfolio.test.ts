@@ -3,20 +3,10 @@
 // recorded one is Polymarket's v2 snake_case API, see SOURCES.md): the position records here carry
 // the real v2 values under the interface's field names, and the v2 record itself is shown rejected.
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/core/errors.js';
 import { parseClosedPositions, parsePositions, parseTrades } from '../../../src/exchange/parse/portfolio.js';
 import type { WireClosedPosition, WirePosition, WireTrade } from '../../../src/exchange/wire.js';
-import { clone, realJson } from './fixtures.js';
+import { clone, realJson, pathOf } from './fixtures.js';
 
-function pathOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).path;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('GET /trades', () => {
   const real = realJson('data_api_trades_2026-06-12.json') as Array<Record<string, unknown>>;

@@ -2,7 +2,6 @@
 // strings). The other shapes have no recorded real payload; they are built per interface §2.7 and
 // protocol.md §8, with values taken from the real book of 2026-06-12.
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../src/core/errors.js';
 import {
   parseBestPrices,
   parseLastTradePrices,
@@ -13,20 +12,11 @@ import {
   parsePriceResponse,
 } from '../../../src/exchange/parse/prices.js';
 import type { WireBestPrices, WireLastTradePrice, WireMidpoints, WirePriceHistoryBatch } from '../../../src/exchange/wire.js';
-import { realJson } from './fixtures.js';
+import { realJson, pathOf } from './fixtures.js';
 
 const YES = '16040015440196279900485035793550429453516625694844857319147506590755961451627';
 const NO = '94476829201604408463453426454480212459887267917122244941405244686637914508323';
 
-function pathOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParseError);
-    return (err as ParseError).path;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('price history', () => {
   const real = realJson('clob_rest_prices_history_2026-06-12.json');
