@@ -196,7 +196,8 @@ export function mulMicros(a: number, b: number, rounding: Rounding): number {
   const p = a * b;
   if (Number.isSafeInteger(p)) {
     // Fast path: exact product; division by SCALE rounded exactly.
-    const q = Math.trunc(p / SCALE);
+    // `+ 0` turns a -0 (from -1 × 0) into 0: money never carries a signed zero.
+    const q = Math.trunc(p / SCALE) + 0;
     const r = p - q * SCALE;
     if (r === 0) return q;
     return Number(divRound(BigInt(p), BigInt(SCALE), rounding));

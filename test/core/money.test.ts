@@ -80,6 +80,7 @@ describe('rounding', () => {
     expect(mulMicros(333_333, 3_000_000, 'floor')).toBe(999_999);
     expect(mulMicros(1, 1, 'floor')).toBe(0);
     expect(mulMicros(1, 1, 'ceil')).toBe(1);
+    expect(Object.is(mulMicros(-1, 0, 'floor'), 0)).toBe(true);
   });
   it('mulMicros agrees with bigint for every mode (property)', () => {
     const modes = ['floor', 'ceil', 'trunc', 'half-even'] as const;
