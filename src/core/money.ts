@@ -111,6 +111,10 @@ export function microsFromNumber(n: number, rounding: Rounding, what = 'value'):
 }
 
 function roundNumber(x: number, rounding: Rounding): number {
+  return roundNumberSigned(x, rounding) + 0; // no signed zero: trunc(-0.3) is -0
+}
+
+function roundNumberSigned(x: number, rounding: Rounding): number {
   switch (rounding) {
     case 'floor': return Math.floor(x);
     case 'ceil': return Math.ceil(x);

@@ -104,3 +104,11 @@ describe('rounding', () => {
     expect(microsFromNumber(-12.345, 'floor')).toBe(-12_345_000);
   });
 });
+
+describe('signed zero', () => {
+  it('never comes out of a conversion', () => {
+    expect(Object.is(fromFloat(-0.0000001, 'trunc'), 0)).toBe(true);
+    expect(Object.is(fromFloat(-0.0000001, 'ceil'), 0)).toBe(true);
+    expect(Object.is(microsFromNumber(-1e-9, 'trunc'), 0)).toBe(true);
+  });
+});
