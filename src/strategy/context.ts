@@ -1,8 +1,8 @@
 // What a strategy sees: the snapshot the runtime hands it on each call (books, mids, positions,
-// open orders in-flight included, free collateral, market settings incl. end date and rewards,
-// complements, recent mids), the read-only clock and the logger. Invariants: a context is data
-// (the strategy reads it, never changes it); money in it is integer millionths; the clock offers
-// no timers, since a strategy is called and never schedules.
+// open orders in-flight included, free collateral, market settings incl. end date, game start
+// and rewards, complements, recent mids), the read-only clock and the logger. Invariants: a
+// context is data (the strategy reads it, never changes it); money in it is integer millionths;
+// the clock offers no timers, since a strategy is called and never schedules.
 import type { Side } from '../core/amounts.js';
 import type { Book } from '../core/book.js';
 import type { Market, Rewards } from '../core/market.js';
@@ -56,6 +56,11 @@ export interface MarketSettings {
   readonly acceptingOrders: boolean;
   /** When the market is expected to resolve (epoch ms); null when unknown. */
   readonly endDateMs: number | null;
+  /**
+   * Kick-off of a sports game (epoch ms), when the market is one; null or absent when unknown.
+   * Optional so that settings built before it existed stay valid.
+   */
+  readonly gameStartMs?: number | null;
   /** Liquidity rewards (protocol.md §6); null when the market pays none. */
   readonly rewards: Rewards | null;
   readonly makerBaseFeeBps: number;
@@ -65,6 +70,7 @@ export interface MarketSettings {
 /** Settings of a market record (GET /markets); the runtime updates tick and minimum from books. */
 export function settingsFromMarket(m: Market): MarketSettings {
   const end = m.endDateIso === null ? Number.NaN : Date.parse(m.endDateIso);
+  const game = m.gameStartTime === null ? Number.NaN : Date.parse(m.gameStartTime);
   return {
     conditionId: m.conditionId,
     question: m.question,
@@ -73,6 +79,7 @@ export function settingsFromMarket(m: Market): MarketSettings {
     negRisk: m.negRisk,
     acceptingOrders: m.acceptingOrders && m.active && !m.closed,
     endDateMs: Number.isFinite(end) ? end : null,
+    gameStartMs: Number.isFinite(game) ? game : null,
     rewards: m.rewards.rates.length > 0 && m.rewards.dailyRate > 0 ? m.rewards : null,
     makerBaseFeeBps: m.makerBaseFeeBps,
     takerBaseFeeBps: m.takerBaseFeeBps,

@@ -3,7 +3,8 @@
 // - state, if any, is a value: `onStart` makes it, `onFill` returns the next one, the runner
 //   holds it (a strategy with state must define onStart; the types enforce it);
 // - params are parsed once (absent params are {}), errors name the path and the value, and the
-//   result is deep-frozen;
+//   result is deep-frozen; a strategy may document them (ParamDoc rows, shown by
+//   `oddsmaker strategies show`), the defaults being read from the parsed empty params;
 // - the runner enforces the lifecycle (start once, then quote/fill, then stop) and throws
 //   InvariantError on output no strategy may produce (NaN, a token outside its context, a
 //   non-positive size): a broken strategy stops quoting rather than sending garbage. Off-tick or
@@ -12,11 +13,28 @@ import { InvariantError } from '../core/errors.js';
 import type { DesiredQuote } from '../execution/types.js';
 import type { QuoteContext, StartContext, StrategyClock, StrategyFill, StrategyInput, StrategyLogger } from './context.js';
 
+/**
+ * One row of a strategy's parameter table (`oddsmaker strategies show NAME`). The default is not
+ * written here: it is read from the parsed empty params, so the table cannot drift from the schema.
+ */
+export interface ParamDoc {
+  /** Path in the params: "maxPosition", "guards.maxBookAgeMs", "levels[].margin" (a list's items). */
+  readonly path: string;
+  /** Unit as printed: "price", "shares", "ms", "1/price", "—". */
+  readonly unit: string;
+  /** The parsed value is integer millionths (a price, a share count, collateral): shown as a decimal. */
+  readonly money?: boolean;
+  /** One line: what it does. */
+  readonly description: string;
+}
+
 interface StrategyBase<P, S> {
   /** Registry name: lower-case, digits and dashes. */
   readonly name: string;
   /** One line for `--help` and logs. */
   readonly summary: string;
+  /** The parameter table, one row per param (optional: a strategy without params has none). */
+  readonly paramDocs?: readonly ParamDoc[];
   /** Parses raw params; throws ParseError naming the path (under `path`) and the value. */
   parseParams(raw: unknown, path: string): P;
   /** The orders wanted resting, most important first (risk drops from the end when a limit binds). */
@@ -52,6 +70,8 @@ export interface RunnerEnv {
 export interface StrategyModule {
   readonly name: string;
   readonly summary: string;
+  /** The parameter table (absent or empty: undocumented). */
+  readonly paramDocs?: readonly ParamDoc[];
   /** Parses (undefined as {}) and deep-freezes params; throws ParseError naming the path and the value. */
   parseParams(raw: unknown, path?: string): unknown;
   create(rawParams: unknown, env: RunnerEnv): StrategyRunner;
@@ -66,6 +86,7 @@ export function defineStrategy<P, S = undefined>(def: StrategyDefinition<P, S>):
   return Object.freeze({
     name: def.name,
     summary: def.summary,
+    paramDocs: Object.freeze([...(def.paramDocs ?? [])]),
     parseParams: parse,
     create(rawParams: unknown, env: RunnerEnv): StrategyRunner {
       return new Runner<P, S>(def, parse(rawParams, env.path ?? 'params'), env);

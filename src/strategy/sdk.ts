@@ -3,7 +3,10 @@
 // book helpers a strategy needs, and adds the helpers that bring float signal math back to money
 // through one snap to the tick. Invariants of those helpers: bids round down and asks up to the
 // tick, sizes truncate to 0.01 share, and a price outside [tick, 1 − tick] comes back as null,
-// never clamped.
+// never clamped. The generic pieces strategies share live in their own files and are re-exported
+// here: token pairs as one book (pair.ts), the guards (guards.ts), EWMA volatility (volatility.ts),
+// the liquidity-reward score (rewards-score.ts), refresh tolerance and order age (sticky.ts) and
+// parameter tables (param-docs.ts).
 import { truncateSize } from '../core/amounts.js';
 import { mid as bookMid } from '../core/book.js';
 import { fromFloat, SCALE, type Price, type Shares } from '../core/money.js';
@@ -27,6 +30,13 @@ export { InvariantError, ParseError } from '../core/errors.js';
 export * from './context.js';
 export * from './define.js';
 export * from './params.js';
+export * from './pair.js';
+export * from './guards.js';
+export * from './volatility.js';
+export * from './rewards-score.js';
+export * from './sticky.js';
+export * from './param-docs.js';
+export { remainingSize } from '../execution/types.js';
 
 /** A bid price from a float: rounded down to the tick; null below the tick (not quotable). */
 export function bidFromFloat(x: number, tick: Price): Price | null {

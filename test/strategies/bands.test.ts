@@ -1,6 +1,8 @@
 // bands: quote() on real fixture books against hand-computed ladders, the inventory limit, the
 // edges of the price range, params parsing, a property over random books and params, and one pass
-// of the loop (strategy → risk → reconcile → apply → reconcile yields nothing).
+// of the loop (strategy → risk → reconcile → apply → reconcile yields nothing). The extensions
+// (one book per binary market, refresh tolerance, order age, price band, guards) are in
+// bands-net.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeBook } from '../../src/core/book.js';
@@ -121,7 +123,8 @@ describe('bands: ladders on real books', () => {
     const a = fixtureBook('clob_rest_book_2026-06-12.json');
     const b = fixtureBook('clob_ws_book_2024.json');
     const runner = bands.create({ levels: [{ margin: 0.01, size: 10 }] }, { clock: new VirtualClock(NOW), log: silentLogger });
-    const inp = input([marketView(settings({ conditionId: a.market }), [tokenView(a)]), marketView(trumpSettings(), [tokenView(b)])]);
+    // (the Trump market ended in 2024: as of a month before NOW, so that the end-date guard lets it quote)
+    const inp = input([marketView(settings({ conditionId: a.market }), [tokenView(a)]), marketView({ ...trumpSettings(), endDateMs: NOW + 30 * 86_400_000 }, [tokenView(b)])]);
     runner.start(inp);
     expect(runner.quote(inp).map((q) => [q.tokenId, q.side, q.price])).toEqual([[a.assetId, 'BUY', 490_000], [b.assetId, 'BUY', 502_000]]);
   });
@@ -133,6 +136,15 @@ describe('bands: params', () => {
       levels: [{ margin: 10_000, size: 10 * SH }, { margin: 20_000, size: 15 * SH }, { margin: 40_000, size: 25 * SH }],
       maxPosition: 100 * SH,
       sellInventory: true,
+      complement: 'net',
+      refreshTolerance: 5_000,
+      maxOrderAgeMs: 0,
+      priceFloor: 0,
+      priceCeiling: SH,
+      guards: {
+        maxBookAgeMs: 10_000, pullBeforeEndMs: 3_600_000, pullBeforeGameStartMs: 300_000, thinDepth: 0, thinDistance: 20_000,
+        thinAction: 'widen', maxMidMove: 50_000, midMoveWindowMs: 30_000, fastAction: 'pull', widenFactor: 2,
+      },
     });
     expect(Object.isFrozen(DEFAULTS)).toBe(true);
     expect(Object.isFrozen(DEFAULTS.levels[0])).toBe(true);
@@ -179,6 +191,7 @@ describe('bands: property', () => {
       (tick, midRaw, lvls, maxPos, pos, min) => {
         const margins = [...new Set(lvls.map((l) => l.marginTicks * 250))].sort((a, b) => a - b);
         const p: BandsParams = {
+          ...DEFAULTS,
           levels: margins.map((m, i) => ({ margin: m as Price, size: ((lvls[i]?.sizeCents ?? 1) * 10_000) as Shares })),
           maxPosition: (maxPos * SH) as Shares,
           sellInventory: true,
@@ -212,7 +225,7 @@ describe('bands: property', () => {
 describe('bands: one pass of the loop', () => {
   it('strategy → risk → reconcile places the ladder; applied and reconciled again, nothing moves', () => {
     const book = fixtureBook('clob_ws_book_2024.json');
-    const s = trumpSettings();
+    const s = { ...trumpSettings(), endDateMs: NOW + 30 * 86_400_000 }; // a month before its end
     const token = tokenView(book, { position: 50 });
     const inp = input([marketView(s, [token])]);
     const logged: string[] = [];

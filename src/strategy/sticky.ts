@@ -1,0 +1,60 @@
+// Refresh tolerance and maximum order age, for declarative strategies: reconcile keeps an order
+// only at the exact (token, side, price) wanted, so a strategy that wants a resting order to stay
+// when the wanted price moved a little re-states the order's own price. Rules, per wanted quote in
+// the order given (inner quotes first):
+// - a resting order of ours (live or in flight) on the same token and side, not yet claimed by an
+//   earlier quote, within `tolerance` of the wanted price, is claimed: the exact price first, else
+//   the nearest (the older on a tie);
+// - a claimed order at another price is kept (the quote takes its price) only if `accept` allows
+//   that price (the strategy's own invariants: range, tick, side of the mid) and it is not too old;
+// - an order at least `maxAgeMs` old (live ones; 0: no limit) is refreshed: at the wanted price
+//   the quote is left out this once, so reconcile cancels the order and the next call places it
+//   anew; at another price the quote keeps its own price, which replaces the order at once.
+// Output: one quote per key (quotes moved onto one price are merged, first tag kept). Pure.
+import type { Price, Shares } from '../core/money.js';
+import { remainingSize, type DesiredQuote, type LiveOrder } from '../execution/types.js';
+
+export interface StickyOptions {
+  /** Largest |resting price − wanted price| kept, price millionths (0: the exact price only). */
+  readonly tolerance: number;
+  /** Orders at least this old are refreshed (0: never). */
+  readonly maxAgeMs: number;
+  readonly nowMs: number;
+  /** May this quote rest at price p instead of its own? */
+  readonly accept: (q: DesiredQuote, p: Price) => boolean;
+}
+
+export function stickToResting(quotes: readonly DesiredQuote[], open: readonly LiveOrder[], o: StickyOptions): DesiredQuote[] {
+  const claimed = new Set<string>();
+  const candidates = open.filter((x) => (x.state === 'live' || x.state === 'inflight') && remainingSize(x) > 0);
+  const old = (x: LiveOrder): boolean => o.maxAgeMs > 0 && x.state === 'live' && o.nowMs - x.createdAtMs >= o.maxAgeMs;
+  const out: DesiredQuote[] = [];
+  const index = new Map<string, number>();
+  const push = (q: DesiredQuote): void => {
+    const key = `${q.tokenId}|${q.side}|${q.price}`;
+    const i = index.get(key);
+    if (i === undefined) { index.set(key, out.length); out.push(q); return; }
+    const prev = out[i] as DesiredQuote;
+    out[i] = { ...prev, size: (prev.size + q.size) as Shares };
+  };
+
+  for (const q of quotes) {
+    let best: LiveOrder | null = null;
+    for (const x of candidates) {
+      if (claimed.has(x.id) || x.tokenId !== q.tokenId || x.side !== q.side) continue;
+      const d = Math.abs(x.price - q.price);
+      if (d > o.tolerance) continue;
+      if (best === null) { best = x; continue; }
+      const bd = Math.abs(best.price - q.price);
+      if (d < bd || (d === bd && x.createdAtMs < best.createdAtMs)) best = x;
+    }
+    if (best === null) { push(q); continue; }
+    claimed.add(best.id);
+    if (best.price === q.price) {
+      if (!old(best)) push(q);
+      continue;
+    }
+    push(!old(best) && o.accept(q, best.price) ? { ...q, price: best.price } : q);
+  }
+  return out;
+}
