@@ -1,7 +1,10 @@
 // The daemon's configuration schema (zod). One JSON file per deployment (config/*.json); every
 // field has a default so that `{}` is a valid sandbox config. Secrets are never part of it: they
 // come from the environment (src/exchange/auth/credentials.ts). Strategy parameters are opaque
-// here and validated by the chosen strategy's own parser (src/config/load.ts).
+// here and validated by the chosen strategy's own parser (src/config/load.ts). Cron expressions
+// are checked with node-cron's own parser, so a schedule the daemon would refuse is a config error
+// (naming its path and value) rather than a failure at start.
+import cron from 'node-cron';
 import { z } from 'zod';
 import { rateLimitConfigSchema } from '../ratelimit/config.js';
 
@@ -9,6 +12,7 @@ const positiveInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
 const decimalString = z.string().regex(/^\d+(\.\d{1,6})?$/, 'expected a plain decimal string such as "100" or "0.5"');
 const url = z.string().url();
+const cronExpression = z.string().refine((s) => cron.validate(s), 'not a valid cron expression (node-cron syntax, e.g. "*/5 * * * *")');
 
 export const exchangeSchema = z.strictObject({
   dialect: z.enum(['spec', 'polymarket']).default('spec'),
@@ -111,7 +115,11 @@ export const configSchema = z.strictObject({
   risk: riskSchema.prefault({}),
   orders: ordersSchema.prefault({}),
   rateLimit: rateLimitSchema.prefault({}),
-  ledger: z.strictObject({ path: z.string().min(1).default('data/ledger.sqlite') }).prefault({}),
+  ledger: z.strictObject({
+    path: z.string().min(1).default('data/ledger.sqlite'),
+    /** node-cron expression (UTC) of the check comparing the ledger's positions with GET /positions. */
+    positionsCheckCron: cronExpression.default('*/5 * * * *'),
+  }).prefault({}),
   record: z.strictObject({ enabled: z.boolean().default(false), path: z.string().default('data/recording.omr') }).prefault({}),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),

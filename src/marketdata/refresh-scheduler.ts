@@ -1,4 +1,5 @@
-// When the market universe is refreshed. The daemon refreshes on a cron expression (config
+// When the market universe is refreshed (and the daemon's other cron jobs run: the positions
+// check, config `ledger.positionsCheckCron`). The daemon refreshes on a cron expression (config
 // `markets.refreshCron`) through node-cron, but node-cron reads the wall clock and sets its own
 // real timers, which the house rule (one injected Clock) and virtual-time tests cannot drive. So
 // the universe depends only on the small RefreshScheduler interface: the real runtime uses
@@ -22,8 +23,9 @@ export interface RefreshScheduler {
 
 /** A cron expression that node-cron rejects (a config error: the CLI exits 2). */
 export class CronExpressionError extends OddsmakerError {
-  constructor(expr: string) {
-    super('CONFIG_CRON', `markets.refreshCron: not a valid cron expression: ${JSON.stringify(expr)}`, false);
+  /** `path`: the config key the expression came from. */
+  constructor(expr: string, path = 'markets.refreshCron') {
+    super('CONFIG_CRON', `${path}: not a valid cron expression: ${JSON.stringify(expr)}`, false);
   }
 }
 
@@ -38,12 +40,21 @@ function nonOverlapping(job: RefreshJob, onError: (err: unknown) => void): () =>
 }
 
 /** The real runtime's schedule: node-cron on the system clock. */
+export interface CronJobOptions {
+  /** The task's name in node-cron (default 'universe-refresh'). */
+  readonly name?: string;
+  /** The config key of the expression, for the error (default 'markets.refreshCron'). */
+  readonly path?: string;
+}
+
 export class CronRefreshScheduler implements RefreshScheduler {
   private task: ScheduledTask | null = null;
   private stopped = false;
+  private readonly name: string;
 
-  constructor(private readonly expression: string, private readonly timezone = 'UTC') {
-    if (!cron.validate(expression)) throw new CronExpressionError(expression);
+  constructor(private readonly expression: string, private readonly timezone = 'UTC', opts: CronJobOptions = {}) {
+    if (!cron.validate(expression)) throw new CronExpressionError(expression, opts.path);
+    this.name = opts.name ?? 'universe-refresh';
   }
 
   start(job: RefreshJob, onError: (err: unknown) => void): void {
@@ -51,7 +62,7 @@ export class CronRefreshScheduler implements RefreshScheduler {
     const run = nonOverlapping(job, onError);
     // noOverlap would only cover node-cron's own awaiting; our guard covers both, and returning
     // nothing keeps node-cron from logging our errors through its own logger.
-    this.task = cron.schedule(this.expression, () => { run(); }, { name: 'universe-refresh', timezone: this.timezone, noOverlap: true });
+    this.task = cron.schedule(this.expression, () => { run(); }, { name: this.name, timezone: this.timezone, noOverlap: true });
   }
 
   stop(): void {

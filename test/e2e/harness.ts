@@ -1,14 +1,17 @@
 // End-to-end harness: the exchange simulator in the test process (system clock, synthetic flow on)
 // and the daemon as a real child process (`dist/src/cli/main.js run`, live mode against the
-// simulator's URL with its throwaway account in the environment). Waits are driven by the daemon's
-// own log lines (JSON on stdout) with a bound, never by sleeping.
+// simulator's URL with its throwaway account in the environment, or paper mode with no credentials
+// at all). Waits are driven by the daemon's own log lines (JSON on stdout) with a bound, never by
+// sleeping. `recordRequests` sees every HTTP request that reaches the simulator.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SystemClock } from '../../src/core/clock.js';
 import { parseShares } from '../../src/core/money.js';
+import { ROUTES, type RouteDef } from '../../src/exchange/client/routes.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
 
 export const CLI = resolve('dist/src/cli/main.js');
@@ -37,11 +40,38 @@ export function writeConfig(dir: string, sim: RunningSimulator): string {
   return path;
 }
 
+/**
+ * The shipped paper config (config/paper.json) pointed at the simulator: its market data from
+ * `sim.url`, its ledger in `dir`, faster polling, and `overrides` merged one level deep.
+ */
+export function writePaperConfig(dir: string, sim: RunningSimulator, overrides: Record<string, Record<string, unknown>> = {}): string {
+  const shipped = JSON.parse(readFileSync(resolve('config/paper.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const cfg: Record<string, unknown> = { ...shipped };
+  const merge = (key: string, v: Record<string, unknown>): void => { cfg[key] = { ...((cfg[key] as Record<string, unknown> | undefined) ?? {}), ...v }; };
+  merge('exchange', { clobUrl: sim.url });
+  merge('markets', { selector: { max: 3 } });
+  merge('poll', { intervalMs: 250, maxBookAgeMs: 5000, orderLookupIntervalMs: 500 });
+  merge('ledger', { path: join(dir, 'paper-ledger.sqlite') });
+  merge('orders', { shutdownTimeoutMs: 15000 });
+  merge('health', { enabled: false });
+  for (const [k, v] of Object.entries(overrides)) merge(k, v);
+  const path = join(dir, 'paper.json');
+  writeFileSync(path, JSON.stringify(cfg));
+  return path;
+}
+
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'oddsmaker-e2e-'));
 }
 
 export interface LogLine { msg?: string; level?: number; [k: string]: unknown }
+
+export interface DaemonProcessOptions {
+  /** Arguments after `run --config <file>` (e.g. `--mode paper`). */
+  readonly args?: readonly string[];
+  /** Put the simulator account's key and API credentials in the environment (default true). */
+  readonly credentials?: boolean;
+}
 
 /** A running daemon child with a line-by-line view of its JSON log. */
 export class DaemonProcess {
@@ -51,17 +81,17 @@ export class DaemonProcess {
   private waiters: Array<{ pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(configPath: string, sim: RunningSimulator) {
+  constructor(configPath: string, sim: RunningSimulator, opts: DaemonProcessOptions = {}) {
     const a = sim.account;
-    this.child = spawn(process.execPath, [CLI, 'run', '--config', configPath], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        ODDSMAKER_PRIVATE_KEY: a.privateKey,
-        ODDSMAKER_ADDRESS: a.address,
-        ODDSMAKER_API_KEY: a.apiKey,
-        ODDSMAKER_API_SECRET: a.secret,
-        ODDSMAKER_API_PASSPHRASE: a.passphrase,
-      },
+    const credentials = opts.credentials === false ? {} : {
+      ODDSMAKER_PRIVATE_KEY: a.privateKey,
+      ODDSMAKER_ADDRESS: a.address,
+      ODDSMAKER_API_KEY: a.apiKey,
+      ODDSMAKER_API_SECRET: a.secret,
+      ODDSMAKER_API_PASSPHRASE: a.passphrase,
+    };
+    this.child = spawn(process.execPath, [CLI, 'run', '--config', configPath, ...(opts.args ?? [])], {
+      env: { PATH: process.env.PATH ?? '', ...credentials },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.exited = new Promise((res) => this.child.once('exit', (code, signal) => res({ code, signal })));
@@ -102,4 +132,37 @@ export async function simOrders(sim: RunningSimulator): Promise<SimOrder[]> {
     for (const o of body.data) out.push({ id: o.id, status: o.status, sizeMatched: parseShares(o.sizeMatched) });
     if (offset + 1000 >= body.count) return out;
   }
+}
+
+export interface SimRequest {
+  readonly method: string;
+  readonly path: string;
+  /** The client route it is (`POST /books`), or null when the client has no such route. */
+  readonly route: RouteDef | null;
+  /** Header names, lower case. */
+  readonly headers: readonly string[];
+}
+
+const ROUTE_PATTERNS = Object.values(ROUTES).map((r) => {
+  const [method, path] = r.key.split(' ') as [string, string];
+  return { def: r, method, re: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`) };
+});
+
+/** The client route a request is, by method and path. */
+export function routeOf(method: string, path: string): RouteDef | null {
+  return ROUTE_PATTERNS.find((p) => p.method === method && p.re.test(path))?.def ?? null;
+}
+
+/**
+ * Records every HTTP request reaching the simulator from now on (listening on its HTTP server
+ * beside Fastify's handler: nothing is changed, and requests Fastify refuses are seen too).
+ */
+export function recordRequests(sim: RunningSimulator): SimRequest[] {
+  const seen: SimRequest[] = [];
+  sim.app.server.on('request', (req: IncomingMessage) => {
+    const method = req.method ?? '';
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    seen.push({ method, path, route: routeOf(method, path), headers: Object.keys(req.headers) });
+  });
+  return seen;
 }

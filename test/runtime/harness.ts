@@ -1,6 +1,8 @@
 // A daemon on a virtual clock for the runtime tests: the fake venue (market data), the in-memory
 // executor, a real in-memory ledger, a logger capturing JSON lines, and a scheduled universe
-// refresh on the clock. `trace` records the order of lifecycle events across all of them.
+// refresh on the clock. `trace` records the order of lifecycle events across all of them. The venue
+// also answers GET /positions for the account `ACCOUNT`, checked on the clock every
+// `positionsCheckMs` (the daemon's positions check).
 import { validateConfig } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Ledger } from '../../src/ledger/index.js';
@@ -9,8 +11,8 @@ import { Daemon } from '../../src/runtime/daemon.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { defineStrategy, type StrategyModule } from '../../src/strategy/sdk.js';
 import { bands, ladder, type BandsParams } from '../../strategies/bands/index.js';
-import { FakeGateway } from '../marketdata/fake-gateway.js';
 import { T0 } from '../marketdata/helpers.js';
+import { FakeAccountGateway } from './fake-account.js';
 import { FakeExecutor } from './fake-executor.js';
 
 export interface HarnessOptions {
@@ -19,7 +21,14 @@ export interface HarnessOptions {
   readonly strategy?: StrategyModule;
   readonly refreshMs?: number;
   readonly startMs?: number;
+  /** Period of the positions check (default 300 000 ms: node-cron's default of every 5 minutes). */
+  readonly positionsCheckMs?: number;
+  /** The account handed to the daemon (default ACCOUNT); null: none, so no positions check. */
+  readonly address?: string | null;
 }
+
+/** The harness's account address. */
+export const ACCOUNT = '0x00000000000000000000000000000000000000aa';
 
 export type LogLine = Record<string, unknown> & { msg: string; level: number };
 
@@ -41,7 +50,7 @@ export function tracedBands(trace: string[], fills: unknown[] = []): StrategyMod
 
 export function harness(opts: HarnessOptions = {}) {
   const clock = new VirtualClock(opts.startMs ?? T0);
-  const gw = new FakeGateway(clock);
+  const gw = new FakeAccountGateway(clock);
   for (const id of opts.markets ?? ['m1', 'm2']) gw.addMarket({ conditionId: id });
   const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
   const trace: string[] = [];
@@ -60,6 +69,8 @@ export function harness(opts: HarnessOptions = {}) {
     config, clock, logger, gateway: gw, executor, ledger,
     strategy: opts.strategy ?? tracedBands(trace, fills),
     refreshScheduler: new ClockRefreshScheduler(clock, opts.refreshMs ?? 600_000),
+    positionsCheckScheduler: new ClockRefreshScheduler(clock, opts.positionsCheckMs ?? 300_000),
+    ...(opts.address === null ? {} : { address: opts.address ?? ACCOUNT }),
   });
   const cycleLines = (): LogLine[] => lines.filter((l) => l.msg === 'cycle');
   return { clock, gw, ledger, executor, daemon, lines, cycleLines, trace, fills, config };
