@@ -5,10 +5,14 @@ import { register as registerAuthHeaders } from './auth-headers.js';
 import { register as registerOrderBuild } from './order-build.js';
 import { register as registerRun } from './run.js';
 import { register as registerSim } from './sim.js';
+import { register as registerStrategies } from './strategies.js';
+import { register as registerStatus } from './status.js';
 
 export function registerAll(program: Command): void {
   registerRun(program);
+  registerStatus(program);
   registerSim(program);
+  registerStrategies(program);
   registerOrderBuild(program);
   registerAuthHeaders(program);
 }

@@ -2,11 +2,16 @@
 // message, exit 2), builds the mode's runtime (src/runtime/modes.ts), starts the daemon, and on
 // SIGTERM or SIGINT stops it in the fixed order (stop quoting, cancel every live order through the
 // limiter, drain in-flight requests, flush the ledger) and exits 0; a second signal exits at once.
+// With config `health.enabled`, the ops server (/healthz, /metrics, /status, operator actions:
+// src/runtime/ops) starts once the daemon runs and closes after it stopped; failing to listen
+// stops the daemon and fails the command.
 import type { Command } from 'commander';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { loadConfigFile } from '../config/load.js';
 import type { Env } from '../exchange/auth/credentials.js';
 import { buildRuntime, type Runtime } from '../runtime/modes.js';
+import type { OpsServer } from '../runtime/ops/server.js';
+import { startRuntimeOps } from '../runtime/ops/start.js';
 import { EXIT_FAILURE, UsageError } from './exit-codes.js';
 
 export interface RunCliOptions {
@@ -38,6 +43,7 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
   let resolveStopped: () => void = () => undefined;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
   let stopping = false;
+  let ops: Promise<OpsServer | null> = Promise.resolve(null);
   const onSignal = (sig: string) => (): void => {
     if (stopping) {
       log.warn({ signal: sig }, 'second signal: exiting at once');
@@ -57,6 +63,7 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
         log.error({ err }, 'stop failed');
         process.exitCode = EXIT_FAILURE;
       } finally {
+        await ops.then((s) => s?.close()).catch(() => undefined);
         await rt.close();
         log.info({}, 'shutdown complete');
         resolveStopped();
@@ -69,6 +76,7 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
   deps.signals.once('SIGINT', int);
   try {
     await rt.daemon.start();
+    if (!stopping && config.health.enabled) { ops = startRuntimeOps(rt, config, deps.env, deps.clock); await ops; }
   } catch (err) {
     deps.signals.off('SIGTERM', term);
     deps.signals.off('SIGINT', int);

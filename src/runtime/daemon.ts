@@ -7,8 +7,13 @@
 //   poll; nothing is quoted before the ledger's open orders have been reconciled;
 // - cycles never overlap (the poller), and one info line is logged per cycle with its counts
 //   (books, quotes, placed, cancelled, fills, PnL, …); secrets never reach a line (logger.ts);
-// - stop, in a fixed order and bounded by `orders.shutdownTimeoutMs` as a whole: stop quoting and
-//   polling (in-flight requests aborted, the running cycle awaited) → universe refreshes stopped →
+// - the ledger's positions are compared with the exchange's (GET /positions of `address`) on the
+//   `ledger.positionsCheckCron` schedule (positions-check.ts): every difference still there after
+//   two order-lookup intervals logged, never corrected, the last result in status(); off when the
+//   daemon has no account address or its gateway no account port;
+// - stop, in a fixed order and bounded by `orders.shutdownTimeoutMs` as a whole: positions check
+//   stopped (its request aborted) → stop quoting and polling (in-flight requests aborted, the
+//   running cycle awaited) → universe refreshes stopped →
 //   strategy stopped → cancelAll through the order manager (rate-limited, cancels first) and its
 //   in-flight requests drained → PnL snapshot → ledger closed. A second stop() returns the first
 //   one's result and does nothing more;
@@ -25,7 +30,7 @@ import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { formatMicros, type Micros, type Price } from '../core/money.js';
 import type { Config } from '../config/schema.js';
-import type { MarketDataPort } from '../exchange/gateway.js';
+import type { AccountPort, MarketDataPort } from '../exchange/gateway.js';
 import {
   clearKillSwitch as clearedState, KILL_SWITCH_ARMED, tripKillSwitch as trippedState,
   type KillSwitchState, type RiskLimits,
@@ -47,6 +52,7 @@ import type { CancelAllReport, CircuitState, OrderExecutor } from './executor.js
 import { IncrementalReconciler } from './incremental-reconcile.js';
 import { capitalFromConfig, reconcileOptionsFromConfig, riskLimitsFromConfig } from './limits.js';
 import type { Logger } from './logger.js';
+import { PositionsCheck, type PositionsCheckResult, type PositionsCheckStatus } from './positions-check.js';
 
 /** What the daemon needs of the ledger (the Ledger class satisfies it). */
 export interface DaemonLedger extends LedgerView {
@@ -58,8 +64,16 @@ export interface DaemonOptions {
   readonly config: Readonly<Config>;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Market data (an ExchangeGateway is one). */
-  readonly gateway: MarketDataPort;
+  /**
+   * Market data (an ExchangeGateway is one). Its account port, when it has one, answers the
+   * scheduled positions check.
+   */
+  readonly gateway: MarketDataPort & Partial<AccountPort>;
+  /**
+   * The account whose positions the exchange holds (the funder, else the signer; in paper mode
+   * any address: the paper venue answers for its own account). Without it there is no check.
+   */
+  readonly address?: string;
   /** The order manager. */
   readonly executor: OrderExecutor;
   readonly ledger: DaemonLedger;
@@ -67,6 +81,10 @@ export interface DaemonOptions {
   readonly strategy?: StrategyModule;
   /** Default: node-cron on config.markets.refreshCron (tests pass a ClockRefreshScheduler). */
   readonly refreshScheduler?: RefreshScheduler;
+  /** Default: node-cron on config.ledger.positionsCheckCron (tests pass a ClockRefreshScheduler). */
+  readonly positionsCheckScheduler?: RefreshScheduler;
+  /** Told every cycle's report, after it is logged (the ops metrics); an exception is logged, never thrown. */
+  readonly onCycle?: (report: CycleReport) => void;
 }
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -103,6 +121,8 @@ export interface DaemonStatus {
   readonly poller: PollerStats;
   readonly cycles: number;
   readonly lastCycle: CycleReport | null;
+  /** The scheduled positions check and its last result; null when there is none. */
+  readonly positionsCheck: PositionsCheckStatus | null;
 }
 
 export interface StopReport {
@@ -129,6 +149,7 @@ export class Daemon {
   private readonly runner: StrategyRunner;
   private readonly limits: RiskLimits;
   private readonly ctx: CycleContext;
+  private readonly positionsCheck: PositionsCheck | null;
   private state: DaemonState = 'new';
   private paused = false;
   private halted: string | null = null;
@@ -142,6 +163,7 @@ export class Daemon {
   private runnerStarted = false;
   private ledgerClosed = false;
   private snapshotTimer: TimerId | null = null;
+  private readonly onCycle: ((report: CycleReport) => void) | undefined;
 
   constructor(opts: DaemonOptions) {
     this.config = opts.config;
@@ -149,6 +171,7 @@ export class Daemon {
     this.log = opts.logger;
     this.executor = opts.executor;
     this.ledger = opts.ledger;
+    this.onCycle = opts.onCycle;
     this.limits = riskLimitsFromConfig(opts.config);
     this.cache = new BookCache({ maxBookAgeMs: opts.config.poll.maxBookAgeMs, midHistory: opts.config.poll.midHistory });
     const strategy = opts.strategy ?? registry.get(opts.config.strategy.name);
@@ -174,6 +197,7 @@ export class Daemon {
       onError: (err, stage, stats) => { this.onPollError(err, stage, stats); },
       onSkip: (stats) => { this.log.debug({ skipped: stats.skipped }, 'cycle skipped: the previous one is still running'); },
     });
+    this.positionsCheck = this.buildPositionsCheck(opts);
     this.ctx = {
       clock: opts.clock,
       cache: this.cache,
@@ -213,6 +237,7 @@ export class Daemon {
       this.state = 'running';
       this.poller.start();
       this.universe.start();
+      this.positionsCheck?.start();
       this.scheduleSnapshot();
       this.log.info({ mode: this.config.mode, strategy: this.runner.name, intervalMs: this.config.poll.intervalMs }, 'daemon started');
     } catch (err) {
@@ -242,6 +267,7 @@ export class Daemon {
     let snapshot: PnlSnapshot | null = null;
     try {
       if (this.snapshotTimer !== null) { this.clock.clearTimeout(this.snapshotTimer); this.snapshotTimer = null; }
+      this.positionsCheck?.stop();
       if ((await within(this.poller.stop())) === TIMED_OUT) timedOut = true;
       this.universe.stop();
       if (this.runnerStarted) {
@@ -302,7 +328,21 @@ export class Daemon {
     this.log.warn({ dailyPnl: formatMicros(daily.total) }, 'kill switch cleared by the operator');
   }
 
+  /**
+   * Compares the ledger's positions with the exchange's now (joins a check in flight); null when
+   * there is no check, or the daemon is not running.
+   */
+  async checkPositions(): Promise<PositionsCheckResult | null> {
+    if (this.positionsCheck === null || this.state !== 'running') return null;
+    return this.positionsCheck.run();
+  }
+
   // ----------------------------------------------------------------------------- status
+
+  /** The book cache's current mids (the marks of unrealized PnL). */
+  mids(): ReadonlyMap<string, Price> {
+    return this.cache.mids();
+  }
 
   status(): DaemonStatus {
     const now = this.clock.now();
@@ -349,10 +389,30 @@ export class Daemon {
       poller: this.poller.stats(),
       cycles: this.cycles,
       lastCycle: this.lastCycle,
+      positionsCheck: this.positionsCheck?.status() ?? null,
     };
   }
 
   // ----------------------------------------------------------------------------- the loop
+
+  private buildPositionsCheck(opts: DaemonOptions): PositionsCheck | null {
+    const gw = opts.gateway;
+    if (opts.address === undefined || opts.address === '' || gw.getPositions === undefined) return null;
+    const getPositions = gw.getPositions.bind(gw);
+    return new PositionsCheck({
+      port: { getPositions, getMarketSettings: (id, signal) => gw.getMarketSettings(id, signal) },
+      address: opts.address,
+      // Only while running: the ledger is closed once stopped.
+      ledger: { positions: (o) => this.ledger.positions(o) },
+      markets: () => this.cache.markets(),
+      scheduler: opts.positionsCheckScheduler
+        ?? new CronRefreshScheduler(opts.config.ledger.positionsCheckCron, 'UTC', { name: 'positions-check', path: 'ledger.positionsCheckCron' }),
+      clock: opts.clock,
+      log: this.log.child({ component: 'positions-check' }),
+      // A fill the exchange has already is in the ledger after the order manager's next lookup.
+      confirmDelayMs: 2 * opts.config.poll.orderLookupIntervalMs,
+    });
+  }
 
   private marketDataCircuit(): CircuitState {
     return this.poller.stats().consecutiveFailures >= this.config.orders.circuitBreakerFailures ? 'open' : 'closed';
@@ -388,6 +448,7 @@ export class Daemon {
     const tripped = this.killSwitch === ks0 && !ks0.tripped && report.killSwitch.tripped;
     if (this.killSwitch === ks0) this.killSwitch = report.killSwitch;
     this.logCycle(report);
+    try { this.onCycle?.(report); } catch (err) { this.log.warn({ err }, 'onCycle hook failed'); }
     for (const t of report.tickChanges) {
       this.log.info({ market: t.conditionId, token: t.tokenId, from: formatMicros(t.from), to: formatMicros(t.to) }, 'tick size changed');
     }

@@ -5,6 +5,8 @@
 // - live: the exchange's URLs from config, credentials and key from the environment (or keystore);
 // - paper: market data over HTTP from the configured exchange (no credentials), orders to an
 //   in-process simulated venue that fills them against the polled books (src/sim/paper).
+// Every mode hands the daemon the account address whose positions its scheduled check compares
+// with the ledger (the sandbox's throwaway account, the live wallet or funder, paper's own).
 // Everything opened here is closed by `Runtime.close()` in reverse order, after the daemon stopped.
 // Secrets are handed to the logger's value filter, so no log line can carry them.
 import { Wallet } from 'ethers';
@@ -24,6 +26,9 @@ import { Daemon } from './daemon.js';
 import { HttpGateway } from './http-gateway.js';
 import { capitalFromConfig } from './limits.js';
 import { createLogger, type Logger } from './logger.js';
+import { OpsMetrics } from './ops/metrics.js';
+import { OPERATOR_TOKEN_ENV } from './ops/operator.js';
+import type { OpsHandles } from './ops/start.js';
 
 /** Default URL of a spec-dialect exchange in live mode: `oddsmaker sim`'s default listener. */
 export const DEFAULT_SPEC_URL = 'http://127.0.0.1:8080';
@@ -40,6 +45,8 @@ export interface Runtime {
   /** The in-process simulator (sandbox mode only). */
   readonly simulator: RunningSimulator | null;
   readonly gateway: ExchangeGateway;
+  /** The metrics (hooked into the limiter, order manager and cycle) and what the ops server reads. */
+  readonly ops: OpsHandles;
   /** Closes everything the mode opened (after daemon.stop()). */
   close(): Promise<void>;
 }
@@ -125,12 +132,13 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const logger = createLogger({
       clock,
       level: config.log.level,
-      secrets: [identity.privateKey, identity.credentials.secret, identity.credentials.passphrase].filter((s) => s !== ''),
+      secrets: [identity.privateKey, identity.credentials.secret, identity.credentials.passphrase, opts.env[OPERATOR_TOKEN_ENV] ?? ''].filter((s) => s !== ''),
       ...(opts.logDestination !== undefined ? { destination: opts.logDestination } : {}),
       ...(opts.prettyLogs !== undefined ? { pretty: opts.prettyLogs } : {}),
     });
 
-    const limiter: RateLimiter = await createRateLimiter({ clock, config: config.rateLimit });
+    const metrics = new OpsMetrics();
+    const limiter: RateLimiter = metrics.meterLimiter(await createRateLimiter({ clock, config: config.rateLimit }));
     closers.push(() => limiter.close());
     const http = new HttpGateway({
       client: {
@@ -174,9 +182,14 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       config: { circuitBreakerFailures: config.orders.circuitBreakerFailures, shutdownTimeoutMs: config.orders.shutdownTimeoutMs },
       logger: logger.child({ component: 'orders' }),
       strategy: config.strategy.name,
+      onFill: (f) => { metrics.onFill(f); },
     });
-    const daemon = new Daemon({ config, clock, logger, gateway, executor, ledger });
-    return { daemon, logger, simulator, gateway, close: closeAll };
+    const metered = metrics.meterExecutor(executor);
+    // Positions are held by the maker: the funder when it differs from the signer (proxy or safe
+    // wallets), else the signer. The paper venue answers for its own account whatever the address.
+    const address = config.exchange.funder ?? identity.address;
+    const daemon = new Daemon({ config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); } });
+    return { daemon, logger, simulator, gateway, ops: { metrics, executor: metered, ledger }, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

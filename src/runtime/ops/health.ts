@@ -1,0 +1,44 @@
+// The daemon's health, as /healthz and the container's HEALTHCHECK see it: a pure function of
+// the daemon's status. Healthy means the daemon can make markets right now:
+// - it is running: startup reconciliation is done (the daemon is `running` only after it), and it
+//   is not stopping;
+// - market data is fresh: the universe has markets and none of them is stale (a market is stale
+//   when a token's book is older than poll.maxBookAgeMs, or was never received);
+// - no circuit breaker is open (order entry, market data) and the kill switch is not tripped;
+// - the strategy is not halted by an error.
+// Paused quoting is healthy: it is the operator's own decision (reported in the body).
+// Every failed condition gives one reason, in a fixed order, so a 503 always says why.
+import type { DaemonStatus } from '../daemon.js';
+
+export interface Health {
+  readonly healthy: boolean;
+  /** Why not, one line per failed condition (empty when healthy). */
+  readonly reasons: readonly string[];
+}
+
+/** Markets named in a reason before it is cut short. */
+const MAX_NAMED = 5;
+
+export function healthOf(s: DaemonStatus): Health {
+  const reasons: string[] = [];
+  if (s.state !== 'running') {
+    reasons.push(s.state === 'new' || s.state === 'starting'
+      ? `daemon ${s.state}: startup reconciliation not done`
+      : `daemon ${s.state}`);
+  }
+  if (s.killSwitch.tripped) reasons.push(`kill switch tripped: ${s.killSwitch.reason ?? 'no reason given'}`);
+  if (s.circuitBreaker.orderEntry === 'open') reasons.push('circuit breaker open: order entry');
+  if (s.circuitBreaker.marketData === 'open') {
+    reasons.push(`circuit breaker open: market data (${s.circuitBreaker.consecutivePollFailures} consecutive failed polls)`);
+  }
+  if (s.state === 'running') {
+    const stale = s.markets.filter((m) => m.stale).map((m) => m.conditionId);
+    if (s.markets.length === 0) reasons.push('stale market data: no market in the universe');
+    else if (stale.length > 0) {
+      const named = stale.slice(0, MAX_NAMED).join(', ') + (stale.length > MAX_NAMED ? ', …' : '');
+      reasons.push(`stale market data: ${stale.length} of ${s.markets.length} markets (${named})`);
+    }
+  }
+  if (s.halted !== null) reasons.push(`strategy halted: ${s.halted}`);
+  return { healthy: reasons.length === 0, reasons };
+}

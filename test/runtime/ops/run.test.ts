@@ -1,0 +1,139 @@
+// The ops server as `oddsmaker run` wires it (the compiled CLI as a child process, sandbox mode:
+// the simulator in-process): it listens once startup reconciliation is done, answers /healthz 200
+// with fresh data, /status and /metrics with the running daemon's figures, takes an operator
+// action with the token from the environment, and is closed after the daemon stopped on SIGTERM
+// (exit 0, nothing left live, the token in no log line). A port already taken fails the command
+// after stopping the daemon. Waits are bounded and driven by the daemon's own log lines.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI } from '../../e2e/harness.js';
+import { sample } from './ops-harness.js';
+
+const TOKEN = 'run-test-token-5e1f0c2a9b7d';
+
+interface Line { msg?: string; [k: string]: unknown }
+
+class Proc {
+  readonly child: ChildProcess;
+  readonly lines: Line[] = [];
+  readonly raw: string[] = [];
+  readonly stderr: string[] = [];
+  readonly exited: Promise<number | null>;
+  private waiters: Array<{ pred: (l: Line) => boolean; resolve: (l: Line) => void }> = [];
+
+  constructor(configPath: string, env: Record<string, string>) {
+    this.child = spawn(process.execPath, [CLI, 'run', '--config', configPath], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.exited = new Promise((res) => this.child.once('exit', (code) => res(code)));
+    createInterface({ input: this.child.stdout! }).on('line', (text) => {
+      this.raw.push(text);
+      let l: Line;
+      try { l = JSON.parse(text) as Line; } catch { l = { msg: text }; }
+      this.lines.push(l);
+      this.waiters = this.waiters.filter((w) => { if (w.pred(l)) { w.resolve(l); return false; } return true; });
+    });
+    createInterface({ input: this.child.stderr! }).on('line', (t) => this.stderr.push(t));
+  }
+
+  waitFor(pred: (l: Line) => boolean, what: string, timeoutMs = 30_000): Promise<Line> {
+    const seen = this.lines.find(pred);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`timed out waiting for ${what}; stderr: ${this.stderr.join(' | ')}`)), timeoutMs);
+      this.waiters.push({ pred, resolve: (l) => { clearTimeout(timer); res(l); } });
+    });
+  }
+}
+
+let procs: Proc[] = [];
+let blockers: Server[] = [];
+beforeAll(() => { assertBuilt(); });
+afterEach(async () => {
+  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  procs = [];
+  for (const b of blockers) await new Promise<void>((r) => b.close(() => r()));
+  blockers = [];
+});
+
+function config(port: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'oddsmaker-ops-'));
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify({
+    mode: 'sandbox',
+    sandbox: { seed: 42, markets: 8, flow: 'normal' },
+    markets: { selector: { max: 2 } },
+    poll: { intervalMs: 250, maxBookAgeMs: 5_000, orderLookupIntervalMs: 500 },
+    ledger: { path: join(dir, 'ledger.sqlite') },
+    orders: { shutdownTimeoutMs: 15_000 },
+    health: { enabled: true, host: '127.0.0.1', port },
+  }));
+  return path;
+}
+
+async function get(url: string): Promise<{ status: number; text: string }> {
+  const r = await request(url);
+  return { status: r.statusCode, text: await r.body.text() };
+}
+
+const isCycle = (l: Line): boolean => l.msg === 'cycle';
+
+describe('oddsmaker run with the ops server', () => {
+  it('serves health, status, metrics and actions once started, and closes after the daemon stopped', async () => {
+    const p = new Proc(config(0), { ODDSMAKER_OPERATOR_TOKEN: TOKEN });
+    procs.push(p);
+    const listening = await p.waitFor((l) => l.msg === 'ops server listening', 'the ops server');
+    expect(listening).toMatchObject({ operatorActions: true });
+    const url = String(listening['url']);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const order = p.lines.map((l) => l.msg);
+    expect(order.indexOf('startup reconciliation done')).toBeLessThan(order.indexOf('ops server listening'));
+
+    await p.waitFor((l) => isCycle(l) && Number(l['openOrders']) > 0, 'resting quotes');
+    const health = await get(`${url}/healthz`);
+    expect(health.status, health.text).toBe(200);
+    expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', state: 'running' });
+    const status = JSON.parse((await get(`${url}/status`)).text) as { mode: string; openOrders: number; markets: unknown[] };
+    expect(status.mode).toBe('sandbox');
+    expect(status.markets).toHaveLength(2);
+    expect(status.openOrders).toBeGreaterThan(0);
+    const metrics = (await get(`${url}/metrics`)).text;
+    expect(sample(metrics, 'oddsmaker_orders_placed_total')).toBeGreaterThan(0);
+    expect(sample(metrics, 'oddsmaker_ratelimit_utilisation', { route: 'POST /orders', api: 'clob', bucket: 'clob POST /order', window: '10s' })).toBeGreaterThan(0);
+    expect(sample(metrics, 'oddsmaker_cycles_total')).toBeGreaterThan(0);
+
+    const denied = await request(`${url}/actions/cancel-all`, { method: 'POST' });
+    expect(denied.statusCode).toBe(401);
+    await denied.body.dump();
+    const cancel = await request(`${url}/actions/cancel-all`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+    const body = await cancel.body.json() as { cancelAll: { cancelled: number; remaining: number } };
+    expect(cancel.statusCode).toBe(200);
+    expect(body.cancelAll.cancelled).toBeGreaterThan(0);
+    expect(body.cancelAll.remaining).toBe(0);
+    const seen = p.lines.length;
+    await p.waitFor((l) => isCycle(l) && p.lines.indexOf(l) >= seen && Number(l['openOrders']) === 0, 'a cycle with nothing open');
+
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(p.lines.find((l) => l.msg === 'daemon stopped')).toMatchObject({ remaining: 0, timedOut: false });
+    await expect(request(`${url}/healthz`)).rejects.toThrow(); // closed with the daemon
+    expect(p.raw.join('\n')).not.toContain(TOKEN);
+  }, 90_000);
+
+  it('fails (exit 1) when the ops port is taken, after stopping the daemon', async () => {
+    const blocker = createServer();
+    blockers.push(blocker);
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const addr = blocker.address();
+    const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
+    const p = new Proc(config(port), {});
+    procs.push(p);
+    expect(await p.exited).toBe(1);
+    expect(p.stderr.join('\n')).toMatch(/EADDRINUSE/);
+    expect(p.lines.some((l) => l.msg === 'daemon stopped')).toBe(true);
+  }, 90_000);
+});
