@@ -15,6 +15,7 @@ import { VirtualClock } from '../src/core/clock.js';
 import { SCALE, type Micros, type Price, type Shares } from '../src/core/money.js';
 import { MatchingEngine } from '../src/sim/engine/engine.js';
 import type { OrderInput, OrderType } from '../src/sim/engine/types.js';
+import { mulberry32 as rng } from '../src/core/random.js';
 
 const TRADERS = 64;
 const MARKETS = [
@@ -22,17 +23,6 @@ const MARKETS = [
   { conditionId: 'bench-m2', tokens: ['m2-yes', 'm2-no'] as const, tick: 1_000 },
 ];
 
-/** Small deterministic PRNG (mulberry32) so every run sees the same stream. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The stream is held in typed arrays and each OrderInput is built inside the timed loop, as an

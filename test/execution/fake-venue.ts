@@ -40,6 +40,7 @@ import { OrderManager, type BatchSigner, type OrderManagerOptions } from '../../
 import type { ApplyReport, MarketInfo, OrderManagerConfig } from '../../src/execution/order-manager-types.js';
 import type { FillEvent } from '../../src/execution/fill-tracker.js';
 import type { DesiredQuote, Side } from '../../src/execution/types.js';
+import { mulberry32 } from '../../src/core/random.js';
 
 export type Op = 'postOrders' | 'cancelOrder' | 'getOrder';
 
@@ -364,17 +365,8 @@ export function setup(h: HarnessOptions = {}): Harness {
   };
 }
 
-/** A small deterministic PRNG (mulberry32) for salts and jitter. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic salts and jitter (mulberry32). */
+export const seeded = mulberry32;
 
 /**
  * Awaits `p` on the VirtualClock: lets every pending continuation and real I/O (signing workers)

@@ -29,6 +29,7 @@ import { Venue } from '../../sim/venue/index.js';
 import type { StrategyModule } from '../../strategy/define.js';
 import { bookScore, rewardScore, rewardShare, sizeCutoffMid, type ScoredOrder } from '../../strategy/rewards-score.js';
 import { VenueGateway } from './venue-gateway.js';
+import { mulberry32 as seeded } from '../../core/random.js';
 
 export interface CompareOptions {
   readonly seed: number;
@@ -104,17 +105,6 @@ export function chooseMarkets(venue: Venue, count: number): string[] {
   return out;
 }
 
-/** Deterministic uniform [0, 1) (mulberry32): the order manager's salts. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function asBook(levels: { bids: readonly BookLevel[]; asks: readonly BookLevel[] }, market: string, assetId: string, atMs: number): Book {
   const conv = (ls: readonly BookLevel[]): Level[] => ls.map((l) => ({ price: l.price, size: l.size }));

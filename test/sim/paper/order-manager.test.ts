@@ -17,6 +17,7 @@ import { Ledger } from '../../../src/ledger/index.js';
 import { auditEngine } from '../../../src/sim/engine/audit.js';
 import { PaperGateway, PaperVenue, type PaperFill } from '../../../src/sim/paper/index.js';
 import { API_KEY, FakeMarketData, loadBurst, settings, u } from './helpers.js';
+import { mulberry32 as seeded } from '../../../src/core/random.js';
 
 const burst = loadBurst();
 const B = burst.books;
@@ -31,17 +32,6 @@ function inlineSigner(): BatchSigner {
   return { address: s.address, signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> => Promise.resolve(os.map((o) => s.sign(o))) };
 }
 
-/** Deterministic salts (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const q = (price: number, size: number): DesiredQuote => ({ tokenId: burst.yes, side: 'BUY', price: u(price) as Price, size: u(size) as Shares });
 
