@@ -159,6 +159,20 @@ CREATE TABLE cycles_hourly (
 ) STRICT;
 `,
   },
+  {
+    version: 4,
+    description: 'expected reward score per cycle, summed in the hourly aggregates',
+    // The score (protocol.md §6's Q_min of the cycle's accepted quotes, summed over markets) is not
+    // money but shares × a unitless factor, a float in memory. It is stored as INTEGER share
+    // millionths, rounded to the nearest, like every other quantity here: STRICT tables keep
+    // refusing REALs, and hourly sums stay exact integers. The hourly row keeps the sum (as for
+    // the other counters); the mean per cycle is reward_score / cycles. Rows written before this
+    // version read 0 (they were never scored).
+    sql: `
+ALTER TABLE cycles ADD COLUMN reward_score INTEGER NOT NULL DEFAULT 0 CHECK (reward_score >= 0);
+ALTER TABLE cycles_hourly ADD COLUMN reward_score INTEGER NOT NULL DEFAULT 0 CHECK (reward_score >= 0);
+`,
+  },
 ];
 
 export const LATEST_VERSION: number = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

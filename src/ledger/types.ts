@@ -219,10 +219,16 @@ export interface CycleInput {
   readonly cancelled: number;
   readonly fills: number;
   readonly errors: number;
+  /**
+   * The cycle's expected reward score (Q_min of its accepted quotes, summed over markets) in share
+   * millionths, a non-negative integer; absent: 0 (a caller that does not score).
+   */
+  readonly rewardScore?: number;
 }
 
 export interface CycleRecord extends CycleInput {
   readonly seq: number;
+  readonly rewardScore: number;
 }
 
 export interface CycleHour {
@@ -236,4 +242,6 @@ export interface CycleHour {
   readonly cancelled: number;
   readonly fills: number;
   readonly errors: number;
+  /** Σ of the hour's cycles' reward scores, share millionths (mean per cycle: rewardScore / cycles). */
+  readonly rewardScore: number;
 }

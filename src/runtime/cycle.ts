@@ -20,9 +20,14 @@
 //   reservation, because the quotes it checks are the whole resting set;
 // - fills reach the strategy exactly once each, in ledger order: the ledger deduplicates them and
 //   the cycle remembers the last sequence number it handed on;
-// - every count in the report comes from the plan, risk result and order-manager report used.
+// - every count in the report comes from the plan, risk result and order-manager report used;
+// - the expected reward score (protocol.md §6's Q_min, rewards-score.ts) is computed for every
+//   strategy from the quotes risk accepted, as they would rest, against each market's book less
+//   our resting orders: every market of the universe has an entry, 0 when it pays no rewards or
+//   has no mid. It is a unitless signal in shares (a float), never money; the ledger stores the
+//   cycle's total rounded to share millionths (an integer, like every other ledger column).
 import type { Clock } from '../core/clock.js';
-import { mulMicros, type Micros, type Price, type Shares } from '../core/money.js';
+import { mulMicros, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { checkRisk, type KillSwitchState, type RiskLimits, type RiskReason, type RiskResult, type TokenRiskInfo } from '../execution/risk.js';
 import { remainingSize, type DesiredQuote, type LiveOrder, type ReconcilePlan } from '../execution/types.js';
 import type { CycleInput, DailyPnl, LedgerFill, LedgerPosition } from '../ledger/types.js';
@@ -30,6 +35,7 @@ import type { BookCache, CachedMarket, TickChange } from '../marketdata/book-cac
 import type { MarketSnapshot } from '../marketdata/types.js';
 import type { MarketView, StrategyFill, StrategyInput, TokenView } from '../strategy/context.js';
 import type { StrategyRunner } from '../strategy/define.js';
+import { expectedRewardScores } from '../strategy/rewards-score.js';
 import type { ApplyReport, MarketInfo, MarketsByToken, OrderExecutor } from './executor.js';
 import type { IncrementalReconciler } from './incremental-reconcile.js';
 
@@ -86,6 +92,10 @@ export interface PlannedCycle {
   readonly strategyError: unknown;
   /** Quotes accepted by risk, per market. */
   readonly quotesByMarket: ReadonlyMap<string, number>;
+  /** Expected reward score (Q_min, shares) of the accepted quotes, per market of the universe. */
+  readonly rewardScores: ReadonlyMap<string, number>;
+  /** Σ of rewardScores. */
+  readonly rewardScore: number;
 }
 
 export interface CycleReport {
@@ -119,6 +129,10 @@ export interface CycleReport {
   readonly killSwitch: KillSwitchState;
   readonly strategyError: unknown;
   readonly quotesByMarket: ReadonlyMap<string, number>;
+  /** Expected reward score (Q_min, shares) of the accepted quotes, per market; 0 without rewards. */
+  readonly rewardScores: ReadonlyMap<string, number>;
+  /** Σ of rewardScores, shares. */
+  readonly rewardScore: number;
   /** Clock time of the whole cycle, ms (poll excluded). */
   readonly durationMs: number;
 }
@@ -208,6 +222,27 @@ export function marketsByToken(cache: BookCache): MarketsByToken {
   return out;
 }
 
+/**
+ * Q_min of `accepted` per market of `markets` (0 for a market without rewards or without a mid),
+ * and their sum. Our resting orders are taken off the books first (expectedRewardScores).
+ */
+export function cycleRewardScores(markets: readonly MarketView[], accepted: readonly DesiredQuote[]): { byMarket: Map<string, number>; total: number } {
+  const scored = expectedRewardScores(markets, accepted);
+  const byMarket = new Map<string, number>();
+  let total = 0;
+  for (const m of markets) {
+    const q = scored.get(m.conditionId)?.qMin ?? 0;
+    byMarket.set(m.conditionId, q);
+    total += q;
+  }
+  return { byMarket, total };
+}
+
+/** A score in shares as the ledger stores it: share millionths, rounded to the nearest. */
+export function scoreMillionths(score: number): number {
+  return Math.max(0, Math.round(score * SCALE));
+}
+
 /** Everything between the books and the plan (no I/O but ledger reads). */
 export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: number): PlannedCycle {
   const { cache, ledger, executor } = ctx;
@@ -240,9 +275,11 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
     const m = tokens.get(q.tokenId)?.marketId;
     if (m !== undefined) quotesByMarket.set(m, (quotesByMarket.get(m) ?? 0) + 1);
   }
+  const rewards = cycleRewardScores(input.markets, risk.accepted);
   return {
     nowMs, input, desired: quotes.length, risk, plan, staleMarkets: cache.staleMarkets(nowMs),
     dailyPnl: daily, collateral: coll, strategyError, quotesByMarket,
+    rewardScores: rewards.byMarket, rewardScore: rewards.total,
   };
 }
 
@@ -345,11 +382,13 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
     killSwitch: planned.risk.killSwitch,
     strategyError: planned.strategyError,
     quotesByMarket: planned.quotesByMarket,
+    rewardScores: planned.rewardScores,
+    rewardScore: planned.rewardScore,
     durationMs,
   };
   ledger.recordCycle({
     startedAtMs, durationMs, books: report.books, quotes: report.quotes, placed: report.placed,
-    cancelled: report.cancelled, fills: report.fills,
+    cancelled: report.cancelled, fills: report.fills, rewardScore: scoreMillionths(report.rewardScore),
     errors: (planned.strategyError === null ? 0 : 1) + report.rejected + done.cancelsFailed + (snapshot.complete ? 0 : 1),
   });
   return report;

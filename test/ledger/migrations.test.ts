@@ -1,6 +1,6 @@
 // Versioned migrations: a fresh file gets every version once, reopening changes nothing, an older
-// (v1) database upgrades with its data intact, a newer one is refused, and STRICT integer columns
-// refuse floats.
+// (v1) database upgrades with its data intact, a v3 one gains the cycles' reward score (old rows
+// read 0), a newer one is refused, and STRICT integer columns refuse floats.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,6 +94,34 @@ describe('ledger migrations', () => {
     expect(versions(path).map((v) => v.applied_at_ms)).toEqual([T0, ...MIGRATIONS.slice(1).map(() => T0 + 1000)]);
   });
 
+  it('upgrades a v3 database: cycles gain a reward score, 0 on old rows and old hours, folded as a sum', () => {
+    const path = tmpPath();
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    expect(migrate(db, T0, 3)).toEqual({ from: 0, to: 3, applied: [1, 2, 3] });
+    const cols = (t: string): string[] => db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${t}')`).all().map((r) => r.name);
+    expect(cols('cycles')).not.toContain('reward_score');
+    // A cycle still raw and an hour already folded, in the v3 shape.
+    db.prepare(`INSERT INTO cycles (started_at_ms, duration_ms, books, quotes, placed, cancelled, fills, errors)
+      VALUES (?, 5, 2, 4, 1, 0, 0, 0)`).run(T0);
+    db.prepare(`INSERT INTO cycles_hourly (hour_ms, cycles, duration_sum_ms, duration_max_ms, books, quotes, placed, cancelled, fills, errors)
+      VALUES (?, 3, 15, 7, 6, 12, 3, 0, 0, 0)`).run(T0 - 3_600_000);
+    db.close();
+
+    const clock = new VirtualClock(T0 + 1000);
+    const l = Ledger.open(path, { clock, cycleRetentionMs: 1_000, cycleCompactEvery: 1_000_000 });
+    expect(l.migration).toEqual({ from: 3, to: LATEST_VERSION, applied: MIGRATIONS.filter((m) => m.version > 3).map((m) => m.version) });
+    expect(l.recentCycles()).toEqual([{ seq: 1, startedAtMs: T0, durationMs: 5, books: 2, quotes: 4, placed: 1, cancelled: 0, fills: 0, errors: 0, rewardScore: 0 }]);
+    expect(l.cycleHours()).toEqual([expect.objectContaining({ hourMs: T0 - 3_600_000, cycles: 3, rewardScore: 0 })]);
+    l.recordCycle({ startedAtMs: T0 + 500, durationMs: 5, books: 2, quotes: 4, placed: 0, cancelled: 0, fills: 0, errors: 0, rewardScore: 10_000_000 });
+    expect(l.recentCycles(1)[0]?.rewardScore).toBe(10_000_000);
+    // Fold both raw rows (the old one scored 0) into the hour of T0: the sum.
+    clock.advance(3_600_000);
+    expect(l.compactCycles()).toBe(2);
+    expect(l.cycleHours().find((h) => h.hourMs === T0)).toMatchObject({ cycles: 2, rewardScore: 10_000_000 });
+    l.close();
+  });
+
   it('refuses a database written by a newer version', () => {
     const path = tmpPath();
     const clock = new VirtualClock(T0);
@@ -121,6 +149,11 @@ describe('ledger migrations', () => {
     migrate(db, T0);
     expect(() => db.prepare(`INSERT INTO positions (token_id, condition_id, size, cost, realized, fees, bought, sold, updated_at_ms)
       VALUES ('t', 'c', 1.5, 0, 0, 0, 0, 0, 0)`).run()).toThrow(/INTEGER/);
+    // The reward score too is integer share millionths, never a REAL (nor negative).
+    const cycle = db.prepare(`INSERT INTO cycles (started_at_ms, duration_ms, books, quotes, placed, cancelled, fills, errors, reward_score)
+      VALUES (0, 0, 0, 0, 0, 0, 0, 0, ?)`);
+    expect(() => cycle.run(8.888)).toThrow(/INTEGER/);
+    expect(() => cycle.run(-1)).toThrow(/CHECK/);
     db.close();
   });
 

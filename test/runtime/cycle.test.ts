@@ -1,23 +1,26 @@
 // The cycle's pieces: free collateral, the strategy input and risk's token view built from the
 // cache, the plan under quoting/staleness/kill switch, the steady state (a plan applied, the next
-// one is empty), and reading new fills from the ledger in pages.
+// one is empty), the expected reward score of the accepted quotes (per market, in the report and
+// the ledger's cycle row), and reading new fills from the ledger in pages.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/clock.js';
 import { mulMicros, type Micros, type Price, type Shares } from '../../src/core/money.js';
+import type { Rewards } from '../../src/core/market.js';
 import { KILL_SWITCH_ARMED, tripKillSwitch } from '../../src/execution/risk.js';
-import type { LiveOrder } from '../../src/execution/types.js';
+import type { DesiredQuote, LiveOrder } from '../../src/execution/types.js';
 import { Ledger, type LedgerPosition } from '../../src/ledger/index.js';
 import { BookCache } from '../../src/marketdata/book-cache.js';
 import {
-  buildStrategyInput, collateral, lastFillSeq, marketsByToken, newFills, planCycle, riskTokens, strategyFill, utcDay,
-  type CycleContext, type CycleControl,
+  buildStrategyInput, collateral, cycleRewardScores, lastFillSeq, marketsByToken, newFills, planCycle, riskTokens, runCycle,
+  scoreMillionths, strategyFill, utcDay, type CycleContext, type CycleControl,
 } from '../../src/runtime/cycle.js';
 import { IncrementalReconciler } from '../../src/runtime/incremental-reconcile.js';
 import { riskLimitsFromConfig } from '../../src/runtime/limits.js';
 import { validateConfig } from '../../src/config/load.js';
 import { bands } from '../../strategies/bands/index.js';
 import { silentLogger } from '../../src/strategy/context.js';
+import { expectedRewardScores } from '../../src/strategy/rewards-score.js';
 import { binary, bookAround, SH, T0 } from '../marketdata/helpers.js';
 import { FakeExecutor } from './fake-executor.js';
 
@@ -194,6 +197,105 @@ describe('planCycle', () => {
     expect(p.strategyError).toBeInstanceOf(RangeError);
     expect(p.desired).toBe(0);
     expect(p.plan.placements).toEqual([]);
+  });
+});
+
+describe('expected reward score', () => {
+  // 3 ¢ window, 10-share minimum, a market paying rewards next to one that does not.
+  const REWARDS: Rewards = {
+    rates: [], dailyRate: (100 * SH) as Micros, minSize: (10 * SH) as Shares, maxSpreadCents: 3, maxSpread: 30_000 as Price,
+  };
+  const q = (tokenId: string, side: 'BUY' | 'SELL', price: number, size: number): DesiredQuote =>
+    ({ tokenId, side, price: price as Price, size: (size * SH) as Shares });
+  const QUOTES: readonly DesiredQuote[] = [
+    q('r-yes', 'BUY', 490_000, 40), // s = 1 ¢: ((3 − 1)/3)² · 40 = 160/9, Q_one
+    q('r-no', 'BUY', 490_000, 20), // a bid on the complement, s = 1 ¢: ((3 − 1)/3)² · 20 = 80/9, Q_two
+    q('r-no', 'BUY', 480_000, 10), // s = 2 ¢: ((3 − 2)/3)² · 10 = 10/9, Q_two
+    q('r-yes', 'BUY', 460_000, 20), // s = 4 ¢ ≥ max_spread: 0
+    q('r-yes', 'BUY', 480_000, 6), // below min_size: 0
+    q('r-yes', 'SELL', 510_000, 20), // nothing held: risk drops it, so it must not count (Q_two would be 170/9)
+    q('n-yes', 'BUY', 490_000, 20), // no rewards in that market
+  ];
+
+  function setup(quotes: readonly DesiredQuote[] = QUOTES) {
+    const clock = new VirtualClock(T0);
+    const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
+    const cache = new BookCache({ maxBookAgeMs: 3_000 });
+    const ms = [binary('r', { rewards: REWARDS }), binary('n')];
+    cache.setUniverse(ms);
+    const executor = new FakeExecutor(clock, ledger);
+    const config = validateConfig({ poll: { maxBookAgeMs: 3_000 } });
+    const ctx: CycleContext = {
+      clock, cache, executor, ledger, limits: riskLimitsFromConfig(config), capital: (1_000 * SH) as Micros,
+      reconciler: new IncrementalReconciler({ toleranceBps: 1_000 }),
+      runner: { name: 'fixed', params: {}, start: () => undefined, fill: () => undefined, stop: () => undefined, quote: () => quotes },
+    };
+    const books = ms.flatMap((m) => m.tokens.map((t) => bookAround(m.conditionId, t.tokenId, 500_000)));
+    const control: CycleControl = { quoting: true, killSwitch: KILL_SWITCH_ARMED, pollFills: false, fillSeq: 0 };
+    return { clock, ledger, cache, executor, ctx, books, control };
+  }
+
+  it('scores the accepted quotes of a rewards market as protocol §6 does, 0 for a market without rewards', () => {
+    const s = setup();
+    s.cache.apply({ receivedAtMs: T0, books: s.books, mids: new Map() });
+    const p = planCycle(s.ctx, s.control, s.clock.now());
+    expect(p.risk.dropped.map((d) => [d.quote.side, d.reason])).toEqual([['SELL', 'insufficient-inventory']]);
+    expect(p.risk.accepted).toHaveLength(QUOTES.length - 1);
+    // Q_one = 160/9, Q_two = 80/9 + 10/9 = 10; the size-cutoff mid is 0.50, inside [0.10, 0.90]:
+    // Q_min = max(min(Q_one, Q_two), max / 3) = max(10, 160/27) = 10.
+    expect(p.rewardScores.get('r')).toBeCloseTo(10, 12);
+    expect(p.rewardScores.get('n')).toBe(0);
+    expect(p.rewardScore).toBeCloseTo(10, 12);
+    // The same figure as the score module's own entry point.
+    expect(p.rewardScores.get('r')).toBe(expectedRewardScores(p.input.markets, p.risk.accepted).get('r')?.qMin);
+  });
+
+  it('scores only what risk accepted: a stale market scores 0', () => {
+    const s = setup();
+    s.cache.apply({ receivedAtMs: T0, books: s.books, mids: new Map() });
+    s.clock.advance(3_001);
+    const p = planCycle(s.ctx, s.control, s.clock.now());
+    expect(p.risk.accepted).toEqual([]);
+    expect(p.rewardScores).toEqual(new Map([['r', 0], ['n', 0]]));
+    expect(p.rewardScore).toBe(0);
+  });
+
+  it('runCycle reports the scores and records the total in share millionths in the ledger', async () => {
+    const s = setup();
+    const r = await runCycle(s.ctx, s.control, { receivedAtMs: T0, books: s.books, mids: new Map(), complete: true });
+    expect(r.rewardScores.get('r')).toBeCloseTo(10, 12);
+    expect(r.rewardScores.get('n')).toBe(0);
+    expect(r.rewardScore).toBeCloseTo(10, 12);
+    expect(s.ledger.recentCycles(1)[0]?.rewardScore).toBe(10_000_000);
+    // Next cycle, with our quotes now resting: they are taken off the book before scoring (same mid).
+    s.clock.advance(1_000);
+    const r2 = await runCycle(s.ctx, s.control, { receivedAtMs: s.clock.now(), books: s.books, mids: new Map(), complete: true });
+    expect(r2.rewardScores.get('r')).toBeCloseTo(10, 12);
+    expect(s.ledger.recentCycles(1)[0]?.rewardScore).toBe(10_000_000);
+    s.ledger.close();
+  });
+
+  it('property: the total is the sum over markets and no market scores more than its qualifying size', () => {
+    fc.assert(fc.property(fc.array(fc.record({
+      token: fc.constantFrom('r-yes', 'r-no', 'n-yes', 'n-no'), side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+      price: fc.integer({ min: 1, max: 99 }), size: fc.integer({ min: 1, max: 50 }),
+    }), { maxLength: 20 }), (qs) => {
+      const s = setup();
+      s.cache.apply({ receivedAtMs: T0, books: s.books, mids: new Map() });
+      const quotes = qs.map((x) => q(x.token, x.side, x.price * 10_000, x.size));
+      const input = buildStrategyInput(s.cache, T0, new Map(), [], (1_000 * SH) as Micros);
+      const { byMarket, total } = cycleRewardScores(input.markets, quotes);
+      s.ledger.close();
+      const sized = quotes.filter((x) => x.tokenId.startsWith('r-') && x.size >= 10 * SH).reduce((a, x) => a + x.size / SH, 0);
+      const r = byMarket.get('r') ?? -1;
+      return byMarket.get('n') === 0 && r >= 0 && r <= sized + 1e-9 && Math.abs(total - r) < 1e-12;
+    }), { numRuns: 50 });
+  });
+
+  it('stores a score as share millionths, rounded to the nearest, never negative', () => {
+    expect(scoreMillionths(80 / 9)).toBe(8_888_889);
+    expect(scoreMillionths(0)).toBe(0);
+    expect(scoreMillionths(1.2345674)).toBe(1_234_567);
   });
 });
 

@@ -1,9 +1,11 @@
 // The daemon's Prometheus metrics (prom-client, a registry of its own: nothing global, so two
 // daemons in one process or one test file never share a series). Two kinds of input:
 // - events, pushed through small hooks as they happen: each cycle's report (latency histogram,
-//   quotes dropped by risk), the order manager's apply and cancelAll reports (through
-//   MeteredExecutor: placed, cancelled, rejected by bounded reason, dropped by reason), every new
-//   fill (the order manager's onFill), every route acquired and every 429 (through MeteredLimiter);
+//   quotes dropped by risk, the expected reward score per market, replaced as a whole each cycle
+//   so a market that left the universe does not keep its last score), the order manager's apply
+//   and cancelAll reports (through MeteredExecutor: placed, cancelled, rejected by bounded reason,
+//   dropped by reason), every new fill (the order manager's onFill), every route acquired and
+//   every 429 (through MeteredLimiter);
 // - state, read by the collector at scrape time (scrape()): the daemon's status (mode, quoting,
 //   kill switch, circuit breakers, markets, open orders), the ledger's positions and PnL per market
 //   marked at the mids, and the limiter's queue depth and window utilisation per route used;
@@ -77,6 +79,7 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
   private readonly openOrders: Gauge;
   private readonly marketQuotes: Gauge<'market'>;
   private readonly marketOrders: Gauge<'market'>;
+  private readonly rewardScore: Gauge<'market'>;
   private readonly mid: Gauge<'market' | 'token'>;
   private readonly position: Gauge<'market' | 'token'>;
   private readonly realized: Gauge<'market'>;
@@ -127,6 +130,7 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     this.openOrders = gauge('oddsmaker_open_orders', 'Our open orders (in flight, live, cancelling, unknown).');
     this.marketQuotes = gauge('oddsmaker_market_quotes', 'Quotes risk accepted in the last cycle, per market.', ['market']);
     this.marketOrders = gauge('oddsmaker_market_open_orders', 'Our open orders per market.', ['market']);
+    this.rewardScore = gauge('oddsmaker_reward_score', 'Expected liquidity-reward score (protocol §6 Q_min, shares) of the quotes risk accepted in the last cycle, per market; 0 without rewards.', ['market']);
     this.mid = gauge('oddsmaker_mid_price', 'Mid price per token of the universe.', ['market', 'token']);
     this.position = gauge('oddsmaker_position_shares', 'Shares held per token.', ['market', 'token']);
     this.realized = gauge('oddsmaker_pnl_realized', 'Realized PnL per market, net of fees, collateral units.', ['market']);
@@ -169,6 +173,8 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     this.cycleSeconds.observe(r.durationMs / 1000);
     for (const [reason, n] of Object.entries(r.dropped)) if (n !== undefined && n > 0) this.quotesDropped.inc({ reason }, n);
     if (r.strategyError !== null) this.strategyErrors.inc();
+    this.rewardScore.reset();
+    for (const [market, score] of r.rewardScores) this.rewardScore.set({ market }, score);
   }
 
   onApply(r: ApplyReport): void {

@@ -1,12 +1,15 @@
 // GET /metrics against the daemon on the virtual clock: Prometheus text format; counters fed by
 // the hooks (cycles and their latency histogram, placements, cancels by path, rejections by
-// bounded reason, dropped placements, quotes dropped by risk, fills, 429s); gauges read at scrape
+// bounded reason, dropped placements, quotes dropped by risk, fills, 429s; the expected reward
+// score per market, replaced each cycle); gauges read at scrape
 // time (state, kill switch, circuit breakers, markets, open orders, mids, positions and PnL per
 // market, limiter queue depth and utilisation per route); prom-client's process metrics.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mulMicros, toFloat, type Micros, type Price, type Shares } from '../../../src/core/money.js';
+import type { CycleReport } from '../../../src/runtime/cycle.js';
 import type { FillEvent } from '../../../src/execution/fill-tracker.js';
 import type { ApplyReport } from '../../../src/execution/order-manager-types.js';
+import { OpsMetrics } from '../../../src/runtime/ops/metrics.js';
 import { opsHarness, sample, type OpsHarness } from './ops-harness.js';
 
 let h: OpsHarness | null = null;
@@ -73,6 +76,40 @@ describe('/metrics', () => {
     expect(sample(t, 'oddsmaker_circuit_breaker_open', { breaker: 'order_entry' })).toBe(1);
     expect(sample(t, 'oddsmaker_healthy')).toBe(0);
     expect(sample(t, 'oddsmaker_orders_cancelled_total', { via: 'cancel_all' })).toBe(12);
+  });
+
+  it('the expected reward score per market, from the last cycle report (0 for a market without rewards)', async () => {
+    const reports: CycleReport[] = [];
+    // One band 1 ¢ from the mid, 60 shares a side: inside the fake venue's reward terms (min_size
+    // 50, max_spread 3.5 ¢), which m1 pays and m2 does not.
+    h = await opsHarness({ onCycle: (r) => reports.push(r), config: { strategy: { params: { levels: [{ margin: 0.01, size: 60 }] } } } });
+    h.gw.addMarket({ conditionId: 'm1', rewardsDaily: 100 });
+    await h.start();
+    let t = await scrape(h);
+    const last = reports[reports.length - 1];
+    const m1 = last?.rewardScores.get('m1') ?? 0;
+    expect(m1).toBeGreaterThan(0);
+    expect(t).toMatch(/^# TYPE oddsmaker_reward_score gauge$/m);
+    expect(sample(t, 'oddsmaker_reward_score', { market: 'm1' })).toBeCloseTo(m1, 9);
+    expect(sample(t, 'oddsmaker_reward_score', { market: 'm2' })).toBe(0);
+
+    // Paused: nothing is quoted, so nothing scores.
+    h.daemon.pause();
+    await h.clock.advanceAsync(1_000);
+    t = await scrape(h);
+    expect(reports[reports.length - 1]?.rewardScore).toBe(0);
+    expect(sample(t, 'oddsmaker_reward_score', { market: 'm1' })).toBe(0);
+  });
+
+  it('a market gone from the cycle report loses its reward score series', () => {
+    const m = new OpsMetrics({ processMetrics: false });
+    const base = { strategyError: null, durationMs: 1, dropped: {} };
+    m.onCycle({ ...base, rewardScores: new Map([['a', 2.5], ['b', 0]]), rewardScore: 2.5 } as unknown as CycleReport);
+    m.onCycle({ ...base, rewardScores: new Map([['b', 1.25]]), rewardScore: 1.25 } as unknown as CycleReport);
+    return m.registry.metrics().then((t) => {
+      expect(sample(t, 'oddsmaker_reward_score', { market: 'a' })).toBeUndefined();
+      expect(sample(t, 'oddsmaker_reward_score', { market: 'b' })).toBe(1.25);
+    });
   });
 
   it('counts quotes dropped by risk, by reason (a stale market)', async () => {
