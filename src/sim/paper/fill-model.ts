@@ -27,7 +27,8 @@ export interface ExternalDesk {
 export type FillModelName = 'cross';
 
 export interface FillModel {
-  readonly name: FillModelName;
+  /** A built-in model's FillModelName, or another model's own name (the backtester's `queue`). */
+  readonly name: string;
   /** Applies one fed book of a market; `previous` is the book fed before it (null the first time). */
   onBook(desk: ExternalDesk, book: ExternalBook, previous: ExternalBook | null): void;
 }

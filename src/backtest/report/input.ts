@@ -1,0 +1,73 @@
+// The report's input: what a backtest run (or any session with a fill history) hands the report
+// writer. Deliberately small and independent of the replay engine's own result type, so that the
+// engine maps its result into it in one place. Types only; no I/O. Invariants the producer keeps:
+// - every time is epoch ms on the run's (virtual) clock;
+// - money, prices and sizes are integer millionths (Micros, Price, Shares);
+// - series are in time order (the metrics sort stably by time anyway, so ties keep input order).
+import type { Micros, Price, Shares } from '../../core/money.js';
+
+export interface ReportMarket {
+  readonly tokenId: string;
+  /** A human name for the page (question and outcome); untrusted text, escaped on output. */
+  readonly name: string;
+  /** The token's tick, for markouts in ticks. */
+  readonly tickSize: Price;
+}
+
+export interface ReportFill {
+  readonly timeMs: number;
+  readonly tokenId: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: Price;
+  readonly size: Shares;
+  /** Fee paid on this fill (negative for a rebate). */
+  readonly fee: Micros;
+}
+
+/** Marked-to-mid equity (capital + cash + inventory at mid) at the end of a cycle. */
+export interface EquitySample {
+  readonly timeMs: number;
+  readonly equity: Micros;
+}
+
+/** A token's net position (shares held) at the end of a cycle. */
+export interface InventorySample {
+  readonly timeMs: number;
+  readonly tokenId: string;
+  readonly shares: Shares;
+}
+
+export interface MidSample {
+  readonly timeMs: number;
+  readonly tokenId: string;
+  readonly mid: Price;
+}
+
+/** One cycle's quoting: of `tokens` quotable tokens, `quoted` had at least one live order. */
+export interface UptimeSample {
+  readonly timeMs: number;
+  readonly quoted: number;
+  readonly tokens: number;
+}
+
+export interface OrderTotals {
+  readonly placed: number;
+  readonly placedSize: Shares;
+  /** Orders with at least one fill. */
+  readonly filled: number;
+  readonly filledSize: Shares;
+}
+
+export interface ReportInput {
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The capital the run started with; Sharpe's daily returns are over it. */
+  readonly capital: Micros;
+  readonly markets: readonly ReportMarket[];
+  readonly fills: readonly ReportFill[];
+  readonly equity: readonly EquitySample[];
+  readonly inventory: readonly InventorySample[];
+  readonly mids: readonly MidSample[];
+  readonly uptime: readonly UptimeSample[];
+  readonly orders: OrderTotals;
+}

@@ -1,0 +1,359 @@
+// report.json's numbers, computed from a ReportInput (input.ts). Pure: no I/O, no clock. Invariants:
+// - money is exact integer millionths (fields named *Micros); ratios and averages are floats;
+// - the same input gives the same report, and reportJson() gives it byte for byte: every object is
+//   built with a fixed key order, per-token lists are sorted by token id, series are sorted stably
+//   by time, and every sum runs in that order;
+// - a float that has no value (an empty average, a zero deviation) is null, never NaN or Infinity.
+// Definitions (also in the README's backtest section):
+// - PnL: average-cost accounting per token over signed positions. realized = proceeds of closed
+//   quantity − its share of the cost basis; unrealized = position × last mid at or before endMs
+//   (the last fill price when the token never had a mid) − open cost basis; fees = Σ fill fees;
+//   total = realized + unrealized − fees. Notionals round half-even to the micro.
+// - Maximum drawdown: the largest fall of equity from its running peak over the equity samples,
+//   in micros, and as a fraction of that peak.
+// - Sharpe per day: one equity value per UTC day (the day's last sample, carried over days with
+//   none); daily return r_d = (E_d − E_{d−1}) / capital, E_{−1} = the first sample; Sharpe =
+//   mean(r) / stdev(r) with the sample (n − 1) deviation, NOT annualised; `annualised` = Sharpe ×
+//   √365 (prediction markets trade every day). Null with fewer than 2 days or a zero deviation.
+// - Inventory per token: mean over samples, max |shares|, and time-weighted mean and mean |shares|
+//   (each sample holds until the token's next sample, the last until endMs).
+// - Quote uptime: Σ quoted / Σ tokens over cycles, and time-weighted (each cycle's quoted/tokens
+//   fraction holds until the next cycle, the last until endMs); cycles with no tokens are left out.
+// - Fill ratio: filled size / placed size.
+// - Markout at Δ ∈ {1 s, 10 s, 60 s}: for each fill with t + Δ ≤ endMs and a mid of its token at
+//   or before t + Δ: (mid(t + Δ) − price) for a buy, (price − mid(t + Δ)) for a sell (positive =
+//   the fill was good for us); the mean over those fills (each fill counts once, whatever its size),
+//   in price units and in ticks of the fill's token.
+import { divRound, mulMicros, SCALE } from '../../core/money.js';
+import type { ReportFill, ReportInput, MidSample } from './input.js';
+
+export const MARKOUT_HORIZONS_MS: readonly number[] = [1_000, 10_000, 60_000];
+const DAY_MS = 86_400_000;
+
+export interface PnlReport {
+  readonly totalMicros: number;
+  readonly realizedMicros: number;
+  readonly unrealizedMicros: number;
+  readonly feesMicros: number;
+}
+
+export interface FillsReport {
+  readonly count: number;
+  readonly buys: number;
+  readonly sells: number;
+}
+
+export interface VolumeReport {
+  /** Σ price × size over fills. */
+  readonly notionalMicros: number;
+  /** Σ size over fills, share millionths. */
+  readonly sharesMicros: number;
+}
+
+export interface DrawdownReport {
+  readonly maxMicros: number;
+  /** maxMicros / the peak it fell from; null when that peak is ≤ 0 or there is no drawdown. */
+  readonly maxFraction: number | null;
+  readonly peakTimeMs: number | null;
+  readonly troughTimeMs: number | null;
+}
+
+export interface SharpeReport {
+  readonly days: number;
+  readonly meanDailyReturn: number | null;
+  readonly stdevDailyReturn: number | null;
+  readonly perDay: number | null;
+  readonly annualised: number | null;
+}
+
+export interface InventoryReport {
+  readonly tokenId: string;
+  readonly samples: number;
+  /** Shares (floats): mean over samples. */
+  readonly mean: number | null;
+  readonly maxAbs: number;
+  readonly timeWeightedMean: number | null;
+  readonly timeWeightedMeanAbs: number | null;
+}
+
+export interface UptimeReport {
+  readonly cycles: number;
+  readonly perCycle: number | null;
+  readonly timeWeighted: number | null;
+}
+
+export interface FillRatioReport {
+  readonly ordersPlaced: number;
+  readonly ordersFilled: number;
+  readonly placedSharesMicros: number;
+  readonly filledSharesMicros: number;
+  readonly ratio: number | null;
+}
+
+export interface MarkoutReport {
+  readonly horizonMs: number;
+  /** Fills that had a mid at t + Δ within the run. */
+  readonly fills: number;
+  readonly meanPrice: number | null;
+  readonly meanTicks: number | null;
+}
+
+export interface Report {
+  readonly version: 1;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly capitalMicros: number;
+  readonly pnl: PnlReport;
+  readonly fills: FillsReport;
+  readonly volume: VolumeReport;
+  readonly drawdown: DrawdownReport;
+  readonly sharpe: SharpeReport;
+  readonly inventory: readonly InventoryReport[];
+  readonly uptime: UptimeReport;
+  readonly fillRatio: FillRatioReport;
+  readonly markouts: readonly MarkoutReport[];
+}
+
+/** A float, or null when it is not finite. */
+function num(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+
+function byTime<T extends { readonly timeMs: number }>(xs: readonly T[]): T[] {
+  // Array.prototype.sort is stable: equal times keep input order.
+  return [...xs].sort((a, b) => a.timeMs - b.timeMs);
+}
+
+function groupByToken<T extends { readonly tokenId: string }>(xs: readonly T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const l = m.get(x.tokenId);
+    if (l === undefined) m.set(x.tokenId, [x]);
+    else l.push(x);
+  }
+  return m;
+}
+
+function sortedKeys<V>(m: ReadonlyMap<string, V>): string[] {
+  return [...m.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Index of the last sample with timeMs ≤ t, or -1. */
+function lastAtOrBefore(xs: readonly { readonly timeMs: number }[], t: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  let ans = -1;
+  while (lo <= hi) {
+    const m = (lo + hi) >> 1;
+    if ((xs[m] as { timeMs: number }).timeMs <= t) { ans = m; lo = m + 1; } else hi = m - 1;
+  }
+  return ans;
+}
+
+interface Position { shares: number; basis: number; }
+
+export function computePnl(input: ReportInput): PnlReport {
+  const pos = new Map<string, Position>();
+  const lastPrice = new Map<string, number>();
+  let realized = 0;
+  let fees = 0;
+  for (const f of byTime(input.fills)) {
+    fees += f.fee;
+    lastPrice.set(f.tokenId, f.price);
+    let p = pos.get(f.tokenId);
+    if (p === undefined) { p = { shares: 0, basis: 0 }; pos.set(f.tokenId, p); }
+    const dir = f.side === 'BUY' ? 1 : -1;
+    let qty: number = f.size;
+    if (p.shares !== 0 && Math.sign(p.shares) !== dir) {
+      // Closing (part of) the position: realize against the average cost of what is closed.
+      const held = Math.abs(p.shares);
+      const close = Math.min(qty, held);
+      const basisClosed = Number(divRound(BigInt(p.basis) * BigInt(close), BigInt(held), 'half-even'));
+      realized += Math.sign(p.shares) * mulMicros(f.price, close, 'half-even') - basisClosed;
+      p.shares -= Math.sign(p.shares) * close;
+      p.basis -= basisClosed;
+      qty -= close;
+    }
+    if (qty > 0) {
+      p.shares += dir * qty;
+      p.basis += dir * mulMicros(f.price, qty, 'half-even');
+    }
+  }
+  const mids = groupByToken(byTime(input.mids));
+  let unrealized = 0;
+  for (const token of sortedKeys(pos)) {
+    const p = pos.get(token) as Position;
+    if (p.shares === 0) continue;
+    const series = mids.get(token) ?? [];
+    const i = lastAtOrBefore(series, input.endMs);
+    const mark = i >= 0 ? (series[i] as MidSample).mid : (lastPrice.get(token) as number);
+    unrealized += mulMicros(mark, p.shares, 'half-even') - p.basis;
+  }
+  return { totalMicros: realized + unrealized - fees, realizedMicros: realized, unrealizedMicros: unrealized, feesMicros: fees };
+}
+
+export function computeDrawdown(input: ReportInput): DrawdownReport {
+  let peak: number | null = null;
+  let peakT = 0;
+  let best = { maxMicros: 0, maxFraction: null as number | null, peakTimeMs: null as number | null, troughTimeMs: null as number | null };
+  for (const s of byTime(input.equity)) {
+    if (peak === null || s.equity > peak) { peak = s.equity; peakT = s.timeMs; continue; }
+    const dd = peak - s.equity;
+    if (dd > best.maxMicros) {
+      best = { maxMicros: dd, maxFraction: peak > 0 ? dd / peak : null, peakTimeMs: peakT, troughTimeMs: s.timeMs };
+    }
+  }
+  return best;
+}
+
+/** Daily returns over capital (see the header). */
+export function dailyReturns(input: ReportInput): number[] {
+  const eq = byTime(input.equity);
+  const first = eq[0];
+  if (first === undefined || input.capital <= 0) return [];
+  const lastOfDay = new Map<number, number>();
+  for (const s of eq) lastOfDay.set(Math.floor(s.timeMs / DAY_MS), s.equity);
+  const d0 = Math.floor(first.timeMs / DAY_MS);
+  const d1 = Math.floor((eq[eq.length - 1] as { timeMs: number }).timeMs / DAY_MS);
+  const out: number[] = [];
+  let prev: number = first.equity;
+  for (let d = d0; d <= d1; d++) {
+    const e = lastOfDay.get(d) ?? prev;
+    out.push((e - prev) / input.capital);
+    prev = e;
+  }
+  return out;
+}
+
+export function computeSharpe(input: ReportInput): SharpeReport {
+  const r = dailyReturns(input);
+  const n = r.length;
+  if (n === 0) return { days: 0, meanDailyReturn: null, stdevDailyReturn: null, perDay: null, annualised: null };
+  let sum = 0;
+  for (const x of r) sum += x;
+  const mean = sum / n;
+  if (n < 2) return { days: n, meanDailyReturn: num(mean), stdevDailyReturn: null, perDay: null, annualised: null };
+  let ss = 0;
+  for (const x of r) ss += (x - mean) * (x - mean);
+  const sd = Math.sqrt(ss / (n - 1));
+  const sharpe = sd > 0 ? mean / sd : Number.NaN;
+  return { days: n, meanDailyReturn: num(mean), stdevDailyReturn: num(sd), perDay: num(sharpe), annualised: num(sharpe * Math.sqrt(365)) };
+}
+
+export function computeInventory(input: ReportInput): InventoryReport[] {
+  const groups = groupByToken(byTime(input.inventory));
+  return sortedKeys(groups).map((tokenId) => {
+    const xs = groups.get(tokenId) as { timeMs: number; shares: number }[];
+    let sum = 0;
+    let maxAbs = 0;
+    let tw = 0;
+    let twAbs = 0;
+    let weight = 0;
+    xs.forEach((s, i) => {
+      sum += s.shares;
+      maxAbs = Math.max(maxAbs, Math.abs(s.shares));
+      const until = xs[i + 1]?.timeMs ?? Math.max(input.endMs, s.timeMs);
+      const w = until - s.timeMs;
+      tw += s.shares * w;
+      twAbs += Math.abs(s.shares) * w;
+      weight += w;
+    });
+    return {
+      tokenId,
+      samples: xs.length,
+      mean: num(sum / xs.length / SCALE),
+      maxAbs: maxAbs / SCALE,
+      timeWeightedMean: weight > 0 ? num(tw / weight / SCALE) : null,
+      timeWeightedMeanAbs: weight > 0 ? num(twAbs / weight / SCALE) : null,
+    };
+  });
+}
+
+export function computeUptime(input: ReportInput): UptimeReport {
+  const xs = byTime(input.uptime).filter((c) => c.tokens > 0);
+  let quoted = 0;
+  let tokens = 0;
+  let tw = 0;
+  let weight = 0;
+  xs.forEach((c, i) => {
+    quoted += c.quoted;
+    tokens += c.tokens;
+    const until = xs[i + 1]?.timeMs ?? Math.max(input.endMs, c.timeMs);
+    const w = until - c.timeMs;
+    tw += (c.quoted / c.tokens) * w;
+    weight += w;
+  });
+  return {
+    cycles: xs.length,
+    perCycle: tokens > 0 ? num(quoted / tokens) : null,
+    timeWeighted: weight > 0 ? num(tw / weight) : null,
+  };
+}
+
+export function computeFillRatio(input: ReportInput): FillRatioReport {
+  const o = input.orders;
+  return {
+    ordersPlaced: o.placed,
+    ordersFilled: o.filled,
+    placedSharesMicros: o.placedSize,
+    filledSharesMicros: o.filledSize,
+    ratio: o.placedSize > 0 ? num(o.filledSize / o.placedSize) : null,
+  };
+}
+
+export function computeMarkouts(input: ReportInput): MarkoutReport[] {
+  const ticks = new Map(input.markets.map((m) => [m.tokenId, m.tickSize]));
+  const mids = groupByToken(byTime(input.mids));
+  const fills: ReportFill[] = byTime(input.fills);
+  return MARKOUT_HORIZONS_MS.map((h) => {
+    let n = 0;
+    let sum = 0;
+    let sumTicks = 0;
+    for (const f of fills) {
+      const at = f.timeMs + h;
+      if (at > input.endMs) continue;
+      const series = mids.get(f.tokenId) ?? [];
+      const i = lastAtOrBefore(series, at);
+      if (i < 0) continue;
+      const tick = ticks.get(f.tokenId);
+      if (tick === undefined || tick <= 0) throw new RangeError(`report: no tick size for token ${f.tokenId}`);
+      const m = (series[i] as MidSample).mid;
+      const mo = f.side === 'BUY' ? m - f.price : f.price - m;
+      n++;
+      sum += mo;
+      sumTicks += mo / tick;
+    }
+    return { horizonMs: h, fills: n, meanPrice: n > 0 ? num(sum / n / SCALE) : null, meanTicks: n > 0 ? num(sumTicks / n) : null };
+  });
+}
+
+export function computeReport(input: ReportInput): Report {
+  let buys = 0;
+  let notional = 0;
+  let sharesVol = 0;
+  for (const f of byTime(input.fills)) {
+    if (f.side === 'BUY') buys++;
+    notional += mulMicros(f.price, f.size, 'half-even');
+    sharesVol += f.size;
+  }
+  return {
+    version: 1,
+    startMs: input.startMs,
+    endMs: input.endMs,
+    capitalMicros: input.capital,
+    pnl: computePnl(input),
+    fills: { count: input.fills.length, buys, sells: input.fills.length - buys },
+    volume: { notionalMicros: notional, sharesMicros: sharesVol },
+    drawdown: computeDrawdown(input),
+    sharpe: computeSharpe(input),
+    inventory: computeInventory(input),
+    uptime: computeUptime(input),
+    fillRatio: computeFillRatio(input),
+    markouts: computeMarkouts(input),
+  };
+}
+
+/** report.json's text: two-space indented, trailing newline, byte-identical for equal input. */
+export function reportJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
