@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { register as registerAuthHeaders } from './auth-headers.js';
 import { register as registerOrderBuild } from './order-build.js';
+import { register as registerRecord } from './record.js';
 import { register as registerRun } from './run.js';
 import { register as registerSim } from './sim.js';
 import { register as registerStrategies } from './strategies.js';
@@ -12,6 +13,7 @@ export function registerAll(program: Command): void {
   registerRun(program);
   registerStatus(program);
   registerSim(program);
+  registerRecord(program);
   registerStrategies(program);
   registerOrderBuild(program);
   registerAuthHeaders(program);

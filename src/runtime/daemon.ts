@@ -26,6 +26,9 @@
 //   threw is halted (until resume()), and while a circuit breaker is open: the order manager's
 //   (order-entry failures) or the market data's (orders.circuitBreakerFailures consecutive failed
 //   polls). Polling goes on meanwhile, so staleness and status stay current.
+// - with a market-data recorder (config `record.enabled`, wired in modes.ts), every poll's
+//   snapshot and every universe (at start and on change) is handed to it before the cycle runs;
+//   the recorder reports its own failures and never throws into the loop.
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { formatMicros, type Micros, type Price } from '../core/money.js';
@@ -39,7 +42,7 @@ import type { LedgerPosition, PnlSnapshot } from '../ledger/types.js';
 import { BookCache } from '../marketdata/book-cache.js';
 import { Poller, type PollerStats, type PollStage } from '../marketdata/poller.js';
 import { CronRefreshScheduler, type RefreshScheduler } from '../marketdata/refresh-scheduler.js';
-import type { MarketSnapshot } from '../marketdata/types.js';
+import type { MarketSnapshot, UniverseMarket } from '../marketdata/types.js';
 import { Universe, type UniverseDiff } from '../marketdata/universe.js';
 import { fromPino, type StrategyInput } from '../strategy/context.js';
 import type { StrategyModule, StrategyRunner } from '../strategy/define.js';
@@ -85,6 +88,14 @@ export interface DaemonOptions {
   readonly positionsCheckScheduler?: RefreshScheduler;
   /** Told every cycle's report, after it is logged (the ops metrics); an exception is logged, never thrown. */
   readonly onCycle?: (report: CycleReport) => void;
+  /** The market-data recorder (src/marketdata/recorder.ts), when recording is on. */
+  readonly recorder?: DaemonRecorder;
+}
+
+/** What the daemon tells a recorder: the universe's markets and every polled snapshot. */
+export interface DaemonRecorder {
+  markets(markets: readonly UniverseMarket[]): void;
+  snapshot(snapshot: MarketSnapshot): void;
 }
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -164,6 +175,7 @@ export class Daemon {
   private ledgerClosed = false;
   private snapshotTimer: TimerId | null = null;
   private readonly onCycle: ((report: CycleReport) => void) | undefined;
+  private readonly recorder: DaemonRecorder | undefined;
 
   constructor(opts: DaemonOptions) {
     this.config = opts.config;
@@ -172,6 +184,7 @@ export class Daemon {
     this.executor = opts.executor;
     this.ledger = opts.ledger;
     this.onCycle = opts.onCycle;
+    this.recorder = opts.recorder;
     this.limits = riskLimitsFromConfig(opts.config);
     this.cache = new BookCache({ maxBookAgeMs: opts.config.poll.maxBookAgeMs, midHistory: opts.config.poll.midHistory });
     const strategy = opts.strategy ?? registry.get(opts.config.strategy.name);
@@ -223,6 +236,7 @@ export class Daemon {
     try {
       await this.universe.refresh();
       this.cache.setUniverse(this.universe.markets());
+      this.recorder?.markets(this.universe.markets());
       this.log.info({ markets: this.cache.markets().length, tokens: this.cache.tokenIds().length }, 'universe resolved');
       const rep = await this.executor.startupReconcile({ orphanPolicy: this.config.orders.orphanPolicy, markets: marketsByToken(this.cache) });
       this.log.info({
@@ -432,6 +446,7 @@ export class Daemon {
 
   private async onSnapshot(snapshot: MarketSnapshot): Promise<void> {
     if (this.state !== 'running') return;
+    this.recorder?.snapshot(snapshot);
     const now = this.clock.now();
     const pollFills = now - this.lastFillPollAtMs >= this.config.poll.orderLookupIntervalMs;
     if (pollFills) this.lastFillPollAtMs = now;
@@ -515,6 +530,7 @@ export class Daemon {
 
   private onUniverseChange(d: UniverseDiff): void {
     this.cache.setUniverse(d.markets);
+    this.recorder?.markets(d.markets);
     this.log.info({
       added: d.added.map((m) => m.conditionId), removed: d.removed.map((m) => m.conditionId),
       changed: d.changed.map((m) => m.conditionId), markets: d.markets.length,

@@ -9,6 +9,10 @@
 // with the ledger (the sandbox's throwaway account, the live wallet or funder, paper's own).
 // Everything opened here is closed by `Runtime.close()` in reverse order, after the daemon stopped.
 // Secrets are handed to the logger's value filter, so no log line can carry them.
+// With `record.enabled`, every mode also records the polled market data to `record.path`
+// (src/marketdata/recorder.ts); the recording is flushed and closed before the ledger's closer.
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Wallet } from 'ethers';
 import type { Clock } from '../core/clock.js';
 import { OddsmakerError } from '../core/errors.js';
@@ -19,6 +23,8 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import { SigningPool } from '../exchange/signing/index.js';
 import { OrderManager } from '../execution/order-manager.js';
 import { Ledger } from '../ledger/index.js';
+import { MarketRecorder } from '../marketdata/recorder.js';
+import { RecordingWriter } from '../marketdata/recording/writer.js';
 import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
 import { PaperGateway } from '../sim/paper/index.js';
 import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
@@ -185,10 +191,21 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       onFill: (f) => { metrics.onFill(f); },
     });
     const metered = metrics.meterExecutor(executor);
+    let recorder: MarketRecorder | undefined;
+    if (config.record.enabled) {
+      await mkdir(dirname(config.record.path), { recursive: true });
+      const writer = await RecordingWriter.open(config.record.path);
+      const rec = new MarketRecorder({ clock, sink: writer, onError: (err) => { logger.warn({ err }, 'market-data recording failed'); } });
+      // Closers run in reverse: this one (pushed last) runs first, after the daemon has stopped.
+      closers.push(async () => { await rec.stop(); await writer.close(); });
+      rec.start();
+      recorder = rec;
+      logger.info({ path: config.record.path }, 'recording market data');
+    }
     // Positions are held by the maker: the funder when it differs from the signer (proxy or safe
     // wallets), else the signer. The paper venue answers for its own account whatever the address.
     const address = config.exchange.funder ?? identity.address;
-    const daemon = new Daemon({ config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); } });
+    const daemon = new Daemon({ config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); }, ...(recorder !== undefined ? { recorder } : {}) });
     return { daemon, logger, simulator, gateway, ops: { metrics, executor: metered, ledger }, close: closeAll };
   } catch (err) {
     await closeAll();
