@@ -2,6 +2,7 @@
 // A new command: one file in src/cli exporting register(program), added here.
 import type { Command } from 'commander';
 import { register as registerAuthHeaders } from './auth-headers.js';
+import { register as registerBacktest } from './backtest.js';
 import { register as registerOrderBuild } from './order-build.js';
 import { register as registerRecord } from './record.js';
 import { register as registerRun } from './run.js';
@@ -14,6 +15,7 @@ export function registerAll(program: Command): void {
   registerStatus(program);
   registerSim(program);
   registerRecord(program);
+  registerBacktest(program);
   registerStrategies(program);
   registerOrderBuild(program);
   registerAuthHeaders(program);

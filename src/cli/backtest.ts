@@ -1,0 +1,199 @@
+// `oddsmaker backtest --config C --recording R --out DIR` and `oddsmaker backtest sweep ...`.
+// backtest: replays the recording through runBacktest, writes DIR/report.json and DIR/report.html
+// (src/backtest/report) and prints one summary line. sweep: runs every combination of a grid of
+// strategy params (src/backtest/sweep) in worker threads and writes the sorted rows as JSON, with
+// a table on stdout. Invariants kept:
+// - deterministic: the outputs are functions of (config, recording, fill model, latency, seed);
+//   nothing from the wall clock reaches them, so equal inputs give byte-identical files;
+// - exit codes: a bad flag, config or grid is a usage error (exit 2) naming the path or key and
+//   the value; a recording that does not exist is a usage error too (exit 2: a wrong argument,
+//   caught before any work); a recording that exists but cannot be replayed fails with exit 1;
+// - progress bars go to stderr and only on a TTY (ProgressBar is a no-op otherwise); stdout holds
+//   only the summary line (backtest) or the table (sweep).
+// `backtest` has two subcommands, `run` (the default, so `oddsmaker backtest --config ...` runs it)
+// and `sweep`: commander would otherwise let `backtest`'s own options swallow sweep's.
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { registry } from '../../strategies/index.js';
+import { runBacktest, type BacktestFillModel, type LatencySpec } from '../backtest/index.js';
+import { reportInputFromBacktest } from '../backtest/report/from-backtest.js';
+import { ProgressBar, writeReport, type Report } from '../backtest/report/index.js';
+import { formatTable, GridError, parseGridShape, runSweepPool, SORT_METRICS, sortRows, validateGrid, type Combination, type SortMetric, type SweepRow } from '../backtest/sweep/index.js';
+import { loadConfigFile } from '../config/load.js';
+import { formatMicros } from '../core/money.js';
+import { RecordingReader, type RecordingEvent } from '../marketdata/recording/reader.js';
+import { UsageError } from './exit-codes.js';
+
+const FILL_MODELS: readonly BacktestFillModel[] = ['cross', 'queue', 'queue-probabilistic'];
+
+export interface BacktestCommonOptions {
+  config: string;
+  recording: string;
+  fillModel?: string;
+  latencyMs?: string;
+  seed?: string;
+}
+
+export interface BacktestCliOptions extends BacktestCommonOptions {
+  out: string;
+}
+
+export interface SweepCliOptions extends BacktestCommonOptions {
+  grid: string;
+  out: string;
+  sort?: string;
+  workers?: string;
+}
+
+interface Common {
+  fillModel: BacktestFillModel;
+  latency?: LatencySpec;
+  seed: number;
+}
+
+function intFlag(flag: string, raw: string, min: number): number {
+  const n = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function parseCommon(o: BacktestCommonOptions): Common {
+  const fillModel = (o.fillModel ?? 'cross') as BacktestFillModel;
+  if (!FILL_MODELS.includes(fillModel)) throw new UsageError(`--fill-model must be one of ${FILL_MODELS.join(', ')}, got ${JSON.stringify(o.fillModel)}`);
+  const seed = intFlag('--seed', o.seed ?? '1', 0);
+  if (seed > 0xffff_ffff) throw new UsageError(`--seed must be at most ${0xffff_ffff}, got ${JSON.stringify(o.seed)}`);
+  const latencyMs = o.latencyMs === undefined ? undefined : intFlag('--latency-ms', o.latencyMs, 0);
+  return { fillModel, seed, ...(latencyMs !== undefined && latencyMs > 0 ? { latency: { placeMs: latencyMs, cancelMs: latencyMs } } : {}) };
+}
+
+function checkRecording(path: string): void {
+  let isFile = false;
+  try { isFile = statSync(path).isFile(); } catch { isFile = false; }
+  if (!isFile) throw new UsageError(`--recording ${JSON.stringify(path)}: no such file`);
+}
+
+/** Counts the recording's events (a streaming pass, for the progress bar's total). */
+async function countEvents(path: string): Promise<number> {
+  let n = 0;
+  for await (const _ of RecordingReader.fromFile(path)) n++;
+  return n;
+}
+
+async function* counted(src: AsyncIterable<RecordingEvent>, bar: ProgressBar, total: number): AsyncGenerator<RecordingEvent> {
+  let done = 0;
+  for await (const e of src) {
+    yield e;
+    bar.update(++done, total);
+  }
+  bar.finish(total, total);
+}
+
+const fmtRatio = (x: number | null): string => (x === null ? '-' : x.toFixed(4));
+
+export function summaryLine(r: Report, dir: string): string {
+  return `backtest: pnl ${formatMicros(r.pnl.totalMicros)} (realized ${formatMicros(r.pnl.realizedMicros)}, fees ${formatMicros(r.pnl.feesMicros)}), `
+    + `${r.fills.count} fills, volume ${formatMicros(r.volume.notionalMicros)}, max drawdown ${formatMicros(r.drawdown.maxMicros)}, `
+    + `sharpe/day ${fmtRatio(r.sharpe.perDay)}, fill ratio ${fmtRatio(r.fillRatio.ratio)}; report in ${dir}`;
+}
+
+export interface BacktestIo {
+  stdout: (line: string) => void;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+const processIo = (): BacktestIo => ({ stdout: (l) => { process.stdout.write(`${l}\n`); }, stderr: process.stderr });
+
+export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo = processIo()): Promise<Report> {
+  if (o.out === '') throw new UsageError('--out must name a directory');
+  const common = parseCommon(o);
+  const config = loadConfigFile(o.config);
+  checkRecording(o.recording);
+  const bar = new ProgressBar(io.stderr, { label: 'backtest' });
+  const tty = io.stderr.isTTY === true;
+  // Counting costs a second read of the file: only worth it when someone watches the bar.
+  const recording = tty ? counted(RecordingReader.fromFile(o.recording), bar, await countEvents(o.recording)) : o.recording;
+  const result = await runBacktest({
+    recording, config, fillModel: common.fillModel, seed: common.seed,
+    ...(common.latency !== undefined ? { latency: common.latency } : {}),
+  });
+  const report = await writeReport(o.out, reportInputFromBacktest(result), `oddsmaker backtest: ${result.strategy}`);
+  io.stdout(summaryLine(report, o.out));
+  return report;
+}
+
+function readGrid(path: string): unknown {
+  let text: string;
+  try { text = readFileSync(path, 'utf8'); } catch (err) {
+    throw new UsageError(`--grid ${JSON.stringify(path)}: cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try { return JSON.parse(text) as unknown; } catch (err) {
+    throw new UsageError(`--grid ${JSON.stringify(path)}: not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+export async function runSweepCommand(o: SweepCliOptions, io: BacktestIo = processIo()): Promise<SweepRow[]> {
+  if (o.out === '') throw new UsageError('--out must name a file');
+  const common = parseCommon(o);
+  const sort = (o.sort ?? 'pnl') as SortMetric;
+  if (!SORT_METRICS.includes(sort)) throw new UsageError(`--sort must be one of ${SORT_METRICS.join(', ')}, got ${JSON.stringify(o.sort)}`);
+  const workers = o.workers === undefined ? Math.max(1, availableParallelism() - 1) : intFlag('--workers', o.workers, 1);
+  const config = loadConfigFile(o.config);
+  checkRecording(o.recording);
+  const strategy = registry.get(config.strategy.name);
+  let combos: Combination[];
+  let keys: readonly string[];
+  try {
+    const grid = parseGridShape(readGrid(o.grid), o.grid);
+    keys = grid.keys;
+    combos = validateGrid(grid, strategy, config.strategy.params, o.grid);
+  } catch (err) {
+    if (err instanceof GridError) throw new UsageError(err.message);
+    throw err;
+  }
+  const bar = new ProgressBar(io.stderr, { label: 'sweep' });
+  const rows = await runSweepPool({
+    setup: { recording: o.recording, config, fillModel: common.fillModel, seed: common.seed, ...(common.latency !== undefined ? { latency: common.latency } : {}) },
+    combinations: combos,
+    workers,
+    onProgress: (done, total) => { bar.update(done, total); },
+  });
+  bar.finish(rows.length, rows.length);
+  const sorted = sortRows(rows, sort);
+  await mkdir(dirname(o.out), { recursive: true });
+  const doc = {
+    version: 1, sort, fillModel: common.fillModel, seed: common.seed, latencyMs: o.latencyMs === undefined ? 0 : Number(o.latencyMs),
+    strategy: config.strategy.name, keys, rows: sorted,
+  };
+  await writeFile(o.out, `${JSON.stringify(doc, null, 2)}\n`);
+  io.stdout(formatTable(sorted, keys));
+  return sorted;
+}
+
+function commonOptions(c: Command): Command {
+  return c
+    .option('--config <file>', 'config file (JSON)', 'config/default.json')
+    .requiredOption('--recording <file>', 'recording file (oddsmaker record, or an importer)')
+    .option('--fill-model <model>', `fill model: ${FILL_MODELS.join(' | ')}`, 'cross')
+    .option('--latency-ms <ms>', 'order-entry and cancel latency, milliseconds (default 0)')
+    .option('--seed <n>', 'seed of the key, salts, latency draws and queue draws', '1');
+}
+
+export function register(program: Command): void {
+  const backtest = program
+    .command('backtest')
+    .description('replay a recording through the strategy against a simulated venue (run, the default) or sweep a parameter grid');
+  commonOptions(backtest.command('run', { isDefault: true }))
+    .description('backtest one config on a recording; writes report.json and report.html to --out')
+    .requiredOption('--out <dir>', 'report directory (created)')
+    .action(async (o: BacktestCliOptions) => { await runBacktestCommand(o); });
+  commonOptions(backtest.command('sweep'))
+    .description('run every combination of a grid of strategy params (worker threads); writes the rows sorted as JSON')
+    .requiredOption('--grid <file>', 'JSON object: strategy param name → array of values')
+    .requiredOption('--out <file>', 'rows as JSON')
+    .option('--sort <metric>', `sort by: ${SORT_METRICS.join(' | ')} (drawdown: smallest first; others: largest first)`, 'pnl')
+    .option('--workers <n>', 'worker threads (default: cores − 1, at least 1)')
+    .action(async (o: SweepCliOptions) => { await runSweepCommand(o); });
+}
