@@ -12,6 +12,7 @@ import { MarketRecorder, sideChanges } from '../../src/marketdata/recorder.js';
 import { readAll, RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { RecordingWriter } from '../../src/marketdata/recording/writer.js';
 import type { UniverseMarket } from '../../src/marketdata/types.js';
+import { mulberry32 as rng } from '../../src/core/random.js';
 
 const TOKENS = ['111', '222'];
 
@@ -27,17 +28,6 @@ function market(): UniverseMarket {
   };
 }
 
-/** A small deterministic PRNG (mulberry32) so the books are varied but reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomBook(r: () => number, token: string, ts: number, ltp: Price | null): Book {
   const mid = 30 + Math.floor(r() * 40);
