@@ -28,7 +28,25 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The free port is probed, then released before redis-server binds it, so another test file
+ * starting its own server at the same moment can take it. A start therefore counts only when the
+ * server answering on the port is the process spawned here (INFO's process_id); otherwise it is
+ * retried on another port, so two test files never share one server.
+ */
 export async function startRedis(): Promise<RedisHandle> {
+  let lastErr: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      return await startRedisOnce();
+    } catch (err) {
+      lastErr = err;
+    }
+  }
+  throw new Error(`redis-server did not start: ${String(lastErr)}`);
+}
+
+async function startRedisOnce(): Promise<RedisHandle> {
   const port = await freePort();
   const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const clients: Redis[] = [];
@@ -43,11 +61,19 @@ export async function startRedis(): Promise<RedisHandle> {
   // Wait until it answers (it starts in a few ms).
   let lastErr: unknown;
   for (let i = 0; i < 100; i++) {
+    if (proc.exitCode !== null) throw new Error(`redis-server exited at start (port ${port} taken?)`);
     try {
       const c = await connect();
       await c.ping();
+      const pid = /process_id:(\d+)/.exec(await c.info('server'))?.[1];
+      if (pid !== String(proc.pid)) {
+        for (const x of clients) x.disconnect();
+        proc.kill('SIGTERM');
+        throw new Error(`port ${port} is served by another redis-server (pid ${String(pid)})`);
+      }
       break;
     } catch (err) {
+      if (err instanceof Error && err.message.includes('served by another')) throw err;
       lastErr = err;
       await new SystemClock().sleep(50);
     }
