@@ -31,16 +31,8 @@ export interface SignedOrderInput {
   readonly meta?: OrderMeta;
 }
 
-export interface LedgerOrder {
-  readonly id: string;
-  readonly tokenId: string;
-  readonly conditionId: string;
-  readonly side: Side;
-  readonly price: Price;
-  readonly size: Shares;
-  readonly orderType: string;
-  readonly salt: string;
-  readonly createdAtMs: number;
+/** An order as the ledger holds it: what was signed, plus every state the ledger has seen. */
+export interface LedgerOrder extends Pick<SignedOrderInput, 'id' | 'tokenId' | 'conditionId' | 'side' | 'price' | 'size' | 'orderType' | 'salt' | 'createdAtMs'> {
   readonly state: OrderState;
   readonly stateAtMs: number;
   /** Shares matched so far as the ledger knows (sum of the fills recorded against this order). */

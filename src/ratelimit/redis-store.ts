@@ -34,17 +34,21 @@ export type AdmitResult =
   | { readonly admitted: true; readonly at: number }
   | { readonly admitted: false; readonly waitMs: number; readonly at: number };
 
+// Every script's first lines: `now` from ARGV[1], or Redis TIME in ms when it is '' (one time
+// base for every host sharing the budget).
+const NOW_LUA = `local now = tonumber(ARGV[1])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
 // KEYS: window sets (nwin), then pause keys.
 // ARGV: now ('' = server TIME), cost, member, dry (1 = only compute the wait), nwin,
 //       then per window: limit, span, reserved.
 // Returns {admitted 0|1, wait ms, now}.
 const ADMIT_LUA = `
-local now = tonumber(ARGV[1])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local cost = tonumber(ARGV[2])
+${NOW_LUA}local cost = tonumber(ARGV[2])
 local member = ARGV[3]
 local dry = ARGV[4] == '1'
 local nwin = tonumber(ARGV[5])
@@ -86,12 +90,7 @@ return {1, 0, now}
 
 // KEYS: pause keys. ARGV: now ('' = server TIME), pause ms. Keeps the later end.
 const PAUSE_LUA = `
-local now = tonumber(ARGV[1])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local untilv = now + tonumber(ARGV[2])
+${NOW_LUA}local untilv = now + tonumber(ARGV[2])
 for i = 1, #KEYS do
   local cur = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
   if untilv > cur then
@@ -103,12 +102,7 @@ return now
 
 // KEYS: window sets (nwin), then pause keys. ARGV: now, nwin, spans... Returns {now, pause ms, counts...}.
 const COUNT_LUA = `
-local now = tonumber(ARGV[1])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local nwin = tonumber(ARGV[2])
+${NOW_LUA}local nwin = tonumber(ARGV[2])
 local pause = 0
 for i = nwin + 1, #KEYS do
   local untilv = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
