@@ -76,6 +76,7 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
     if (writer.recovered !== null) emit('appending to an existing recording', { status: writer.recovered.status, validBytes: writer.recovered.validBytes });
     const recorder = new MarketRecorder({ clock, sink: writer, flushIntervalMs: flushMs, onError: (err) => { emit('recording write failed', { err: String(err) }); },
       onFlush: (st) => { emit('flushed', { ...st }); },
+      trades: { fetch: (q) => http.client.getTrades({ market: [q.market], limit: q.limit, offset: q.offset, takerOnly: true }) },
     });
     const universe = new Universe({
       port: http,

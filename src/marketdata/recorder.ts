@@ -11,16 +11,49 @@
 //   (the /midpoints answer has none of its own), else our receive time;
 // - timing only through the injected clock: start() seals a chunk every flushIntervalMs, stop()
 //   seals the last one; a write failure is reported (onError), never thrown into the poll loop.
+// - public trades (with a `trades` source): the recorded markets' trades from GET /trades, taker
+//   rows only (trade-tape.ts: round-robin, rate-budgeted, deduplicated, oldest first), as TRADE
+//   records stamped with the trade's second-resolution exchange time and our receive time; a
+//   trade of a token without settings is skipped (counted);
+// - the daemon's OWN trades are recorded like any other (they happened). With taker rows a
+//   trade that hit one of our resting quotes shows the external taker, and it is exactly the flow
+//   a backtest's equivalent resting quote must meet (parity); a trade we took shows our wallet as
+//   taker: it can only reach resting orders on the other side at or through the price we took at,
+//   which the strategy that took them does not hold, so the backtest does not count it twice (a
+//   different strategy replayed on this recording does see that flow, as it saw the books);
+// - RESOLVED: once per market, when told a recorded market closed with a winning token.
+// - our own quotes are not market data: when the daemon records while it quotes, it hands each
+//   snapshot with its resting orders (acknowledged `live`, remaining size), and their size is taken
+//   out of the recorded books, at their price on their token's book and mirrored (1 − p, the other
+//   side) on the complement's, which shows them too; a level left empty is dropped. A backtest of
+//   the recording then puts its own orders into the book the others made, instead of finding its
+//   twin already queued ahead of it. A book changed so records no hash (it would not match).
 // Not recorded: a snapshot marked incomplete brings no books; its mids (if any) are kept.
 import type { Book, Level } from '../core/book.js';
 import type { Clock, TimerId } from '../core/clock.js';
-import type { Price, Shares } from '../core/money.js';
-import type { LevelChange, MarketSettings as RecordedSettings } from './recording/format.js';
+import type { Trade } from '../core/market.js';
+import { SCALE, type Price, type Shares } from '../core/money.js';
+import type { LevelChange, MarketSettings as RecordedSettings, TradeObservation } from './recording/format.js';
 import type { RecordSink } from './recording/writer.js';
+import { TradeTape, type TradeTapeOptions, type TradesFetch } from './trade-tape.js';
 import type { MarketSnapshot, UniverseMarket } from './types.js';
 
 export interface FlushableSink extends RecordSink {
   flush(): Promise<void>;
+  trade(tokenId: string, exchangeTs: number, localTs: number, trade: TradeObservation): void;
+  resolved(conditionId: string, winnerTokenId: string, exchangeTs: number, localTs: number): void;
+}
+
+/** Where public trades come from (GET /trades, taker rows) and how fast to poll them. */
+export interface RecorderTradesOptions extends Pick<TradeTapeOptions, 'intervalMs' | 'budget' | 'pageSize' | 'horizonSec'> {
+  readonly fetch: TradesFetch;
+}
+
+/** A market's resolution as market listings show it (`closed`, `tokens[].winner`). */
+export interface MarketResolution {
+  readonly conditionId: string;
+  readonly closed: boolean;
+  readonly tokens: ReadonlyArray<{ readonly tokenId: string | null; readonly winner: boolean }>;
 }
 
 export interface RecorderOptions {
@@ -31,6 +64,8 @@ export interface RecorderOptions {
   readonly onError?: (err: unknown) => void;
   /** After each successful flush, with the stats then. */
   readonly onFlush?: (stats: Readonly<RecorderStats>) => void;
+  /** Record the recorded markets' public trades from this source (started by start()). */
+  readonly trades?: RecorderTradesOptions;
 }
 
 export interface RecorderStats {
@@ -39,12 +74,52 @@ export interface RecorderStats {
   mids: number;
   settings: number;
   flushes: number;
+  trades: number;
+  /** Trades not recordable: token without settings, or price/size out of range. */
+  tradesSkipped: number;
+  resolved: number;
 }
 
 interface Held {
   readonly bids: ReadonlyMap<number, number>;
   readonly asks: ReadonlyMap<number, number>;
   readonly lastTradePrice: Price | null;
+}
+
+/** One of the recording daemon's orders, as its order manager lists it (LiveOrder's fields). */
+export interface OwnResting {
+  readonly tokenId: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: number;
+  readonly originalSize: number;
+  readonly sizeMatched: number;
+  readonly state: string;
+}
+
+interface OwnLevels {
+  readonly bids: Map<number, number>;
+  readonly asks: Map<number, number>;
+}
+
+/** `b` less our resting sizes (levels emptied are dropped; the hash goes, as it no longer matches). */
+function withoutOwn(b: Book, mine: OwnLevels): Book {
+  const less = (levels: readonly Level[], ours: ReadonlyMap<number, number>): Level[] | null => {
+    if (ours.size === 0) return null;
+    let changed = false;
+    const out: Level[] = [];
+    for (const l of levels) {
+      const o = ours.get(l.price);
+      if (o === undefined) { out.push(l); continue; }
+      changed = true;
+      const left = l.size - o;
+      if (left > 0) out.push({ price: l.price, size: left as Shares });
+    }
+    return changed ? out : null;
+  };
+  const bids = less(b.bids, mine.bids);
+  const asks = less(b.asks, mine.asks);
+  if (bids === null && asks === null) return b;
+  return { ...b, hash: '', bids: bids ?? b.bids, asks: asks ?? b.asks };
 }
 
 function levelMap(levels: readonly Level[]): Map<number, number> {
@@ -87,26 +162,43 @@ export class MarketRecorder {
   private readonly held = new Map<string, Held>();
   private timer: TimerId | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly s: RecorderStats = { books: 0, deltas: 0, mids: 0, settings: 0, flushes: 0 };
+  private readonly s: RecorderStats = { books: 0, deltas: 0, mids: 0, settings: 0, flushes: 0, trades: 0, tradesSkipped: 0, resolved: 0 };
+  private readonly tape: TradeTape | null;
+  private readonly resolvedMarkets = new Set<string>();
+  /** Token → its complement (from the universe), to mirror our orders onto the other book. */
+  private readonly complements = new Map<string, string>();
 
   constructor(private readonly opts: RecorderOptions) {
     const iv = opts.flushIntervalMs ?? 5000;
     if (!Number.isSafeInteger(iv) || iv <= 0) throw new RangeError(`flush interval must be a positive integer, got ${String(iv)}`);
+    const t = opts.trades;
+    this.tape = t === undefined ? null : new TradeTape({
+      clock: opts.clock, fetch: t.fetch, onTrade: (tr, local) => { this.trade(tr, local); }, onError: (err) => { this.report(err); },
+      ...(t.intervalMs !== undefined ? { intervalMs: t.intervalMs } : {}), ...(t.budget !== undefined ? { budget: t.budget } : {}),
+      ...(t.pageSize !== undefined ? { pageSize: t.pageSize } : {}), ...(t.horizonSec !== undefined ? { horizonSec: t.horizonSec } : {}),
+    });
+  }
+
+  /** The trade tape's counters (requests, deferred turns, errors), when trades are recorded. */
+  tapeStats(): Readonly<TradeTape['stats']> | null {
+    return this.tape === null ? null : { ...this.tape.stats };
   }
 
   stats(): Readonly<RecorderStats> {
     return { ...this.s };
   }
 
-  /** Starts the periodic flush. */
+  /** Starts the periodic flush (and the trade polling, with a trades source). */
   start(): void {
     if (this.timer !== null) return;
     this.timer = this.opts.clock.setInterval(() => { void this.flush(); }, this.opts.flushIntervalMs ?? 5000);
+    this.tape?.start();
   }
 
-  /** Stops the periodic flush and writes everything recorded so far. */
+  /** Stops the periodic flush and the trade polling and writes everything recorded so far. */
   async stop(): Promise<void> {
     if (this.timer !== null) { this.opts.clock.clearInterval(this.timer); this.timer = null; }
+    await this.tape?.stop();
     await this.flush();
   }
 
@@ -132,16 +224,59 @@ export class MarketRecorder {
   /** Records the settings of the universe's markets (only those new or changed). */
   markets(markets: readonly UniverseMarket[], atMs: number = this.opts.clock.now()): void {
     for (const m of markets) for (const s of recordedSettings(m)) this.putSettings(s, atMs, atMs);
+    for (const m of markets) for (const t of m.tokens) if (t.complementTokenId !== null) this.complements.set(t.tokenId, t.complementTokenId);
+    this.tape?.setMarkets(markets.map((m) => m.conditionId));
   }
 
-  /** Records one poll: its books (as books or deltas) and its mids. */
-  snapshot(snap: MarketSnapshot): void {
+  /**
+   * Records RESOLVED for each market that is closed with exactly one winning token whose settings
+   * are recorded (a market never recorded is not ours to report), once per market.
+   */
+  resolutions(markets: readonly MarketResolution[], atMs: number = this.opts.clock.now()): void {
+    try {
+      for (const m of markets) {
+        if (!m.closed || this.resolvedMarkets.has(m.conditionId)) continue;
+        const winners = m.tokens.filter((t) => t.winner && t.tokenId !== null);
+        if (winners.length !== 1) continue;
+        const winner = (winners[0] as { tokenId: string }).tokenId;
+        const s = this.opts.sink.settingsOf(winner);
+        if (s === undefined || s.conditionId !== m.conditionId) continue;
+        this.opts.sink.resolved(m.conditionId, winner, atMs, atMs);
+        this.resolvedMarkets.add(m.conditionId);
+        this.s.resolved++;
+      }
+    } catch (err) {
+      this.report(err);
+    }
+  }
+
+  /** One public trade (from the tape), as a TRADE record. */
+  private trade(t: Trade, localTs: number): void {
+    if (this.opts.sink.settingsOf(t.asset) === undefined || !(t.price > 0 && t.price < SCALE) || !(t.size > 0)) {
+      this.s.tradesSkipped++;
+      return;
+    }
+    try {
+      this.opts.sink.trade(t.asset, t.timestamp * 1000, localTs, { price: t.price, size: t.size, side: t.side });
+      this.s.trades++;
+    } catch (err) {
+      this.report(err);
+    }
+  }
+
+  /**
+   * Records one poll: its books (as books or deltas) and its mids. `own`: the recording daemon's
+   * resting orders at the time, taken out of the books (see the header).
+   */
+  snapshot(snap: MarketSnapshot, own: readonly OwnResting[] = []): void {
     try {
       const local = snap.receivedAtMs;
       const exTs = new Map<string, number>();
+      const ours = own.length === 0 ? null : this.ownByBook(own);
       for (const b of snap.books) {
         exTs.set(b.assetId, b.timestampMs);
-        this.book(b, local);
+        const mine = ours?.get(b.assetId);
+        this.book(mine === undefined ? b : withoutOwn(b, mine), local);
       }
       for (const [token, mid] of snap.mids) {
         // A mid of a token never described (no settings) cannot be recorded: the format needs them.
@@ -152,6 +287,24 @@ export class MarketRecorder {
     } catch (err) {
       this.report(err);
     }
+  }
+
+  /** Our resting sizes per token book, by side and price, mirrored onto complements. */
+  private ownByBook(own: readonly OwnResting[]): Map<string, OwnLevels> {
+    const out = new Map<string, OwnLevels>();
+    const add = (token: string, side: 'bids' | 'asks', price: number, size: number): void => {
+      let m = out.get(token);
+      if (m === undefined) { m = { bids: new Map(), asks: new Map() }; out.set(token, m); }
+      m[side].set(price, (m[side].get(price) ?? 0) + size);
+    };
+    for (const o of own) {
+      const left = o.originalSize - o.sizeMatched;
+      if (o.state !== 'live' || left <= 0) continue;
+      add(o.tokenId, o.side === 'BUY' ? 'bids' : 'asks', o.price, left);
+      const c = this.complements.get(o.tokenId);
+      if (c !== undefined) add(c, o.side === 'BUY' ? 'asks' : 'bids', SCALE - o.price, left);
+    }
+    return out;
   }
 
   private book(b: Book, local: number): void {

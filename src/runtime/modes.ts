@@ -195,7 +195,11 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (config.record.enabled) {
       await mkdir(dirname(config.record.path), { recursive: true });
       const writer = await RecordingWriter.open(config.record.path);
-      const rec = new MarketRecorder({ clock, sink: writer, onError: (err) => { logger.warn({ err }, 'market-data recording failed'); } });
+      const rec = new MarketRecorder({
+        clock, sink: writer, onError: (err) => { logger.warn({ err }, 'market-data recording failed'); },
+        // Public trades of the recorded markets (taker rows), through the limiter like every request.
+        trades: { fetch: (q) => http.client.getTrades({ market: [q.market], limit: q.limit, offset: q.offset, takerOnly: true }) },
+      });
       // Closers run in reverse: this one (pushed last) runs first, after the daemon has stopped.
       closers.push(async () => { await rec.stop(); await writer.close(); });
       rec.start();

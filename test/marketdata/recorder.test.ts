@@ -1,6 +1,10 @@
 // The recorder round trip: polls fed on a VirtualClock → RecordingWriter → RecordingReader gives
 // back the same books (levels, timestamps), mids and settings; deltas are used between polls;
-// the periodic flush puts data on disk without stop().
+// the periodic flush puts data on disk without stop(). Public trades: polled round-robin from a
+// fake GET /trades (newest first, offset paging) on the VirtualClock, each recorded once, oldest
+// first, with second-resolution exchange time and receive time, history from before the start
+// left out, paging through bursts, never more requests than the budget in any window; RESOLVED
+// once per recorded market with a single winner.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { makeBook, type Book, type Level } from '../../src/core/book.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import type { Micros, Price, Shares } from '../../src/core/money.js';
+import type { Trade } from '../../src/core/market.js';
 import { MarketRecorder, sideChanges } from '../../src/marketdata/recorder.js';
+import type { TradesQuery } from '../../src/marketdata/trade-tape.js';
 import { readAll, RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { RecordingWriter } from '../../src/marketdata/recording/writer.js';
 import type { UniverseMarket } from '../../src/marketdata/types.js';
@@ -51,6 +57,38 @@ describe('sideChanges', () => {
 });
 
 describe('MarketRecorder', () => {
+  it('takes the recording daemon\'s own live orders out of the books, mirrored onto the complement', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'om-rec-')), 'own.omrc');
+    const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+    const writer = await RecordingWriter.open(path);
+    const rec = new MarketRecorder({ clock, sink: writer });
+    rec.markets([market()]);
+    const lv = (p: number, sz: number): Level => ({ price: (p * 10_000) as Price, size: (sz * 1_000_000) as Shares });
+    // YES book: 100 at 0.49 (our 10 among them), 40 at 0.48; asks 30 at 0.52 (all ours), 50 at 0.53.
+    const yes = makeBook({ market: '0xc0nd', assetId: '111', timestampMs: clock.now(), hash: 'h', bids: [lv(49, 100), lv(48, 40)], asks: [lv(52, 30), lv(53, 50)], tickSize: 10_000 as Price });
+    // The NO book mirrors it: our YES bid at 0.49 shows as a NO ask at 0.51, our YES ask at 0.52 as a NO bid at 0.48.
+    const no = makeBook({ market: '0xc0nd', assetId: '222', timestampMs: clock.now(), hash: 'h2', bids: [lv(48, 30), lv(47, 50)], asks: [lv(51, 100), lv(52, 40)], tickSize: 10_000 as Price });
+    const own = [
+      { tokenId: '111', side: 'BUY' as const, price: 490_000, originalSize: 15_000_000, sizeMatched: 5_000_000, state: 'live' },
+      { tokenId: '111', side: 'SELL' as const, price: 520_000, originalSize: 30_000_000, sizeMatched: 0, state: 'live' },
+      // Not resting (yet, or any more): left in the book.
+      { tokenId: '111', side: 'BUY' as const, price: 480_000, originalSize: 5_000_000, sizeMatched: 0, state: 'inflight' },
+    ];
+    rec.snapshot({ receivedAtMs: clock.now(), books: [yes, no], mids: new Map(), complete: true }, own);
+    // Without orders of ours the next poll records the books as they are.
+    rec.snapshot({ receivedAtMs: clock.now() + 1, books: [{ ...yes, timestampMs: clock.now() + 1 }], mids: new Map(), complete: true });
+    await rec.stop();
+    await writer.close();
+    const books: Array<[string, readonly Level[], readonly Level[], string]> = [];
+    for await (const e of RecordingReader.fromFile(path)) {
+      if (e.kind === 'book') books.push([e.tokenId, e.book().bids, e.book().asks, e.hash]);
+      if (e.kind === 'delta') books.push([e.tokenId, e.book().bids, e.book().asks, '']);
+    }
+    expect(books[0]).toEqual(['111', [lv(49, 90), lv(48, 40)], [lv(53, 50)], '']);
+    expect(books[1]).toEqual(['222', [lv(47, 50)], [lv(51, 90), lv(52, 40)], '']);
+    expect(books[2]).toEqual(['111', [lv(49, 100), lv(48, 40)], [lv(52, 30), lv(53, 50)], '']);
+  });
+
   it('round trip: the reader gives back every polled book, mid and the settings', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'om-rec-')), 'r.omrc');
     const clock = new VirtualClock(Date.UTC(2026, 0, 1));
@@ -94,7 +132,7 @@ describe('MarketRecorder', () => {
         const b = e.book();
         got.push({ token: e.tokenId, ex: e.exchangeTs, local: e.localTs, bids: b.bids, asks: b.asks });
       } else if (e.kind === 'mid') gotMids.push([e.tokenId, e.mid, e.exchangeTs]);
-      else if (e.tokenId === '111' && !e.restated) {
+      else if (e.kind === 'settings' && e.tokenId === '111' && !e.restated) {
         expect(e.settings).toMatchObject({ conditionId: '0xc0nd', tickSize: 10_000, minOrderSize: 5_000_000, takerFeeBps: 200, rewards: { dailyRate: 50_000_000, minSize: 20_000_000, maxSpread: 30_000 } });
       }
     }
@@ -130,7 +168,7 @@ describe('MarketRecorder', () => {
     const sink = {
       settingsOf: () => undefined,
       settings: () => { throw new Error('disk full'); },
-      book: () => undefined, delta: () => undefined, mid: () => undefined,
+      book: () => undefined, delta: () => undefined, mid: () => undefined, trade: () => undefined, resolved: () => undefined,
       flush: () => Promise.reject(new Error('flush failed')),
     };
     const rec = new MarketRecorder({ clock, sink, onError: (e) => errors.push(e) });
@@ -138,5 +176,75 @@ describe('MarketRecorder', () => {
     expect(() => { rec.snapshot({ receivedAtMs: 0, books: [randomBook(r, '111', 0, null)], mids: new Map(), complete: true }); }).not.toThrow();
     await rec.stop();
     expect(errors.map((e) => (e as Error).message)).toEqual(['disk full', 'flush failed']);
+  });
+
+  it('records public trades once each, oldest first, within the request budget, and RESOLVED once', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'om-rec-')), 'trades.omrc');
+    const t0 = Date.UTC(2026, 0, 1);
+    const clock = new VirtualClock(t0);
+    const writer = await RecordingWriter.open(path, { chunkBytes: 300 });
+    // The exchange's trade log (all markets), appended in time order; /trades lists it newest first.
+    const log: Trade[] = [];
+    let n = 0;
+    const add = (market: string, asset: string, side: 'BUY' | 'SELL', price: number, atMs: number): void => {
+      n++;
+      log.push({
+        proxyWallet: '0xw', side, asset, conditionId: market, size: (n * 10_000) as Shares, price: price as Price, timestamp: Math.floor(atMs / 1000),
+        title: '', slug: '', outcome: '', outcomeIndex: 0, transactionHash: `0x${n.toString(16)}`,
+      });
+    };
+    const second: UniverseMarket = { ...market(), conditionId: '0xc2', tokens: [{ tokenId: '333', outcome: 'Yes', complementTokenId: '444' }, { tokenId: '444', outcome: 'No', complementTokenId: '333' }] };
+    add('0xc0nd', '111', 'BUY', 500_000, t0 - 5_000); // history: before the recorder started
+    const calls: Array<{ at: number; q: TradesQuery }> = [];
+    const fetch = (q: TradesQuery): Promise<readonly Trade[]> => {
+      calls.push({ at: clock.now(), q });
+      const rows = log.filter((t) => t.conditionId === q.market).reverse();
+      return Promise.resolve(rows.slice(q.offset, q.offset + q.limit));
+    };
+    const budget = { requests: 6, windowMs: 2_000 };
+    const rec = new MarketRecorder({ clock, sink: writer, flushIntervalMs: 1_000, trades: { fetch, intervalMs: 100, budget, pageSize: 5 } });
+    rec.markets([market(), second]);
+    rec.start();
+    const want: Array<{ tokenId: string; price: number; size: number; side: string; exchangeTs: number }> = [];
+    for (let step = 0; step < 40; step++) {
+      // Bursts of up to 17 trades (more than three pages) on either market, some of an unknown token.
+      const burst = step % 9 === 0 ? 17 : step % 3;
+      for (let i = 0; i < burst; i++) {
+        const cid = i % 2 === 0 ? '0xc0nd' : '0xc2';
+        const asset = cid === '0xc0nd' ? (i % 4 === 0 ? '111' : '222') : (i === 5 ? '999' : '333');
+        add(cid, asset, i % 3 === 0 ? 'SELL' : 'BUY', 400_000 + 10_000 * (i % 5), clock.now());
+        const t = log.at(-1) as Trade;
+        if (asset !== '999') want.push({ tokenId: asset, price: t.price, size: t.size, side: t.side, exchangeTs: t.timestamp * 1000 });
+      }
+      await clock.advanceAsync(250);
+    }
+    await clock.advanceAsync(30_000); // let the tape catch up
+    await rec.stop();
+    rec.resolutions([{ conditionId: '0xc2', closed: true, tokens: [{ tokenId: '333', winner: false }, { tokenId: '444', winner: true }] }]);
+    rec.resolutions([{ conditionId: '0xc2', closed: true, tokens: [{ tokenId: '333', winner: false }, { tokenId: '444', winner: true }] }]);
+    rec.resolutions([{ conditionId: '0xnope', closed: true, tokens: [{ tokenId: '555', winner: true }] }]);
+    rec.resolutions([{ conditionId: '0xc0nd', closed: false, tokens: [{ tokenId: '111', winner: true }] }]);
+    await writer.close();
+
+    // Never more than the budget in any window.
+    for (const c of calls) expect(calls.filter((d) => d.at > c.at - budget.windowMs && d.at <= c.at).length).toBeLessThanOrEqual(budget.requests);
+    expect(calls.some((c) => c.q.offset > 0)).toBe(true); // bursts were paged
+    expect(rec.tapeStats()?.deferred).toBeGreaterThan(0); // the budget did bind, and nothing was lost
+    expect(new Set(calls.map((c) => c.q.market))).toEqual(new Set(['0xc0nd', '0xc2']));
+    const events = await readAll(RecordingReader.fromFile(path));
+    const trades = events.filter((e) => e.kind === 'trade');
+    // Per market, the exact sequence; across markets the tape interleaves by turn.
+    for (const cid of ['0xc0nd', '0xc2']) {
+      const tokens = cid === '0xc0nd' ? ['111', '222'] : ['333', '444'];
+      const got = trades.filter((e) => tokens.includes(e.tokenId)).map((e) => e.kind === 'trade' ? { tokenId: e.tokenId, price: e.price, size: e.size, side: e.side, exchangeTs: e.exchangeTs } : null);
+      // Each once, in time order (the order within one second is exact only for a scan done in one turn).
+      const bySize = (a: { size: number } | null, b: { size: number } | null): number => (a?.size ?? 0) - (b?.size ?? 0);
+      expect([...got].sort(bySize)).toEqual(want.filter((w) => tokens.includes(w.tokenId)).sort(bySize));
+      for (let i = 1; i < got.length; i++) expect(got[i]!.exchangeTs).toBeGreaterThanOrEqual(got[i - 1]!.exchangeTs);
+    }
+    for (const e of trades) expect(e.localTs).toBeGreaterThanOrEqual(e.exchangeTs);
+    expect(rec.stats()).toMatchObject({ trades: want.length, resolved: 1 });
+    expect(rec.stats().tradesSkipped).toBeGreaterThan(0);
+    expect(events.filter((e) => e.kind === 'resolved')).toEqual([{ kind: 'resolved', tokenId: '444', conditionId: '0xc2', exchangeTs: clock.now(), localTs: clock.now(), restated: false }]);
   });
 });

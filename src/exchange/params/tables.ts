@@ -109,6 +109,9 @@ export const TRADES: ParamTable = {
     { name: 'market', kind: 'list' },
     { name: 'limit', kind: 'integer', min: 1, max: 500, default: 100 },
     { name: 'offset', kind: 'integer', min: 0, default: 0 },
+    // The public Data API's filter (its default there is true: each match once, on its taker
+    // row); sent only when given, so existing queries are unchanged.
+    { name: 'takerOnly', kind: 'boolean' },
   ],
 };
 

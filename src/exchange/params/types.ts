@@ -95,6 +95,8 @@ export interface TradesParams {
   market?: readonly string[];
   limit?: number;
   offset?: number;
+  /** Only the taker's row of each match (side = the aggressor's); absent: the venue's default. */
+  takerOnly?: boolean;
 }
 
 export interface PublicSearchParams {

@@ -26,6 +26,10 @@ export const REC_BOOK = 2;
 export const REC_DELTA = 3;
 export const REC_MID = 4;
 export const REC_GRID = 5;
+/** A public trade on the token (price, size, the taker's side). */
+export const REC_TRADE = 6;
+/** The token's market resolved and this token won. */
+export const REC_RESOLVED = 7;
 /** Tag bit: a chunk-start restatement of a token's settings or book (not a new observation). */
 export const REC_RESTATE = 0x10;
 
@@ -57,6 +61,13 @@ export interface MarketSettings {
   readonly makerFeeBps: number | null;
   readonly takerFeeBps: number | null;
   readonly rewards: RecordedRewards | null;
+}
+
+/** A public trade: `side` is the taker's (aggressor's) side — BUY lifted asks, SELL hit bids. */
+export interface TradeObservation {
+  readonly price: Price;
+  readonly size: Shares;
+  readonly side: 'BUY' | 'SELL';
 }
 
 /** One price level's new size; size 0 removes the level. */

@@ -13,7 +13,7 @@ import type { Book, Level } from '../../core/book.js';
 import { InvariantError } from '../../core/errors.js';
 import type { Price, Shares } from '../../core/money.js';
 import {
-  ByteSource, REC_BOOK, REC_DELTA, REC_GRID, REC_MID, REC_RESTATE, REC_SETTINGS, RecordingFormatError, SIZE_LOT,
+  ByteSource, REC_BOOK, REC_DELTA, REC_GRID, REC_MID, REC_RESOLVED, REC_RESTATE, REC_SETTINGS, REC_TRADE, RecordingFormatError, SIZE_LOT,
   type Codec, type LevelChange, type MarketSettings,
 } from './format.js';
 import { frames, type TailReport } from './frames.js';
@@ -48,7 +48,23 @@ export interface MidEvent extends EventBase {
   readonly kind: 'mid';
   readonly mid: Price;
 }
-export type RecordingEvent = SettingsEvent | BookEvent | DeltaEvent | MidEvent;
+/**
+ * A public trade on the token. `side` is the taker's (aggressor's) side as the exchange reports
+ * it: BUY lifted resting asks, SELL hit resting bids. `exchangeTs` of a trade polled from the
+ * data API has second resolution (a multiple of 1000); `localTs` is when we received it.
+ */
+export interface TradeEvent extends EventBase {
+  readonly kind: 'trade';
+  readonly price: Price;
+  readonly size: Shares;
+  readonly side: 'BUY' | 'SELL';
+}
+/** The market resolved: `tokenId` is the winning token, `conditionId` its market. */
+export interface ResolvedEvent extends EventBase {
+  readonly kind: 'resolved';
+  readonly conditionId: string;
+}
+export type RecordingEvent = SettingsEvent | BookEvent | DeltaEvent | MidEvent | TradeEvent | ResolvedEvent;
 
 export interface ReaderOptions {
   readonly includeRestatements?: boolean;
@@ -201,6 +217,14 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
         yield { kind: 'delta', tokenId, exchangeTs, localTs, restated: false, changes, book: bookAt(st) };
       } else if (type === REC_MID) {
         yield { kind: 'mid', tokenId, exchangeTs, localTs, restated: false, mid: src.uvar() as Price };
+      } else if (type === REC_TRADE) {
+        const v = src.uvar();
+        const price = Math.floor(v / 2) as Price;
+        if (price <= 0) throw new RecordingFormatError('trade price out of range');
+        const size = readSize(src);
+        yield { kind: 'trade', tokenId, exchangeTs, localTs, restated: false, price, size, side: v % 2 === 0 ? 'BUY' : 'SELL' };
+      } else if (type === REC_RESOLVED) {
+        yield { kind: 'resolved', tokenId, conditionId: st.settings.conditionId, exchangeTs, localTs, restated: false };
       } else {
         throw new RecordingFormatError(`unknown record type ${type}`);
       }

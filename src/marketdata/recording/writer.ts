@@ -17,7 +17,7 @@ import { InvariantError } from '../../core/errors.js';
 import { SCALE, type Price } from '../../core/money.js';
 import {
   ByteSink, CHUNK_HEADER_BYTES, chunkCrc, encodeHeader, gcd, HEADER_BYTES, REC_BOOK, REC_DELTA, REC_GRID, REC_MID,
-  REC_RESTATE, REC_SETTINGS, SIZE_LOT, type Codec, type LevelChange, type MarketSettings,
+  REC_RESOLVED, REC_RESTATE, REC_SETTINGS, REC_TRADE, SIZE_LOT, type Codec, type LevelChange, type MarketSettings, type TradeObservation,
 } from './format.js';
 import { scanRecording, type TailReport } from './frames.js';
 import { Ladder } from './ladder.js';
@@ -38,6 +38,10 @@ export interface RecordSink {
   book(tokenId: string, exchangeTs: number, localTs: number, book: BookObservation): void;
   delta(tokenId: string, exchangeTs: number, localTs: number, changes: readonly LevelChange[]): void;
   mid(tokenId: string, exchangeTs: number, localTs: number, mid: Price): void;
+  /** Optional so that book-only sinks stay valid; a source of trades skips them without it. */
+  trade?(tokenId: string, exchangeTs: number, localTs: number, trade: TradeObservation): void;
+  /** The market `conditionId` resolved and `winnerTokenId` (a token with settings) won. */
+  resolved?(conditionId: string, winnerTokenId: string, exchangeTs: number, localTs: number): void;
 }
 
 export interface EncoderOptions {
@@ -50,6 +54,8 @@ export interface EncoderStats {
   records: number;
   /** Book and delta level changes plus mids: the "updates" of recording_bytes_per_update. */
   updates: number;
+  /** TRADE records (not counted as updates: they are not book observations). */
+  trades: number;
   chunks: number;
   /** Bytes of sealed chunks, framing included (the file header excluded). */
   bytes: number;
@@ -85,7 +91,7 @@ function optNonNeg(v: number | null, what: string): void {
 
 export class RecordingEncoder implements RecordSink {
   readonly codec: Codec;
-  readonly stats: EncoderStats = { records: 0, updates: 0, chunks: 0, bytes: 0 };
+  readonly stats: EncoderStats = { records: 0, updates: 0, trades: 0, chunks: 0, bytes: 0 };
   private readonly chunkBytes: number;
   private readonly tokens = new Map<string, TokenState>();
   private readonly chunk = new Map<string, ChunkEntry>();
@@ -196,6 +202,34 @@ export class RecordingEncoder implements RecordSink {
     this.prefix(REC_MID, entry.index, exchangeTs, localTs);
     this.raw.uvar(mid);
     this.done(1);
+  }
+
+  trade(tokenId: string, exchangeTs: number, localTs: number, t: TradeObservation): void {
+    checkTs(exchangeTs, 'exchangeTs');
+    checkTs(localTs, 'localTs');
+    checkPrice(t.price);
+    checkSize(t.size, false);
+    if (t.side !== 'BUY' && t.side !== 'SELL') throw new InvariantError(`unknown taker side ${String(t.side)}`);
+    const st = this.known(tokenId);
+    const entry = this.enter(st, tokenId, false);
+    this.prefix(REC_TRADE, entry.index, exchangeTs, localTs);
+    // Trade prices need not sit on the tick grid (data API prices are whatever matched): raw µ.
+    this.raw.uvar(t.price * 2 + (t.side === 'SELL' ? 1 : 0));
+    writeSize(this.raw, t.size);
+    this.stats.trades++;
+    this.done(0);
+  }
+
+  resolved(conditionId: string, winnerTokenId: string, exchangeTs: number, localTs: number): void {
+    checkTs(exchangeTs, 'exchangeTs');
+    checkTs(localTs, 'localTs');
+    const st = this.known(winnerTokenId);
+    if (st.settings.conditionId !== conditionId) {
+      throw new InvariantError(`token ${winnerTokenId} belongs to market ${st.settings.conditionId}, not ${conditionId}`);
+    }
+    const entry = this.enter(st, winnerTokenId, false);
+    this.prefix(REC_RESOLVED, entry.index, exchangeTs, localTs);
+    this.done(0);
   }
 
   /** Seals the records buffered so far into a chunk (no-op when there are none). */
@@ -407,6 +441,15 @@ export class RecordingWriter implements RecordSink {
   mid(tokenId: string, exchangeTs: number, localTs: number, mid: Price): void {
     this.live();
     this.encoder.mid(tokenId, exchangeTs, localTs, mid);
+  }
+
+  trade(tokenId: string, exchangeTs: number, localTs: number, trade: TradeObservation): void {
+    this.live();
+    this.encoder.trade(tokenId, exchangeTs, localTs, trade);
+  }
+  resolved(conditionId: string, winnerTokenId: string, exchangeTs: number, localTs: number): void {
+    this.live();
+    this.encoder.resolved(conditionId, winnerTokenId, exchangeTs, localTs);
   }
 
   /** Seals the open chunk and waits until every chunk is written. */

@@ -59,8 +59,8 @@ export class FillRecorder {
   }
 
   private onTrade(t: Trade): void {
-    this.leg(t, t.makerOwner, t.makerTokenId, t.makerSide, t.makerPrice, t.makerFee, `${t.id}/m`);
-    this.leg(t, t.takerOwner, t.takerTokenId, t.takerSide, t.takerPrice, t.takerFee, `${t.id}/t`);
+    this.leg(t, t.makerOwner, t.makerTokenId, t.makerSide, t.makerPrice, t.makerFee, `${t.id}/m`, 'maker');
+    this.leg(t, t.takerOwner, t.takerTokenId, t.takerSide, t.takerPrice, t.takerFee, `${t.id}/t`, 'taker');
     const m = this.engine.marketOfToken(t.takerTokenId);
     const state = m === undefined ? undefined : this.engine.market(m.conditionId);
     if (state !== undefined) {
@@ -71,7 +71,7 @@ export class FillRecorder {
     }
   }
 
-  private leg(t: Trade, owner: string, tokenId: string, side: 'BUY' | 'SELL', price: number, fee: number, key: string): void {
+  private leg(t: Trade, owner: string, tokenId: string, side: 'BUY' | 'SELL', price: number, fee: number, key: string, role: 'maker' | 'taker'): void {
     const fill: Fill = {
       user: this.wallets.walletOf(owner),
       tokenId,
@@ -82,6 +82,7 @@ export class FillRecorder {
       feeMicros: fee as Fill['feeMicros'],
       timeMs: t.timeMs,
       transactionHash: '0x' + createHash('sha256').update(key).digest('hex'),
+      role,
     };
     this.stats.fills++;
     try {

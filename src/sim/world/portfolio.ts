@@ -53,6 +53,8 @@ export interface Fill {
   timeMs: number;
   /** Used by the trade log; the book ignores it. */
   transactionHash?: string;
+  /** This wallet's role in the match (the trade log's takerOnly filter); absent: unknown. */
+  role?: 'maker' | 'taker';
 }
 
 /** Current price of a token (the midpoint), or null when there is none. */

@@ -6,7 +6,9 @@
 //   fields), so the same sequence of fills always lists the same hashes;
 // - query: user (wallet, any case), market (comma-separated condition ids), limit 1–500 (default
 //   100), offset 0–10000 (default 0); newest first, ties by arrival (latest first); data error
-//   shape (`unknown_field`, `invalid_field`), status 400.
+//   shape (`unknown_field`, `invalid_field`), status 400;
+// - takerOnly (the public Data API's filter): true lists only the taker's row of each match (its
+//   side is the aggressor's); the default here stays false (both rows, as this log always listed).
 import { createHash } from 'node:crypto';
 import type { WireTrade } from '../../exchange/wire.js';
 import type { Fill } from './portfolio.js';
@@ -51,7 +53,8 @@ export class TradeLog {
 
   query(q: RawQuery): QueryResult<WireTrade[]> {
     return runQuery(() => {
-      const p = new Params(q, DATA_STYLE).only(['user', 'market', 'limit', 'offset']);
+      const p = new Params(q, DATA_STYLE).only(['user', 'market', 'limit', 'offset', 'takerOnly']);
+      const takerOnly = p.bool('takerOnly', false);
       const user = p.text('user', 42);
       if (user !== undefined && !isAddress(user)) fail(DATA_STYLE.invalid('user', 'must be a wallet address'));
       const list = p.list('market');
@@ -61,7 +64,8 @@ export class TradeLog {
       const offset = p.int('offset', { min: 0, max: 10_000 }, 0);
       const wallet = user?.toLowerCase();
       const rows = this.log
-        .filter((l) => (wallet === undefined || l.user === wallet) && (markets === undefined || markets.has(l.fill.conditionId.toLowerCase())))
+        .filter((l) => (wallet === undefined || l.user === wallet) && (markets === undefined || markets.has(l.fill.conditionId.toLowerCase()))
+          && (!takerOnly || l.fill.role === 'taker'))
         .sort((a, b) => b.fill.timeMs - a.fill.timeMs || b.seq - a.seq);
       return page(rows, offset, limit).map((l) => this.render(l));
     });

@@ -62,6 +62,8 @@ export async function plainEvents(reader: RecordingReader): Promise<Plain[]> {
     if (e.kind === 'settings') out.push({ ...base, detail: e.settings });
     else if (e.kind === 'mid') out.push({ ...base, detail: e.mid });
     else if (e.kind === 'delta') out.push({ ...base, detail: { changes: e.changes, book: e.book() } });
+    else if (e.kind === 'trade') out.push({ ...base, detail: { price: e.price, size: e.size, side: e.side } });
+    else if (e.kind === 'resolved') out.push({ ...base, detail: { conditionId: e.conditionId } });
     else out.push({ ...base, detail: { hash: e.hash, book: e.book() } });
   }
   return out;

@@ -7,12 +7,14 @@
 //   market's other token announced, or null;
 // - the feed carries no local timestamps: localTs is the exchange timestamp unless the caller
 //   supplies a function (the live recorder passes its own clock's reading);
-// - messages of other kinds (last_trade_price, …) are counted in `skipped`, not recorded.
+// - `last_trade_price` is a TRADE (price, size, the taker's side, ms timestamp) when the sink takes
+//   trades (a book-only sink skips it, counted); its fee rate is not kept;
+// - messages of other kinds are counted in `skipped`, not recorded.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Book } from '../../../core/book.js';
 import { ParseError } from '../../../core/errors.js';
-import type { Price } from '../../../core/money.js';
+import { SCALE, type Price } from '../../../core/money.js';
 import { isKnownTick } from '../../../core/tick.js';
 import { parseBook } from '../../../exchange/parse/book.js';
 import { readPrice, readShares } from '../../../exchange/parse/decimal.js';
@@ -33,12 +35,13 @@ export interface StreamImportStats {
   deltas: number;
   levelChanges: number;
   tickChanges: number;
+  trades: number;
   skipped: Record<string, number>;
 }
 
 /** Imports messages one by one; keeps the per-market tick it learnt across calls. */
 export class MarketStreamImporter {
-  readonly stats: StreamImportStats = { messages: 0, books: 0, priceChanges: 0, deltas: 0, levelChanges: 0, tickChanges: 0, skipped: {} };
+  readonly stats: StreamImportStats = { messages: 0, books: 0, priceChanges: 0, deltas: 0, levelChanges: 0, tickChanges: 0, trades: 0, skipped: {} };
   private readonly marketTick = new Map<string, Price>();
 
   constructor(private readonly sink: RecordSink, private readonly opts: StreamImportOptions = {}) {}
@@ -55,6 +58,7 @@ export class MarketStreamImporter {
     if (type === 'book' || (type === undefined && 'bids' in o)) this.book(parseBook(o, path));
     else if (type === 'price_change') this.priceChange(o, path);
     else if (type === 'tick_size_change') this.tickChange(o, path);
+    else if (type === 'last_trade_price' && this.sink.trade !== undefined) this.trade(o, path);
     else {
       const k = typeof type === 'string' ? type : '(none)';
       this.stats.skipped[k] = (this.stats.skipped[k] ?? 0) + 1;
@@ -112,6 +116,20 @@ export class MarketStreamImporter {
       this.stats.deltas++;
       this.stats.levelChanges += changes.length;
     }
+  }
+
+  private trade(o: Record<string, unknown>, path: string): void {
+    const tokenId = nonEmpty(o['asset_id'], at(path, 'asset_id'));
+    const market = nonEmpty(o['market'], at(path, 'market'));
+    const ts = uintString(o['timestamp'], at(path, 'timestamp'));
+    const side = oneOf(o['side'], at(path, 'side'), ['BUY', 'SELL'] as const);
+    const price = readPrice(o['price'], at(path, 'price'));
+    const size = readShares(o['size'], at(path, 'size'));
+    if (!(price > 0 && price < SCALE)) throw new ParseError(at(path, 'price'), `trade price out of (0, 1): ${JSON.stringify(o['price'])}`);
+    if (!(size > 0)) throw new ParseError(at(path, 'size'), `trade size must be positive: ${JSON.stringify(o['size'])}`);
+    this.ensureSettings(tokenId, market, ts, null);
+    this.sink.trade?.(tokenId, ts, this.local(ts), { price, size, side });
+    this.stats.trades++;
   }
 
   private tickChange(o: Record<string, unknown>, path: string): void {
