@@ -7,7 +7,11 @@
 //   of the order's recorded fills, keyed by (order id, cumulative size): repeated or out-of-order
 //   observations never add anything, and the total recorded equals the largest value seen;
 // - a resolved market settles every position of its condition at its payout (winner 1, loser 0)
-//   exactly once; a fill that arrives after the resolution is settled as soon as it is applied;
+//   exactly once; a fill that arrives after the resolution is settled as soon as it is applied
+//   (never refused: the exchange matched it before the market closed, and the ledger may learn of
+//   it only at a later lookup, so it is real money that the payout must still count);
+// - a resolution keeps two times: when the market resolved (the caller's, default the clock) and
+//   when the ledger recorded it; settlement rows carry their record time (the daily PnL's rule);
 // - a token belongs to one condition: a fill naming another condition is an InvariantError.
 import type Database from 'better-sqlite3';
 import { impliedPrice } from '../core/amounts.js';
@@ -17,7 +21,7 @@ import { SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import type { OrderRow, OrderStore } from './order-store.js';
 import { applyFill, averagePrice, FLAT, settlePosition, type PositionState } from './pnl.js';
 import type {
-  CumulativeMatchOptions, FillInput, FillSource, LedgerFill, LedgerPosition, Liquidity, Settlement, Side,
+  CumulativeMatchOptions, FillInput, FillSource, LedgerFill, LedgerPosition, Liquidity, MarketResolution, Settlement, Side,
 } from './types.js';
 
 interface FillRow {
@@ -55,6 +59,18 @@ interface ResolutionRow {
   winner_token_id: string | null;
   payouts_json: string;
   resolved_at_ms: number;
+  recorded_at_ms: number;
+}
+
+interface SettlementRow {
+  seq: number;
+  condition_id: string;
+  token_id: string;
+  payout: number;
+  size: number;
+  proceeds: number;
+  realized_delta: number;
+  recorded_at_ms: number;
 }
 
 const FILL_SOURCES: readonly FillSource[] = ['placement', 'lookup', 'sim', 'backtest', 'trade'];
@@ -63,6 +79,7 @@ export class FillStore {
   private readonly selectFillByKey;
   private readonly insertFill;
   private readonly selectFills;
+  private readonly selectLastSeq;
   private readonly selectFillsOfOrder;
   private readonly selectPosition;
   private readonly selectPositions;
@@ -72,6 +89,9 @@ export class FillStore {
   private readonly selectResolution;
   private readonly insertResolution;
   private readonly insertSettlement;
+  private readonly selectResolutions;
+  private readonly selectSettlements;
+  private readonly selectSettlementsOf;
 
   constructor(db: Database.Database, private readonly clock: Clock, private readonly orders: OrderStore) {
     this.selectFillByKey = db.prepare<[string], FillRow>('SELECT * FROM fills WHERE dedup_key = ?');
@@ -81,6 +101,7 @@ export class FillStore {
         VALUES (@dedup_key, @order_id, @token_id, @condition_id, @side, @price, @size, @notional, @fee, @liquidity,
           @source, @time_ms, @recorded_at_ms, @realized_delta)`);
     this.selectFills = db.prepare<[number, number], FillRow>('SELECT * FROM fills WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.selectLastSeq = db.prepare<[], number | null>('SELECT max(seq) FROM fills').pluck();
     this.selectFillsOfOrder = db.prepare<[string], FillRow>('SELECT * FROM fills WHERE order_id = ? ORDER BY seq');
     this.selectPosition = db.prepare<[string], PositionRow>('SELECT * FROM positions WHERE token_id = ?');
     this.selectPositions = db.prepare<[], PositionRow>('SELECT * FROM positions ORDER BY token_id');
@@ -94,11 +115,15 @@ export class FillStore {
           fees = excluded.fees, bought = excluded.bought, sold = excluded.sold, updated_at_ms = excluded.updated_at_ms`);
     this.selectResolution = db.prepare<[string], ResolutionRow>('SELECT * FROM market_resolutions WHERE condition_id = ?');
     this.insertResolution = db.prepare<ResolutionRow>(
-      `INSERT INTO market_resolutions (condition_id, winner_token_id, payouts_json, resolved_at_ms)
-        VALUES (@condition_id, @winner_token_id, @payouts_json, @resolved_at_ms)`);
+      `INSERT INTO market_resolutions (condition_id, winner_token_id, payouts_json, resolved_at_ms, recorded_at_ms)
+        VALUES (@condition_id, @winner_token_id, @payouts_json, @resolved_at_ms, @recorded_at_ms)`);
     this.insertSettlement = db.prepare<[string, string, number, number, number, number, number]>(
       `INSERT INTO settlements (condition_id, token_id, payout, size, proceeds, realized_delta, recorded_at_ms)
         VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.selectResolutions = db.prepare<[], ResolutionRow>(
+      'SELECT * FROM market_resolutions ORDER BY resolved_at_ms, condition_id');
+    this.selectSettlements = db.prepare<[], SettlementRow>('SELECT * FROM settlements ORDER BY seq');
+    this.selectSettlementsOf = db.prepare<[string], SettlementRow>('SELECT * FROM settlements WHERE condition_id = ? ORDER BY seq');
   }
 
   /**
@@ -195,6 +220,10 @@ export class FillStore {
   }
 
   fills(afterSeq: number, limit: number): LedgerFill[] {
+    // The daemon asks every cycle and there is rarely anything new: max(seq) answers that in a
+    // tenth of the time the range query takes to come back empty.
+    const last = this.selectLastSeq.get();
+    if (last === undefined || last === null || last <= afterSeq) return [];
     return this.selectFills.all(afterSeq, limit).map(toFill);
   }
 
@@ -213,10 +242,13 @@ export class FillStore {
 
   /**
    * Resolves a market: every position of the condition is closed at its payout (tokens absent from
-   * `payouts` pay 0). Resolving again with the same payouts is a no-op (returns []); with other
-   * payouts, an InvariantError.
+   * `payouts` pay 0). Resolving again with the same payouts is a no-op (returns []), whatever
+   * time it names; with other payouts, an InvariantError.
    */
-  settle(conditionId: string, payouts: ReadonlyMap<string, Price>, winnerTokenId: string | null): Settlement[] {
+  settle(conditionId: string, payouts: ReadonlyMap<string, Price>, winnerTokenId: string | null, resolvedAtMs: number): Settlement[] {
+    if (conditionId === '') throw new InvariantError('resolution of an empty condition id');
+    if (!Number.isSafeInteger(resolvedAtMs)) throw new InvariantError(`resolution of ${conditionId}: bad time ${String(resolvedAtMs)}`);
+    if (winnerTokenId !== null && winnerTokenId === '') throw new InvariantError(`resolution of ${conditionId}: empty winner token id`);
     for (const [token, p] of payouts) {
       if (!Number.isSafeInteger(p) || p < 0 || p > SCALE) throw new InvariantError(`payout of ${token} outside [0, 1]: ${String(p)}`);
     }
@@ -230,7 +262,7 @@ export class FillStore {
     }
     const now = this.clock.now();
     const resolution: ResolutionRow = {
-      condition_id: conditionId, winner_token_id: winnerTokenId, payouts_json: payoutsJson, resolved_at_ms: now,
+      condition_id: conditionId, winner_token_id: winnerTokenId, payouts_json: payoutsJson, resolved_at_ms: resolvedAtMs, recorded_at_ms: now,
     };
     this.insertResolution.run(resolution);
     const out: Settlement[] = [];
@@ -245,12 +277,31 @@ export class FillStore {
     if (pos.size === 0) return null;
     const payout = payoutOf(res, tokenId);
     const effect = settlePosition(pos, payout);
-    this.insertSettlement.run(conditionId, tokenId, payout, effect.size, effect.proceeds, effect.realizedDelta, now);
+    const r = this.insertSettlement.run(conditionId, tokenId, payout, effect.size, effect.proceeds, effect.realizedDelta, now);
     this.savePosition(tokenId, conditionId, effect.position, now);
     return {
-      conditionId, tokenId, payout, size: effect.size, proceeds: effect.proceeds,
+      seq: Number(r.lastInsertRowid), conditionId, tokenId, payout, size: effect.size, proceeds: effect.proceeds,
       realizedDelta: effect.realizedDelta, recordedAtMs: now,
     };
+  }
+
+  resolution(conditionId: string): MarketResolution | null {
+    const r = this.selectResolution.get(conditionId);
+    return r === undefined ? null : toResolution(r);
+  }
+
+  /** Every resolved market, by resolution time (then condition id). */
+  resolutions(): MarketResolution[] {
+    return this.selectResolutions.all().map(toResolution);
+  }
+
+  /** Settlement rows in record order, of one market or of all. */
+  settlements(conditionId?: string): Settlement[] {
+    const rows = conditionId === undefined ? this.selectSettlements.all() : this.selectSettlementsOf.all(conditionId);
+    return rows.map((r) => ({
+      seq: r.seq, conditionId: r.condition_id, tokenId: r.token_id, payout: r.payout as Price, size: r.size as Shares,
+      proceeds: r.proceeds as Micros, realizedDelta: r.realized_delta as Micros, recordedAtMs: r.recorded_at_ms,
+    }));
   }
 
   private loadPosition(tokenId: string, conditionId: string): PositionState {
@@ -268,6 +319,13 @@ export class FillStore {
       bought: p.bought, sold: p.sold, updated_at_ms: now,
     });
   }
+}
+
+function toResolution(r: ResolutionRow): MarketResolution {
+  const payouts = (JSON.parse(r.payouts_json) as [string, number][]).map(([t, p]) => [t, p as Price] as const);
+  return {
+    conditionId: r.condition_id, winnerTokenId: r.winner_token_id, payouts, resolvedAtMs: r.resolved_at_ms, recordedAtMs: r.recorded_at_ms,
+  };
 }
 
 function payoutOf(res: ResolutionRow, tokenId: string): Price {

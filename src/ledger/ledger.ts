@@ -25,7 +25,7 @@ import { PnlReporter } from './pnl-report.js';
 import { openDatabase, type SynchronousMode } from './sqlite.js';
 import type {
   CumulativeMatchOptions, CycleHour, CycleInput, CycleRecord, DailyPnl, FillInput, LedgerFill, LedgerOrder,
-  LedgerPosition, LookupOutcome, LookupResult, MarkToMarket, OrderEvent, PlacementResult, PnlSnapshot, Settlement,
+  LedgerPosition, LookupOutcome, LookupResult, MarketResolution, MarkToMarket, OrderEvent, PlacementResult, PnlSnapshot, Settlement,
   SignedOrderInput,
 } from './types.js';
 
@@ -265,14 +265,36 @@ export class Ledger {
     return this.reporter.markToMarket(mids);
   }
 
-  /** The winner pays 1 a share, every other token of the condition 0; idempotent. */
-  resolveMarket(conditionId: string, winnerTokenId: string): Settlement[] {
-    return this.settleMarket(conditionId, new Map([[winnerTokenId, ONE]]), winnerTokenId);
+  /**
+   * The market resolved: the winner pays 1 a share (SCALE µ, exact), every other token of the
+   * condition 0, and every position of the condition closes (realized += payout − cost basis,
+   * size 0). `timeMs` is when it resolved (default: the ledger clock). Idempotent: the same
+   * resolution again returns [] and changes nothing; another winner is an InvariantError. A fill
+   * of the market recorded later (learned late) is settled as it is recorded. Returns the
+   * settlements made now, by token id.
+   */
+  resolveMarket(conditionId: string, winnerTokenId: string, timeMs?: number): Settlement[] {
+    return this.settleMarket(conditionId, new Map([[winnerTokenId, ONE]]), winnerTokenId, timeMs);
   }
 
   /** General resolution (e.g. a 50-50 market pays 0.5 each); tokens absent from `payouts` pay 0. */
-  settleMarket(conditionId: string, payouts: ReadonlyMap<string, Price>, winnerTokenId: string | null = null): Settlement[] {
-    return this.transaction(() => this.fillStore.settle(conditionId, payouts, winnerTokenId));
+  settleMarket(conditionId: string, payouts: ReadonlyMap<string, Price>, winnerTokenId: string | null = null, timeMs?: number): Settlement[] {
+    return this.transaction(() => this.fillStore.settle(conditionId, payouts, winnerTokenId, timeMs ?? this.clock.now()));
+  }
+
+  /** The market's recorded resolution, or null while it has none. */
+  resolution(conditionId: string): MarketResolution | null {
+    return this.fillStore.resolution(conditionId);
+  }
+
+  /** Every recorded resolution, by resolution time. */
+  resolutions(): MarketResolution[] {
+    return this.fillStore.resolutions();
+  }
+
+  /** Settlement rows in record order (late fills' settlements included), of one market or all. */
+  settlements(conditionId?: string): Settlement[] {
+    return this.fillStore.settlements(conditionId);
   }
 
   /** Marks to market and writes the result to pnl_snapshots. */

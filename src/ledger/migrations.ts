@@ -173,6 +173,21 @@ ALTER TABLE cycles ADD COLUMN reward_score INTEGER NOT NULL DEFAULT 0 CHECK (rew
 ALTER TABLE cycles_hourly ADD COLUMN reward_score INTEGER NOT NULL DEFAULT 0 CHECK (reward_score >= 0);
 `,
   },
+  {
+    version: 5,
+    description: 'resolution time apart from the time the ledger learned of it; settlements by market',
+    // Until now `resolved_at_ms` was the ledger clock at the call. A market resolves at a time of
+    // its own (the exchange's, or a recording's event) that the ledger may learn of much later, and
+    // a backtest's report lists settlements at the resolution's time; so `resolved_at_ms` becomes
+    // that time (callers default it to the clock, as before) and `recorded_at_ms` the ledger clock
+    // when it was written. Rows written before this version had both equal: they are backfilled so.
+    // Settlement rows keep their record time (the daily PnL counts realized PnL by record time).
+    sql: `
+ALTER TABLE market_resolutions ADD COLUMN recorded_at_ms INTEGER NOT NULL DEFAULT 0;
+UPDATE market_resolutions SET recorded_at_ms = resolved_at_ms;
+CREATE INDEX settlements_condition ON settlements (condition_id, seq);
+`,
+  },
 ];
 
 export const LATEST_VERSION: number = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

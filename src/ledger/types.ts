@@ -192,13 +192,29 @@ export interface DailyPnl {
   readonly unmarked: readonly string[];
 }
 
+/** One token's position closed by a resolution (a late fill's settlement is a row of its own). */
 export interface Settlement {
+  /** Record order of the settlement rows. */
+  readonly seq: number;
   readonly conditionId: string;
   readonly tokenId: string;
   readonly payout: Price;
   readonly size: Shares;
   readonly proceeds: Micros;
   readonly realizedDelta: Micros;
+  readonly recordedAtMs: number;
+}
+
+/** A market's resolution as recorded: what each token pays, and when. */
+export interface MarketResolution {
+  readonly conditionId: string;
+  /** The winning token, null for a general payout (settleMarket without a winner). */
+  readonly winnerTokenId: string | null;
+  /** [token, payout per share] for the tokens that pay; sorted by token id; any other token pays 0. */
+  readonly payouts: ReadonlyArray<readonly [string, Price]>;
+  /** When the market resolved (the exchange's or the recording's time; the clock when not given). */
+  readonly resolvedAtMs: number;
+  /** When the ledger recorded the resolution (its clock). */
   readonly recordedAtMs: number;
 }
 
