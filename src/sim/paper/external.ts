@@ -3,10 +3,17 @@
 // - the account is never ours: our orders meet it through the engine's ordinary matching, and the
 //   engine's self-trade rule never fires between the two (their owners differ), so every fill of
 //   ours is a trade with a price the external book showed (taker) or our own price (maker);
-// - `replace` first cancels every external order of the market, so the external book is exactly
-//   the last book fed (capped), never an accumulation; a real book that is locked or crossed keeps
-//   its asks and drops the bids at or above the best ask (the external account would otherwise
-//   trade with itself, which the engine forbids);
+// - after `replace` the external book is exactly the last book fed (capped), never an
+//   accumulation; a real book that is locked or crossed keeps its asks and drops the bids at or
+//   above the best ask (the external account would otherwise trade with itself, which the engine
+//   forbids);
+// - `replace` is incremental, with the result of cancelling everything and posting the new book:
+//   a level whose external order still rests untouched at the size fed is kept; every other old
+//   order is cancelled first (so no kept bid can meet a new ask), then new levels are posted, asks
+//   then bids, best first. An order a trade touched (it met one of ours) is never kept: the level
+//   is re-posted at the size fed, as a full replacement would. A kept level cannot cross one of
+//   our resting orders (it would have traded when either arrived), so the fills are those of a
+//   full replacement; a recorded update that moves 3 of 40 levels costs 3 cancels and 3 posts;
 // - sizes: each level is truncated to the engine's 0.01-share lot and capped (`maxLevelSize`), each
 //   side to `maxLevels` levels and `maxSideSize` shares in all, best first. Real books hold levels
 //   of millions of shares at extreme prices; no paper order needs more, and the caps keep every
@@ -18,6 +25,11 @@
 // - a level off the market's current tick (after a tick change, real books keep old levels) is
 //   still posted: the engine's tick is set to the finest tick for the posting and restored right
 //   after, synchronously, so no order of ours is ever checked against the temporary tick;
+// - `sweep` (trades): the resting external orders of the market are taken aside (cancelled, their
+//   remaining sizes noted), the synthetic orders are posted one side at a time, so they can meet
+//   only our orders, and withdrawn, then the noted orders are posted again, oldest first: the
+//   external book after a sweep is the one before it (time priority among external orders is
+//   kept; against ours it is moot, as external and our orders on one side never trade);
 // - an external order the engine rejects is a bug of this file (the levels were sanitised and the
 //   account funded): InvariantError.
 import type { Level } from '../../core/book.js';
@@ -89,11 +101,29 @@ export interface ExternalStats {
   readonly minted: Shares;
 }
 
+/** One external order as posted: its level's size as fed, and whether a trade has touched it. */
+interface Posted {
+  readonly id: string;
+  readonly size: number;
+  touched: boolean;
+  /** The replacement that last kept it (cancelStale's mark; no temporary set per call). */
+  keptAt: number;
+}
+
+/** The external orders resting in one market, by price, per side. */
+interface MarketLevels {
+  readonly bids: Map<number, Posted>;
+  readonly asks: Map<number, Posted>;
+}
+
 export class ExternalLiquidity implements ExternalDesk {
   private seq = 0;
   private posted = 0;
   private deposited = 0;
   private minted = 0;
+  private readonly levels = new Map<string, MarketLevels>();
+  private readonly byId = new Map<string, Posted>();
+  private replacements = 0;
 
   constructor(
     private readonly engine: MatchingEngine,
@@ -102,7 +132,17 @@ export class ExternalLiquidity implements ExternalDesk {
     private readonly limits: ExternalLimits,
     /** Prefix of external order ids (never an EIP-712 digest, so never one of ours). */
     private readonly idPrefix = 'ext-',
-  ) {}
+  ) {
+    engine.onTrade((t) => {
+      if (t.makerOwner === account) this.touch(t.makerOrderId);
+      if (t.takerOwner === account) this.touch(t.takerOrderId);
+    });
+  }
+
+  private touch(orderId: string): void {
+    const p = this.byId.get(orderId);
+    if (p !== undefined) p.touched = true;
+  }
 
   stats(): ExternalStats {
     return { posted: this.posted, deposited: this.deposited as Micros, minted: this.minted as Shares };
@@ -112,28 +152,125 @@ export class ExternalLiquidity implements ExternalDesk {
     const engine = this.engine;
     const m = engine.market(conditionId);
     if (m === undefined) throw new InvariantError(`external liquidity for unknown market ${conditionId}`);
-    engine.cancelAll(this.account, conditionId);
     const a = sanitizeSide(asks, this.limits);
     let b = sanitizeSide(bids, this.limits);
     const bestAsk = a[0];
     if (bestAsk !== undefined && b.length > 0 && (b[0] as Level).price >= bestAsk.price) b = b.filter((l) => l.price < bestAsk.price);
-    if (a.length === 0 && b.length === 0) return;
+    let held = this.levels.get(conditionId);
+    if (held === undefined) {
+      held = { bids: new Map(), asks: new Map() };
+      this.levels.set(conditionId, held);
+    }
+    // Cancel every old order not kept, on both sides, before anything is posted.
+    const postAsks = this.cancelStale(held.asks, a);
+    const postBids = this.cancelStale(held.bids, b);
+    if (postAsks.length === 0 && postBids.length === 0) return;
 
     const yes = m.tokens[0];
-    this.fund(conditionId, yes, b, a, Math.max(m.makerFeeBps, m.takerFeeBps));
+    this.fund(conditionId, yes, postBids, postAsks, Math.max(m.makerFeeBps, m.takerFeeBps));
 
     const tick = m.tick;
     let offTick = false;
-    for (const l of a) if (!isValidOrderPrice(l.price, tick)) { offTick = true; break; }
-    if (!offTick) for (const l of b) if (!isValidOrderPrice(l.price, tick)) { offTick = true; break; }
+    for (const l of postAsks) if (!isValidOrderPrice(l.price, tick)) { offTick = true; break; }
+    if (!offTick) for (const l of postBids) if (!isValidOrderPrice(l.price, tick)) { offTick = true; break; }
     if (offTick) engine.setTick(conditionId, FINEST_TICK);
     try {
-      // Asks first: they can only meet our bids (the external bids were just cancelled).
-      for (const l of a) this.post(yes, 'SELL', l);
-      for (const l of b) this.post(yes, 'BUY', l);
+      // Asks first: they can only meet our bids (no external bid at or above them rests).
+      for (const l of postAsks) this.post(yes, 'SELL', l, held.asks);
+      for (const l of postBids) this.post(yes, 'BUY', l, held.bids);
     } finally {
       if (offTick) engine.setTick(conditionId, tick);
     }
+  }
+
+  /**
+   * Cancels the orders of one side that the new levels do not keep (gone, resized, or touched by a
+   * trade) and returns the levels to post, best first.
+   */
+  private cancelStale(side: Map<number, Posted>, next: readonly Level[]): Level[] {
+    // Runs on every fed book, so no temporary collections: mark what is kept, cancel the rest.
+    const mark = ++this.replacements;
+    const out: Level[] = [];
+    for (const l of next) {
+      const p = side.get(l.price);
+      if (p !== undefined && !p.touched && p.size === l.size) p.keptAt = mark;
+      else out.push(l);
+    }
+    for (const [price, p] of side) {
+      if (p.keptAt === mark) continue;
+      // A fully traded order is already finished: its cancel finds nothing, which is fine.
+      this.engine.cancel(p.id, this.account);
+      this.byId.delete(p.id);
+      side.delete(price);
+    }
+    return out;
+  }
+
+  sweep(conditionId: string, bids: readonly Level[], asks: readonly Level[]): void {
+    const engine = this.engine;
+    const m = engine.market(conditionId);
+    if (m === undefined) throw new InvariantError(`external liquidity for unknown market ${conditionId}`);
+    const a = sanitizeSide(asks, this.limits);
+    const b = sanitizeSide(bids, this.limits);
+    if (a.length === 0 && b.length === 0) return;
+    let held = this.levels.get(conditionId);
+    if (held === undefined) {
+      held = { bids: new Map(), asks: new Map() };
+      this.levels.set(conditionId, held);
+    }
+    // Only external orders a synthetic one could reach are taken aside: bids at or above the
+    // lowest synthetic ask, asks at or below the highest synthetic bid.
+    let lowAsk = Number.POSITIVE_INFINITY;
+    for (const l of a) lowAsk = Math.min(lowAsk, l.price);
+    let highBid = Number.NEGATIVE_INFINITY;
+    for (const l of b) highBid = Math.max(highBid, l.price);
+    const asideBids = this.takeAside(held.bids, (p) => p >= lowAsk).sort((x, y) => y.price - x.price);
+    const asideAsks = this.takeAside(held.asks, (p) => p <= highBid).sort((x, y) => x.price - y.price);
+    const yes = m.tokens[0];
+    const bps = Math.max(m.makerFeeBps, m.takerFeeBps);
+    const tick = m.tick;
+    const off = (ls: readonly Level[]): boolean => ls.some((l) => !isValidOrderPrice(l.price, tick));
+    const offTick = off(a) || off(b) || off(asideAsks) || off(asideBids);
+    if (offTick) engine.setTick(conditionId, FINEST_TICK);
+    try {
+      // One side at a time, so a synthetic order can meet only ours; what is left is withdrawn.
+      for (const [side, levels] of [['SELL', a], ['BUY', b]] as const) {
+        if (levels.length === 0) continue;
+        this.fund(conditionId, yes, side === 'BUY' ? levels : [], side === 'SELL' ? levels : [], bps);
+        const transient = new Map<number, Posted>();
+        for (const l of levels) this.post(yes, side, l, transient);
+        for (const p of transient.values()) {
+          engine.cancel(p.id, this.account);
+          this.byId.delete(p.id);
+        }
+      }
+      this.fund(conditionId, yes, asideBids, asideAsks, bps);
+      for (const l of asideAsks) this.post(yes, 'SELL', l, held.asks);
+      for (const l of asideBids) this.post(yes, 'BUY', l, held.bids);
+    } finally {
+      if (offTick) engine.setTick(conditionId, tick);
+    }
+  }
+
+  /**
+   * Cancels the held orders of one side whose price `reach` selects and returns their remaining
+   * levels. A level re-posted at its remaining size differs from the size fed, so the next book
+   * replaces it at the fed size, as after any trade that touched it.
+   */
+  private takeAside(side: Map<number, Posted>, reach: (price: number) => boolean): Level[] {
+    const out: Level[] = [];
+    for (const [price, p] of side) {
+      if (!reach(price)) continue;
+      const o = this.engine.getOrder(p.id);
+      this.engine.cancel(p.id, this.account);
+      this.byId.delete(p.id);
+      side.delete(price);
+      if (o === undefined || o.status !== 'LIVE') continue;
+      let size = o.originalSize - o.sizeMatched;
+      size -= size % LOT;
+      if (size > 0) out.push({ price: price as Price, size: size as Shares });
+    }
+    return out;
   }
 
   /** Tops the account up to exactly what the new orders reserve (collateral and YES tokens). */
@@ -156,8 +293,46 @@ export class ExternalLiquidity implements ExternalDesk {
     }
   }
 
-  private post(yes: string, side: 'BUY' | 'SELL', l: Level): void {
+  /**
+   * Puts the external order resting at a YES-terms level behind an order of ours that just joined
+   * that level: the `cross` model's rule that ours comes first at its price (fill-model.ts), which
+   * a kept external order (an incremental replacement keeps unchanged levels) would otherwise
+   * break when another order of ours later takes that level. Re-posts what rests, at once.
+   */
+  requeueBehind(conditionId: string, yesSide: 'BUY' | 'SELL', price: number): void {
+    const held = this.levels.get(conditionId);
+    const side = yesSide === 'BUY' ? held?.bids : held?.asks;
+    const p = side?.get(price);
+    const m = this.engine.market(conditionId);
+    if (side === undefined || p === undefined || m === undefined) return;
+    const rec = this.engine.getOrder(p.id);
+    const resting = rec === undefined || rec.status !== 'LIVE' ? 0 : rec.originalSize - rec.sizeMatched;
+    this.engine.cancel(p.id, this.account);
+    this.byId.delete(p.id);
+    side.delete(price);
+    if (resting <= 0) return;
     const id = `${this.idPrefix}${++this.seq}`;
+    const again: Posted = { id, size: p.size, touched: p.touched || resting !== p.size, keptAt: 0 };
+    this.byId.set(id, again);
+    side.set(price, again);
+    const tick = m.tick;
+    const offTick = !isValidOrderPrice(price as Price, tick);
+    if (offTick) this.engine.setTick(conditionId, FINEST_TICK);
+    try {
+      const r = this.engine.submit({ id, owner: this.account, tokenId: m.tokens[0], side: yesSide, price: price as Price, size: resting as Shares, orderType: 'GTC' });
+      if (!r.ok) throw new InvariantError(`external ${yesSide} re-queued at ${price / SCALE} rejected: ${r.code}`);
+    } finally {
+      if (offTick) this.engine.setTick(conditionId, tick);
+    }
+    this.posted++;
+  }
+
+  private post(yes: string, side: 'BUY' | 'SELL', l: Level, into: Map<number, Posted>): void {
+    const id = `${this.idPrefix}${++this.seq}`;
+    // Registered before submitting: a trade on arrival (it met one of ours) marks it touched.
+    const rec: Posted = { id, size: l.size, touched: false, keptAt: 0 };
+    this.byId.set(id, rec);
+    into.set(l.price, rec);
     const r = this.engine.submit({ id, owner: this.account, tokenId: yes, side, price: l.price, size: l.size, orderType: 'GTC' });
     if (!r.ok) throw new InvariantError(`external ${side} ${l.size / SCALE} @ ${l.price / SCALE} rejected: ${r.code}`);
     this.posted++;

@@ -42,7 +42,7 @@ import {
 import { PaperError } from './errors.js';
 import { ExternalLiquidity, resolveExternalLimits, type ExternalLimits, type ExternalStats } from './external.js';
 import { externalBook, type ExternalBook } from './external-book.js';
-import { FILL_MODELS, type FillModel, type FillModelName } from './fill-model.js';
+import { FILL_MODELS, type ExternalTrade, type FillModel, type FillModelName } from './fill-model.js';
 import type { MarketDisplay, PaperMarket } from './market.js';
 import { OurOrders, toOrderRecord } from './our-orders.js';
 import { PaperPositions, type PaperFill } from './positions.js';
@@ -84,6 +84,19 @@ export interface PaperOrder {
   readonly owner: string;
 }
 
+/** A public trade on a token as recorded: the taker's side, the token's own price. */
+export interface PublicTrade {
+  readonly tokenId: string;
+  readonly price: Price;
+  readonly size: Shares;
+  readonly side: 'BUY' | 'SELL';
+  /** Exchange time, epoch ms. */
+  readonly timestampMs: number;
+}
+
+/** What happened to a fed trade: handed to the fill model, of an unknown token, or the model takes no trades. */
+export type TradeFeed = 'fed' | 'unknown-market' | 'ignored';
+
 /** What happened to a fed book. */
 export type BookFeed = 'fed' | 'unchanged' | 'stale' | 'skipped' | 'unknown-market';
 
@@ -95,6 +108,8 @@ export interface PaperVenueStats {
   /** The other token's book of a market in the same poll (one book per market is fed). */
   readonly booksSkipped: number;
   readonly booksUnknown: number;
+  /** Public trades handed to the fill model. */
+  readonly tradesFed: number;
   readonly fills: number;
   /** Our order records kept (live and recently finished). */
   readonly ordersKept: number;
@@ -135,6 +150,7 @@ export class PaperVenue {
   private booksStale = 0;
   private booksSkipped = 0;
   private booksUnknown = 0;
+  private tradesFed = 0;
   private fillCount = 0;
 
   constructor(opts: PaperVenueOptions) {
@@ -277,6 +293,31 @@ export class PaperVenue {
     return 'fed';
   }
 
+  /**
+   * Feeds one public trade (a backtest's TRADE record) to the fill model, in YES terms: a trade of
+   * the NO token at q whose taker bought is a YES trade at 1 − q whose taker sold (external-book.ts's
+   * mirror). Expired orders are expired first, so they cannot fill.
+   */
+  applyTrade(t: PublicTrade): TradeFeed {
+    const ref = this.tokens.get(t.tokenId);
+    if (ref === undefined) return 'unknown-market';
+    const onTrade = this.fillModel.onTrade;
+    if (onTrade === undefined) return 'ignored';
+    if (!(t.price > 0 && t.price < SCALE) || !(t.size > 0)) return 'ignored';
+    this.engine.expire();
+    const yes = ref.outcome === 0;
+    const trade: ExternalTrade = {
+      conditionId: ref.slot.market.conditionId,
+      timestampMs: t.timestampMs,
+      price: (yes ? t.price : SCALE - t.price) as Price,
+      size: t.size,
+      side: yes ? t.side : t.side === 'BUY' ? 'SELL' : 'BUY',
+    };
+    onTrade.call(this.fillModel, this.external, trade, ref.slot.last);
+    this.tradesFed++;
+    return 'fed';
+  }
+
   // ------------------------------------------------------------------------------- orders
 
   /** Places one of our orders; the answer is the engine's (accepted with fills, or rejected). */
@@ -298,6 +339,11 @@ export class PaperVenue {
         type: o.orderType, createdAtMs: this.clock.now(), maker: o.maker, owner: o.owner, trades: r.trades.map((t) => t.id),
       };
       this.orders.add(rec, this.clock.now());
+      if (r.orderStatus === 'LIVE') {
+        // Ours rests: external liquidity at its level (YES terms) goes behind it (cross rule).
+        const yesSide = ref.outcome === 0 ? o.side : o.side === 'BUY' ? 'SELL' : 'BUY';
+        this.external.requeueBehind(ref.slot.market.conditionId, yesSide, ref.outcome === 0 ? o.price : SCALE - o.price);
+      }
     }
     return r;
   }
@@ -356,7 +402,7 @@ export class PaperVenue {
   stats(): PaperVenueStats {
     return {
       markets: this.slots.size, booksFed: this.booksFed, booksUnchanged: this.booksUnchanged, booksStale: this.booksStale,
-      booksSkipped: this.booksSkipped, booksUnknown: this.booksUnknown, fills: this.fillCount, ordersKept: this.orders.size, external: this.external.stats(),
+      booksSkipped: this.booksSkipped, booksUnknown: this.booksUnknown, tradesFed: this.tradesFed, fills: this.fillCount, ordersKept: this.orders.size, external: this.external.stats(),
     };
   }
 
