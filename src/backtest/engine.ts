@@ -3,10 +3,14 @@
 //   recording events → RecordedMarketData (books as of the virtual time, mids from books, market
 //   settings from SETTINGS records) → PaperGateway/PaperVenue (kind 'backtest', fill model
 //   `cross`/`queue`/`queue-probabilistic`) ← LatentGateway (rate limiter + order-entry latency in
-//   virtual time) ← the real OrderManager (OrderSigner with a key derived from the seed) ← the
+//   virtual time) ← the real OrderManager (orders get their real ids but no ECDSA signature:
+//   signer.ts; the key is derived from the seed) ← the
 //   real Daemon (universe, poller at config.poll.intervalMs, strategy, risk, reconcile, ledger).
 // Every recorded book update is fed to the venue when it happens (so fills follow the recorded
-// market between polls); the daemon sees books only when it polls, as in paper mode.
+// market between polls); the daemon sees books only when it polls, as in paper mode, or, with
+// cadence `update`, after every recorded book update of its universe: the daemon's push feed
+// then runs one cycle on the books as of that update (all universe tokens, as a poll would
+// answer), with no poll timer, gateway round trip or interval in between.
 // Invariants kept:
 // - the clock never moves past an event before every timer due before it has fired and the
 //   promises it started have settled (drain); an event is applied once the clock reaches its local
@@ -18,6 +22,9 @@
 //   tokens' settings; its universe is the recording's: when the config names no markets, every
 //   market complete at that moment (markets completed later are replayed as data only); the ledger is ':memory:' with synchronous NORMAL
 //   and stays open across the daemon's stop (which would close it) until the result is read.
+// - a RESOLVED record settles its market (resolution.ts): the venue cancels and refuses its orders,
+//   the ledger pays 1 to the winner and 0 to the loser, its later books are neither fed nor served,
+//   and its tokens' marks become their payouts.
 // drain() waits one macrotask turn (setImmediate): all promise continuations queued by a timer run
 // before it. It is not a timer of the simulated world and never advances or reads time.
 import { createHash } from 'node:crypto';
@@ -25,14 +32,13 @@ import { VirtualClock } from '../core/clock.js';
 import type { Price } from '../core/money.js';
 import { mulberry32 } from '../core/random.js';
 import type { Config } from '../config/schema.js';
-import { dialectFromConfig } from '../exchange/dialect.js';
-import { OrderSigner, type SignedOrder, type UnsignedOrder } from '../exchange/signing/index.js';
-import { OrderManager, type BatchSigner } from '../execution/order-manager.js';
+import { OrderManager } from '../execution/order-manager.js';
 import { Ledger } from '../ledger/index.js';
 import type { LedgerFill } from '../ledger/types.js';
-import { RecordingReader, type RecordingEvent } from '../marketdata/recording/reader.js';
+import { RecordingReader, type RecordingEvent, type TradeEvent } from '../marketdata/recording/reader.js';
 import { ClockRefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
+import type { CycleReport } from '../runtime/cycle.js';
 import { Daemon, type DaemonLedger } from '../runtime/daemon.js';
 import { capitalFromConfig } from '../runtime/limits.js';
 import { createLogger } from '../runtime/logger.js';
@@ -41,6 +47,8 @@ import { PaperError, PaperGateway, PaperVenue, paperMarketFromSettings, type Fil
 import { QueueFillModel, restingFromVenue } from './fill-queue.js';
 import { LatentGateway, latencySampler } from './latency.js';
 import { bookMid, RecordedMarketData } from './market-data.js';
+import { dialectOf, digestOnlySigner } from './signer.js';
+import { BacktestResolutions } from './resolution.js';
 import type { BacktestFill, BacktestOptions, BacktestOrder, BacktestResult, EquitySample } from './types.js';
 
 const UNIVERSE_REFRESH_MS = 3_600_000;
@@ -62,11 +70,17 @@ async function runTimersUntil(clock: VirtualClock, t: number): Promise<void> {
   clock.advanceTo(t);
 }
 
+/** Microtask turns tried before a macrotask drain: a cycle with nothing to send settles in a few. */
+const QUICK_TURNS = 8;
+
 /** Awaits `p`, firing timers in time order while it waits (it may sleep on the clock). */
 async function settle<T>(clock: VirtualClock, p: Promise<T>): Promise<T> {
   let done = false;
   const watched = p.finally(() => { done = true; });
   watched.catch(() => undefined);
+  // Most pushed cycles finish within microtasks (no request, no timer): skip the macrotask turn.
+  for (let i = 0; i < QUICK_TURNS && !done; i++) await undefined;
+  if (done) return watched;
   await drain();
   while (!done) {
     const next = clock.nextTimerAt();
@@ -82,29 +96,20 @@ function seededKey(seed: number): string {
   return `0x${createHash('sha256').update(`oddsmaker-backtest-key:${seed}`).digest('hex')}`;
 }
 
-function inlineSigner(privateKey: string, config: Readonly<Config>): BatchSigner {
-  const s = new OrderSigner(privateKey, dialectOf(config));
-  return { address: s.address, signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> => Promise.resolve(os.map((o) => s.sign(o))) };
-}
-
-function dialectOf(config: Readonly<Config>): ReturnType<typeof dialectFromConfig> {
-  const { chainId, verifyingContract, negRiskVerifyingContract } = config.exchange;
-  return dialectFromConfig(config.exchange.dialect, {
-    ...(chainId !== undefined ? { chainId } : {}),
-    ...(verifyingContract !== undefined ? { verifyingContract } : {}),
-    ...(negRiskVerifyingContract !== undefined ? { negRiskVerifyingContract } : {}),
-  });
-}
-
-/** The ledger as the daemon sees it: its stop() must not close what the engine still reads. */
-function keptOpen(ledger: Ledger): DaemonLedger {
-  return new Proxy(ledger, {
-    get(target, prop) {
-      if (prop === 'close') return () => undefined;
-      const v: unknown = Reflect.get(target, prop, target);
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  }) as unknown as DaemonLedger;
+/**
+ * The ledger as the daemon sees it. Its stop() must not close what the engine still reads, and a
+ * backtest keeps no cycle log (one row per cycle, for operators; the report has its own series).
+ * Plain delegation, not a Proxy: these run on every cycle.
+ */
+function backtestLedgerView(ledger: Ledger): DaemonLedger {
+  return {
+    positions: (opts) => ledger.positions(opts),
+    dailyPnl: (mids) => ledger.dailyPnl(mids),
+    recordCycle: () => undefined,
+    fills: (afterSeq, limit) => ledger.fills(afterSeq, limit),
+    pnlSnapshot: (mids) => ledger.pnlSnapshot(mids),
+    close: () => undefined,
+  };
 }
 
 /** The last [t, mid] at or before t in a time-ordered series, else null. */
@@ -135,6 +140,7 @@ interface Running {
 export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult> {
   const seed = opts.seed >>> 0;
   const fillModelName = opts.fillModel ?? 'cross';
+  const cadence = opts.cadence ?? 'poll';
   const md = new RecordedMarketData(opts.defaults ?? {});
   const recordMids = opts.recordMids ?? true;
   const mids = new Map<string, Array<readonly [number, number]>>();
@@ -148,18 +154,37 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   let endMs = 0;
   let rt: Running | null = null;
   let config: Readonly<Config> = opts.config;
+  const resolutions = new BacktestResolutions();
+  // What the daemon is served (polled or pushed): the recording less the resolved markets.
+  const served = resolutions.marketData(md);
+
+  const noteMid = (tokenId: string, t: number, m: number | null): void => {
+    if (lastMid.get(tokenId) === m) return;
+    lastMid.set(tokenId, m);
+    if (m === null) return;
+    let s = mids.get(tokenId);
+    if (s === undefined) { s = []; mids.set(tokenId, s); }
+    s.push([t, m]);
+  };
+
+  // Cadence `update` cycles on every update: a cycle that changed nothing the equity sample shows
+  // (no fill, no order placed or cancelled, the same quote and order counts, the same marks of
+  // what is held) adds no sample; the previous one holds, so every time-weighted figure is as if
+  // it had been taken (the count-weighted quote uptime counts distinct states instead of cycles).
+  let sampleMarks: ReadonlyMap<string, number | null> | null = null;
+  const unchangedSince = (r: CycleReport): boolean => {
+    const last = equity.at(-1);
+    if (last === undefined || sampleMarks === null) return false;
+    if (r.fills !== 0 || r.placed !== 0 || r.cancelled !== 0 || r.quotes !== last.quotes || r.openOrders !== last.openOrders) return false;
+    for (const [token, mark] of sampleMarks) if ((lastMid.get(token) ?? null) !== mark) return false;
+    return true;
+  };
 
   const feed = (book: Book, t: number): void => {
+    // A resolved market's book is no market any more: its marks stay at the payouts.
+    if (resolutions.isTokenResolved(book.assetId)) return;
     md.applyBook(book);
-    const m = bookMid(book);
-    if (lastMid.get(book.assetId) !== m) {
-      lastMid.set(book.assetId, m);
-      if (m !== null) {
-        let s = mids.get(book.assetId);
-        if (s === undefined) { s = []; mids.set(book.assetId, s); }
-        s.push([t, m]);
-      }
-    }
+    noteMid(book.assetId, t, bookMid(book));
     if (rt === null) return;
     const venue = rt.venue;
     if (!venue.hasMarket(book.market)) {
@@ -177,7 +202,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const clock = new VirtualClock(t);
     md.clock = clock;
     const explicit = config.markets.conditions.length > 0 || config.markets.tokens.length > 0;
-    if (!explicit) config = { ...config, markets: { ...config.markets, conditions: md.conditionIds() } };
+    if (!explicit) config = { ...config, markets: { ...config.markets, conditions: md.conditionIds().filter((c) => !resolutions.isResolved(c)) } };
     let model: FillModel | 'cross' = 'cross';
     let queue: QueueFillModel | null = null;
     if (fillModelName !== 'cross') {
@@ -189,7 +214,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const venueFills: PaperFill[] = [];
     venue.onFill((f) => { venueFills.push(f); });
     const dialect = dialectOf(config);
-    const paper = new PaperGateway({ marketData: md, venue, dialect, clock, kind: 'backtest', closeMarketData: false });
+    const paper = new PaperGateway({ marketData: served, venue, dialect, clock, kind: 'backtest', closeMarketData: false });
     const limiter = await createRateLimiter({ clock, config: { ...config.rateLimit, backend: { kind: 'memory' } } });
     const placedIds: string[] = [];
     const latent = new LatentGateway(paper, clock, latencySampler(opts.latency, mulberry32(seed ^ 0x1a7e9c3d)), limiter);
@@ -209,16 +234,17 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
     const logger = createLogger({ clock, pretty: false, base: null, level: opts.logLevel ?? 'error', destination: { write: () => undefined } });
     const manager = new OrderManager({
-      clock, gateway, ledger, signer: inlineSigner(seededKey(seed), config), dialect, owner: 'backtest',
+      clock, gateway, ledger, signer: digestOnlySigner(seededKey(seed), config), dialect, owner: 'backtest',
       signatureType: config.exchange.signatureType, limiter, random: mulberry32(seed ^ 0x5a17),
       config: { circuitBreakerFailures: config.orders.circuitBreakerFailures, shutdownTimeoutMs: config.orders.shutdownTimeoutMs },
       logger: logger.child({ component: 'orders' }), strategy: config.strategy.name,
     });
     const daemon = new Daemon({
-      config, clock, logger, gateway, executor: manager, ledger: keptOpen(ledger),
+      config, clock, logger, gateway, executor: manager, ledger: backtestLedgerView(ledger), feed: cadence === 'update' ? 'push' : 'poll',
       refreshScheduler: new ClockRefreshScheduler(clock, UNIVERSE_REFRESH_MS),
       onCycle: (r) => {
         cycles++;
+        if (cadence === 'update' && unchangedSince(r)) return;
         const positions = ledger.positions({ openOnly: true });
         const marks = new Map<string, Price>();
         for (const p of positions) { const m = lastMid.get(p.tokenId); if (m !== undefined && m !== null) marks.set(p.tokenId, m as Price); }
@@ -228,6 +254,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
           inventory: positions.map((p) => [p.tokenId, p.size] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
           quotes: r.quotes, openOrders: r.openOrders,
         });
+        sampleMarks = new Map(positions.map((p) => [p.tokenId, lastMid.get(p.tokenId) ?? null] as const));
       },
     });
     return { clock, venue, gateway: latent, limiter, ledger, manager, daemon, placedIds, venueFills };
@@ -236,10 +263,38 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   const source: AsyncIterable<RecordingEvent> | Iterable<RecordingEvent> =
     typeof opts.recording === 'string' ? RecordingReader.fromFile(opts.recording) : opts.recording;
 
+  // A recorded public trade goes to the venue's fill model at its local time (fill-model.ts,
+  // fill-queue.ts): it fills our resting orders it reaches; before the daemon runs, or for a
+  // market the venue does not hold or that resolved, it is data only.
+  const feedTrade = (ev: TradeEvent): void => {
+    if (rt === null || resolutions.isTokenResolved(ev.tokenId)) return;
+    rt.venue.applyTrade({ tokenId: ev.tokenId, price: ev.price, size: ev.size, side: ev.side, timestampMs: ev.exchangeTs });
+  };
+
   const apply = (ev: RecordingEvent, t: number): void => {
     if (ev.kind === 'settings') md.applySettings(ev.settings);
     else if (ev.kind === 'book' || ev.kind === 'delta') { bookUpdates++; feed(ev.book(), t); }
+    else if (ev.kind === 'trade') feedTrade(ev);
+    else if (ev.kind === 'resolved') {
+      for (const [token, mark] of resolutions.apply(ev, t, md, rt?.venue ?? null, rt?.ledger ?? null)) noteMid(token, t, mark);
+    }
     // MID records: the backtest's mids come from the books (the same rule for every recording).
+  };
+
+  // Cadence `update`: the universe's tokens (fixed by the recording's catalog) and the push.
+  let universeTokens: ReadonlySet<string> | null = null;
+  let universeList: string[] = [];
+  let pushDue = false;
+  const pushTokens = (r: Running): ReadonlySet<string> => {
+    if (universeTokens === null) {
+      universeList = r.daemon.status().markets.flatMap((m) => m.tokens);
+      universeTokens = new Set(universeList);
+    }
+    return universeTokens;
+  };
+  const pushBooks = async (r: Running): Promise<void> => {
+    const [books, mids] = await Promise.all([served.getBooks(universeList), served.getMidpoints(universeList)]);
+    await settle(r.clock, r.daemon.push({ receivedAtMs: r.clock.now(), books, mids, complete: true }));
   };
 
   try {
@@ -256,11 +311,16 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
         await settle(rt.clock, rt.daemon.start());
         continue;
       }
+      // Updates stamped with one instant are one observation (a websocket message carries both
+      // tokens' changes): the cycle runs once all of them are in.
+      if (pushDue && t > rt.clock.now()) { pushDue = false; await pushBooks(rt); }
       await runTimersUntil(rt.clock, t);
       apply(ev, rt.clock.now());
+      if (cadence === 'update' && (ev.kind === 'book' || ev.kind === 'delta') && pushTokens(rt).has(ev.tokenId)) pushDue = true;
     }
     if (rt === null) throw new RangeError('the recording holds no book of a market with two recorded tokens: nothing to replay');
     const running: Running = rt;
+    if (pushDue) await pushBooks(running);
     // One more poll interval, so the last books are seen by a cycle.
     endMs = running.clock.now() + config.poll.intervalMs;
     await runTimersUntil(running.clock, endMs);
@@ -334,7 +394,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
         atMs: mtm.atMs, total: mtm.total, realized: mtm.realized, unrealized: mtm.unrealized, fees: mtm.fees,
         positions: mtm.positions.map((p) => ({ tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, cost: p.cost, mark: p.mark })),
       },
-      equity, mids: midsOut, venue: { booksFed: venueStats.booksFed, fills: venueStats.fills },
+      equity, mids: midsOut, venue: { booksFed: venueStats.booksFed, fills: venueStats.fills }, resolutions: resolutions.collect(ledger),
       venueFills: r.venueFills.map((v) => ({
         tradeId: v.tradeId, orderId: v.orderId, tokenId: v.tokenId, side: v.side, price: v.price, size: v.size, feeMicros: v.feeMicros, liquidity: v.liquidity, timeMs: v.timeMs,
       })),

@@ -6,5 +6,7 @@ export { QueueFillModel, restingFromVenue, type QueueModelOptions, type RestingO
 export { LatentGateway, latencySampler, type LatencySampler } from './latency.js';
 export { bookMid, DEFAULT_RECORDED, RecordedMarketData } from './market-data.js';
 export type {
-  BacktestFill, BacktestFillModel, BacktestOptions, BacktestOrder, BacktestPnl, BacktestResult, EquitySample, LatencySpec, RecordedDefaults,
+  BacktestCadence, BacktestFill, BacktestFillModel, BacktestOptions, BacktestOrder, BacktestPnl, BacktestResolution, BacktestResult, BacktestSettlement,
+  EquitySample, LatencySpec, RecordedDefaults,
 } from './types.js';
+export { BacktestResolutions } from './resolution.js';

@@ -4,7 +4,9 @@
 //   JSON.stringify of a result is the report's input and byte-identical for identical inputs;
 // - money in integer millionths (prices, sizes, notionals, fees, PnL), times in epoch ms of the
 //   virtual clock (the recording's local timestamps);
-// - `fills` are the ledger's, in its sequence; `equity` has one sample per daemon cycle.
+// - `fills` are the ledger's, in its sequence; `equity` has one sample per daemon cycle;
+// - `resolutions` are the recording's RESOLVED records in order, each with the ledger's settlement
+//   rows of that market (resolution.ts): positions closed at 1 (winner) or 0, exact integers.
 import type { Config } from '../config/schema.js';
 import type { RecordingEvent } from '../marketdata/recording/reader.js';
 
@@ -38,7 +40,15 @@ export interface BacktestOptions {
   readonly recordMids?: boolean;
   /** Values a recording leaves unknown (default: tick 0.01, minimum size 0, fees 0, not neg-risk). */
   readonly defaults?: Partial<RecordedDefaults>;
+  /**
+   * When the daemon sees the books: `poll` (default) at config.poll.intervalMs, as in paper and
+   * live mode; `update`: a cycle on every recorded book update of the universe (the strategy
+   * quotes on each), as a websocket-fed daemon would.
+   */
+  readonly cadence?: BacktestCadence;
 }
+
+export type BacktestCadence = 'poll' | 'update';
 
 export interface RecordedDefaults {
   readonly tickSize: number;
@@ -96,6 +106,39 @@ export interface EquitySample {
   readonly openOrders: number;
 }
 
+/** One token's position closed by a market's resolution (a ledger settlement row). */
+export interface BacktestSettlement {
+  readonly tokenId: string;
+  /** Per share: 1 000 000 for the winner, 0 for the loser. */
+  readonly payout: number;
+  /** Shares settled. */
+  readonly shares: number;
+  /** Collateral paid out: payout × shares. */
+  readonly proceeds: number;
+  /** PnL the settlement realized: proceeds − the cost basis of the shares. */
+  readonly realized: number;
+  /** When the ledger settled it: the resolution's time, or a late fill's record time. */
+  readonly recordedAtMs: number;
+}
+
+/** A market the recording resolved, and what its resolution settled. */
+export interface BacktestResolution {
+  readonly conditionId: string;
+  readonly winnerTokenId: string;
+  /** The market's tokens as recorded. */
+  readonly tokens: readonly string[];
+  /** The record's local time (the virtual clock's), and the exchange's. */
+  readonly timeMs: number;
+  readonly exchangeTimeMs: number;
+  /** Our resting orders of the market the resolution cancelled at the venue. */
+  readonly ordersCanceled: number;
+  /** Σ over `settlements`. */
+  readonly sharesSettled: number;
+  readonly payout: number;
+  readonly realized: number;
+  readonly settlements: readonly BacktestSettlement[];
+}
+
 export interface BacktestPnl {
   readonly atMs: number;
   readonly total: number;
@@ -126,6 +169,8 @@ export interface BacktestResult {
   /** Every change of each token's book mid: [timeMs, mid] pairs in time order (empty when recordMids is off). */
   readonly mids: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>>;
   readonly venue: { readonly booksFed: number; readonly fills: number };
+  /** Markets the recording resolved, in record order, with what each settled. */
+  readonly resolutions: readonly BacktestResolution[];
   /** Every trade of ours at the venue, in order (the ledger's fills may aggregate several). */
   readonly venueFills: ReadonlyArray<{ readonly tradeId: string; readonly orderId: string; readonly tokenId: string; readonly side: 'BUY' | 'SELL'; readonly price: number; readonly size: number; readonly feeMicros: number; readonly liquidity: 'maker' | 'taker'; readonly timeMs: number }>;
 }

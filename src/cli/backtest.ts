@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { registry } from '../../strategies/index.js';
-import { runBacktest, type BacktestFillModel, type LatencySpec } from '../backtest/index.js';
+import { runBacktest, type BacktestCadence, type BacktestFillModel, type LatencySpec } from '../backtest/index.js';
 import { reportInputFromBacktest } from '../backtest/report/from-backtest.js';
 import { ProgressBar, writeReport, type Report } from '../backtest/report/index.js';
 import { formatTable, GridError, parseGridShape, runSweepPool, SORT_METRICS, sortRows, validateGrid, type Combination, type SortMetric, type SweepRow } from '../backtest/sweep/index.js';
@@ -28,6 +28,7 @@ import { RecordingReader, type RecordingEvent } from '../marketdata/recording/re
 import { UsageError } from './exit-codes.js';
 
 const FILL_MODELS: readonly BacktestFillModel[] = ['cross', 'queue', 'queue-probabilistic'];
+const CADENCES: readonly BacktestCadence[] = ['poll', 'update'];
 
 export interface BacktestCommonOptions {
   config: string;
@@ -35,6 +36,7 @@ export interface BacktestCommonOptions {
   fillModel?: string;
   latencyMs?: string;
   seed?: string;
+  cadence?: string;
 }
 
 export interface BacktestCliOptions extends BacktestCommonOptions {
@@ -50,6 +52,7 @@ export interface SweepCliOptions extends BacktestCommonOptions {
 
 interface Common {
   fillModel: BacktestFillModel;
+  cadence: BacktestCadence;
   latency?: LatencySpec;
   seed: number;
 }
@@ -66,7 +69,9 @@ function parseCommon(o: BacktestCommonOptions): Common {
   const seed = intFlag('--seed', o.seed ?? '1', 0);
   if (seed > 0xffff_ffff) throw new UsageError(`--seed must be at most ${0xffff_ffff}, got ${JSON.stringify(o.seed)}`);
   const latencyMs = o.latencyMs === undefined ? undefined : intFlag('--latency-ms', o.latencyMs, 0);
-  return { fillModel, seed, ...(latencyMs !== undefined && latencyMs > 0 ? { latency: { placeMs: latencyMs, cancelMs: latencyMs } } : {}) };
+  const cadence = (o.cadence ?? 'poll') as BacktestCadence;
+  if (!CADENCES.includes(cadence)) throw new UsageError(`--cadence must be one of ${CADENCES.join(', ')}, got ${JSON.stringify(o.cadence)}`);
+  return { fillModel, cadence, seed, ...(latencyMs !== undefined && latencyMs > 0 ? { latency: { placeMs: latencyMs, cancelMs: latencyMs } } : {}) };
 }
 
 function checkRecording(path: string): void {
@@ -116,7 +121,7 @@ export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo =
   // Counting costs a second read of the file: only worth it when someone watches the bar.
   const recording = tty ? counted(RecordingReader.fromFile(o.recording), bar, await countEvents(o.recording)) : o.recording;
   const result = await runBacktest({
-    recording, config, fillModel: common.fillModel, seed: common.seed,
+    recording, config, fillModel: common.fillModel, seed: common.seed, cadence: common.cadence,
     ...(common.latency !== undefined ? { latency: common.latency } : {}),
   });
   const report = await writeReport(o.out, reportInputFromBacktest(result), `oddsmaker backtest: ${result.strategy}`);
@@ -155,7 +160,7 @@ export async function runSweepCommand(o: SweepCliOptions, io: BacktestIo = proce
   }
   const bar = new ProgressBar(io.stderr, { label: 'sweep' });
   const rows = await runSweepPool({
-    setup: { recording: o.recording, config, fillModel: common.fillModel, seed: common.seed, ...(common.latency !== undefined ? { latency: common.latency } : {}) },
+    setup: { recording: o.recording, config, fillModel: common.fillModel, seed: common.seed, cadence: common.cadence, ...(common.latency !== undefined ? { latency: common.latency } : {}) },
     combinations: combos,
     workers,
     onProgress: (done, total) => { bar.update(done, total); },
@@ -164,7 +169,7 @@ export async function runSweepCommand(o: SweepCliOptions, io: BacktestIo = proce
   const sorted = sortRows(rows, sort);
   await mkdir(dirname(o.out), { recursive: true });
   const doc = {
-    version: 1, sort, fillModel: common.fillModel, seed: common.seed, latencyMs: o.latencyMs === undefined ? 0 : Number(o.latencyMs),
+    version: 1, sort, fillModel: common.fillModel, cadence: common.cadence, seed: common.seed, latencyMs: o.latencyMs === undefined ? 0 : Number(o.latencyMs),
     strategy: config.strategy.name, keys, rows: sorted,
   };
   await writeFile(o.out, `${JSON.stringify(doc, null, 2)}\n`);
@@ -178,7 +183,8 @@ function commonOptions(c: Command): Command {
     .requiredOption('--recording <file>', 'recording file (oddsmaker record, or an importer)')
     .option('--fill-model <model>', `fill model: ${FILL_MODELS.join(' | ')}`, 'cross')
     .option('--latency-ms <ms>', 'order-entry and cancel latency, milliseconds (default 0)')
-    .option('--seed <n>', 'seed of the key, salts, latency draws and queue draws', '1');
+    .option('--seed <n>', 'seed of the key, salts, latency draws and queue draws', '1')
+    .option('--cadence <when>', `when the strategy quotes: ${CADENCES.join(' | ')} (poll: at the config's poll interval; update: on every recorded book update)`, 'poll');
 }
 
 export function register(program: Command): void {

@@ -88,4 +88,23 @@ describe('runBacktest on a synthetic recording', () => {
     // Another seed signs with another key: other order ids.
     expect(c).not.toBe(a);
   }, 60_000);
+
+  it('cadence update runs one daemon cycle per recorded update instant, and repeats exactly', async () => {
+    const path = await writeSynthetic();
+    const polled = await runBacktest({ recording: path, config: testConfig(), seed: 5 });
+    const r = await runBacktest({ recording: path, config: testConfig(), seed: 5, cadence: 'update' });
+    // Updates every 500 ms (a YES and a NO book at each instant) over 30 s; the poll is 1 s.
+    const instants = new Set<number>();
+    for (let t = r.startMs; t <= T0 + 30_000; t += 500) instants.add(t);
+    // The daemon starts on the first instant (start() takes its own first look), then cycles on each later one.
+    const cycleTimes = r.equity.map((e) => e.t);
+    expect(new Set(cycleTimes).size).toBe(cycleTimes.length);
+    for (const t of cycleTimes) expect(instants.has(t)).toBe(true);
+    expect(r.cycles).toBeGreaterThanOrEqual(instants.size - 1);
+    expect(r.cycles).toBeGreaterThan(polled.cycles * 1.8);
+    // The same quotes and the same fill as the polled run: the bid at 0.49 fills when the ask locks at T0 + 10 s.
+    expect(r.orders.some((o) => o.tokenId === YES && o.side === 'BUY' && o.price === 490_000)).toBe(true);
+    expect(r.fills.map((f) => [f.tokenId, f.side, f.price, f.size, f.venueTimeMs])).toEqual(polled.fills.map((f) => [f.tokenId, f.side, f.price, f.size, f.venueTimeMs]));
+    expect(JSON.stringify(await runBacktest({ recording: path, config: testConfig(), seed: 5, cadence: 'update' }))).toBe(JSON.stringify(r));
+  }, 60_000);
 });

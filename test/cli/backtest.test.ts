@@ -118,7 +118,20 @@ describe('oddsmaker backtest', () => {
     const l = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'never'), '--latency-ms', '-1');
     expect(l.status).toBe(2);
     expect(l.stderr).toContain('--latency-ms');
+    const c = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'never'), '--cadence', 'sometimes');
+    expect(c.status).toBe(2);
+    expect(c.stderr).toContain('"sometimes"');
   });
+
+  it('--cadence update quotes on every recorded update and finds the polled run\'s fill', () => {
+    const polled = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'cad-poll'), '--seed', '4');
+    const every = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'cad-update'), '--seed', '4', '--cadence', 'update');
+    expect([polled.status, every.status]).toEqual([0, 0]);
+    type R = { fills: { count: number } };
+    const read = (d: string): R => JSON.parse(readFileSync(join(dir, d, 'report.json'), 'utf8')) as R;
+    expect(read('cad-update').fills.count).toBe(read('cad-poll').fills.count);
+    expect(read('cad-update').fills.count).toBeGreaterThan(0);
+  }, 60_000);
 
   it('exits 1 on a file that is not a recording', () => {
     const junk = join(dir, 'junk.omrc');

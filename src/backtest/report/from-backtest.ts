@@ -5,8 +5,9 @@
 //   inventory list (positions only) does not name the token, so time-weighted stats see flat time;
 // - uptime: the result counts resting orders per cycle, not quoted tokens, so a cycle counts as
 //   quoting (1 of 1) when any order rests after it: "time with at least one quote up".
-// Market names are the condition ids (the result carries no question text).
-import type { Micros, Price, Shares } from '../../core/money.js';
+// Market names are the condition ids (the result carries no question text). Resolutions carry the
+// winner and the market's tokens; the report settles its own positions from them (metrics.ts).
+import { ONE, type Micros, type Price, type Shares } from '../../core/money.js';
 import type { BacktestResult } from '../types.js';
 import type { InventorySample, ReportInput, ReportMarket } from './input.js';
 
@@ -38,5 +39,10 @@ export function reportInputFromBacktest(r: BacktestResult): ReportInput {
     mids: Object.keys(r.mids).sort().flatMap((tokenId) => (r.mids[tokenId] ?? []).map(([timeMs, mid]) => ({ timeMs, tokenId, mid: mid as Price }))),
     uptime: r.equity.map((e) => ({ timeMs: e.t, quoted: e.openOrders > 0 ? 1 : 0, tokens: 1 })),
     orders: { placed: r.orders.length, placedSize: placedSize as Shares, filled, filledSize: filledSize as Shares },
+    // A result written before resolutions were recorded has none.
+    resolutions: (r.resolutions ?? []).map((x) => ({
+      timeMs: x.timeMs, conditionId: x.conditionId, winnerTokenId: x.winnerTokenId,
+      payouts: x.tokens.map((t) => ({ tokenId: t, payout: (t === x.winnerTokenId ? ONE : 0) as Price })),
+    })),
   };
 }

@@ -5,6 +5,8 @@
 //   and in attributes alike, so a hostile market name cannot inject markup;
 // - the output is a pure function of (report, input): same input, same bytes (numbers are printed
 //   with fixed decimals; series are sorted by time, tokens by id).
+// Resolved markets get a settlements table (market, winner, time, and per token the shares
+// settled, the payout per share, the collateral paid out and the PnL the settlement realized).
 // Long series are thinned to at most MAX_POINTS points per line (evenly by index, the last point
 // always kept) so the page stays small; fills are all drawn.
 import { formatMicros, SCALE } from '../../core/money.js';
@@ -121,6 +123,19 @@ export function renderHtml(report: Report, input: ReportInput, title = 'oddsmake
   ].join('');
 
   const sections: string[] = [];
+  if (report.settlements.length > 0) {
+    const head = ['Market', 'Winner', 'Time', 'Token', 'Shares', 'Payout / share', 'Paid out', 'Realized'].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+    const rows: string[] = [];
+    for (const st of report.settlements) {
+      const lead = [st.conditionId, st.winnerTokenId, new Date(st.timeMs).toISOString()];
+      const cells = (xs: readonly string[]): string => xs.map((x) => `<td>${escapeHtml(x)}</td>`).join('');
+      if (st.tokens.length === 0) rows.push(`<tr>${cells([...lead, '—', '0', '—', '0', '0'])}</tr>`);
+      for (const tk of st.tokens) {
+        rows.push(`<tr>${cells([...lead, tk.tokenId, formatMicros(tk.sharesMicros), formatMicros(tk.payout), formatMicros(tk.payoutMicros), formatMicros(tk.realizedMicros)])}</tr>`);
+      }
+    }
+    sections.push(`<section><h2>Settlements</h2><table><tr>${head}</tr>${rows.join('')}</table></section>`);
+  }
   sections.push(chart('Equity', t0, t1, [{ label: 'equity', step: true, points: byTime(input.equity).map((s) => [s.timeMs, s.equity / SCALE] as const) }], [], 'collateral'));
   const inv = tokens
     .map((tok) => ({ label: label(tok), step: true, points: byTime(input.inventory.filter((s) => s.tokenId === tok)).map((s) => [s.timeMs, s.shares / SCALE] as const) }))

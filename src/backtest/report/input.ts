@@ -58,6 +58,18 @@ export interface OrderTotals {
   readonly filledSize: Shares;
 }
 
+/**
+ * A market's resolution: from `timeMs` on, each share of its tokens pays its payout (the winner 1,
+ * the others 0) and the positions close; a fill of its tokens after that is settled at once.
+ */
+export interface ReportResolution {
+  readonly timeMs: number;
+  readonly conditionId: string;
+  readonly winnerTokenId: string;
+  /** Every token of the market with its payout per share. */
+  readonly payouts: ReadonlyArray<{ readonly tokenId: string; readonly payout: Price }>;
+}
+
 export interface ReportInput {
   readonly startMs: number;
   readonly endMs: number;
@@ -70,4 +82,6 @@ export interface ReportInput {
   readonly mids: readonly MidSample[];
   readonly uptime: readonly UptimeSample[];
   readonly orders: OrderTotals;
+  /** Markets resolved during the run (absent: none). */
+  readonly resolutions?: readonly ReportResolution[];
 }

@@ -9,6 +9,11 @@
 //   quantity − its share of the cost basis; unrealized = position × last mid at or before endMs
 //   (the last fill price when the token never had a mid) − open cost basis; fees = Σ fill fees;
 //   total = realized + unrealized − fees. Notionals round half-even to the micro.
+// - Resolution: at a resolution's time (after the fills of that same time) every position in its
+//   market closes at its payout per share (winner 1, other tokens 0): realized += payout × position
+//   − its cost basis; a fill of a resolved token later (the ledger may learn of a fill late) is
+//   settled at once. `settlements` lists, per resolution, each token settled with the shares, the
+//   collateral paid out and the PnL the settlement realized (late fills' settlements included).
 // - Maximum drawdown: the largest fall of equity from its running peak over the equity samples,
 //   in micros, and as a fraction of that peak.
 // - Sharpe per day: one equity value per UTC day (the day's last sample, carried over days with
@@ -25,7 +30,7 @@
 //   the fill was good for us); the mean over those fills (each fill counts once, whatever its size),
 //   in price units and in ticks of the fill's token.
 import { divRound, mulMicros, SCALE } from '../../core/money.js';
-import type { ReportFill, ReportInput, MidSample } from './input.js';
+import type { ReportFill, ReportInput, MidSample, ReportResolution } from './input.js';
 
 export const MARKOUT_HORIZONS_MS: readonly number[] = [1_000, 10_000, 60_000];
 const DAY_MS = 86_400_000;
@@ -98,6 +103,29 @@ export interface MarkoutReport {
   readonly meanTicks: number | null;
 }
 
+export interface SettledTokenReport {
+  readonly tokenId: string;
+  /** Per share, micros (1 000 000 for the winner). */
+  readonly payout: number;
+  /** Shares settled (signed: a short position settles negative), share millionths. */
+  readonly sharesMicros: number;
+  /** payout × shares, micros. */
+  readonly payoutMicros: number;
+  /** payout × shares − the cost basis closed. */
+  readonly realizedMicros: number;
+}
+
+export interface SettlementReport {
+  readonly conditionId: string;
+  readonly winnerTokenId: string;
+  readonly timeMs: number;
+  /** Tokens that had a position to settle, by token id. */
+  readonly tokens: readonly SettledTokenReport[];
+  readonly sharesMicros: number;
+  readonly payoutMicros: number;
+  readonly realizedMicros: number;
+}
+
 export interface Report {
   readonly version: 1;
   readonly startMs: number;
@@ -112,6 +140,7 @@ export interface Report {
   readonly uptime: UptimeReport;
   readonly fillRatio: FillRatioReport;
   readonly markouts: readonly MarkoutReport[];
+  readonly settlements: readonly SettlementReport[];
 }
 
 /** A float, or null when it is not finite. */
@@ -152,12 +181,63 @@ function lastAtOrBefore(xs: readonly { readonly timeMs: number }[], t: number): 
 
 interface Position { shares: number; basis: number; }
 
-export function computePnl(input: ReportInput): PnlReport {
+interface Settled { shares: number; payout: number; realized: number; }
+
+interface PnlReplay {
+  readonly pnl: PnlReport;
+  readonly settlements: SettlementReport[];
+}
+
+/** Resolutions by time (then condition id), the first of each market only. */
+function resolutionsInOrder(input: ReportInput): ReportResolution[] {
+  const seen = new Set<string>();
+  const out: ReportResolution[] = [];
+  for (const r of [...(input.resolutions ?? [])].sort((a, b) => a.timeMs - b.timeMs || (a.conditionId < b.conditionId ? -1 : a.conditionId > b.conditionId ? 1 : 0))) {
+    if (seen.has(r.conditionId)) continue;
+    seen.add(r.conditionId);
+    out.push(r);
+  }
+  return out;
+}
+
+/** Fills and resolutions replayed in time order: the PnL and what each resolution settled. */
+function replayPnl(input: ReportInput): PnlReplay {
   const pos = new Map<string, Position>();
   const lastPrice = new Map<string, number>();
+  const resolutions = resolutionsInOrder(input);
+  // Once a token's market resolved: its payout and the per-token settlement totals of that resolution.
+  const payoutOf = new Map<string, { payout: number; settled: Map<string, Settled> }>();
+  const settledBy = resolutions.map(() => new Map<string, Settled>());
   let realized = 0;
   let fees = 0;
+  const settle = (token: string): void => {
+    const r = payoutOf.get(token);
+    const p = pos.get(token);
+    if (r === undefined || p === undefined || p.shares === 0) return;
+    const proceeds = mulMicros(r.payout, p.shares, 'half-even');
+    const gain = proceeds - p.basis;
+    realized += gain;
+    let acc = r.settled.get(token);
+    if (acc === undefined) { acc = { shares: 0, payout: 0, realized: 0 }; r.settled.set(token, acc); }
+    acc.shares += p.shares;
+    acc.payout += proceeds;
+    acc.realized += gain;
+    p.shares = 0;
+    p.basis = 0;
+  };
+  let ri = 0;
+  const resolveUpTo = (t: number): void => {
+    for (; ri < resolutions.length && (resolutions[ri] as ReportResolution).timeMs < t; ri++) {
+      const r = resolutions[ri] as ReportResolution;
+      const settled = settledBy[ri] as Map<string, Settled>;
+      for (const x of r.payouts) {
+        if (!payoutOf.has(x.tokenId)) payoutOf.set(x.tokenId, { payout: x.payout, settled });
+        settle(x.tokenId);
+      }
+    }
+  };
   for (const f of byTime(input.fills)) {
+    resolveUpTo(f.timeMs);
     fees += f.fee;
     lastPrice.set(f.tokenId, f.price);
     let p = pos.get(f.tokenId);
@@ -178,7 +258,9 @@ export function computePnl(input: ReportInput): PnlReport {
       p.shares += dir * qty;
       p.basis += dir * mulMicros(f.price, qty, 'half-even');
     }
+    settle(f.tokenId); // a fill of a market already resolved
   }
+  resolveUpTo(Number.POSITIVE_INFINITY);
   const mids = groupByToken(byTime(input.mids));
   let unrealized = 0;
   for (const token of sortedKeys(pos)) {
@@ -189,7 +271,29 @@ export function computePnl(input: ReportInput): PnlReport {
     const mark = i >= 0 ? (series[i] as MidSample).mid : (lastPrice.get(token) as number);
     unrealized += mulMicros(mark, p.shares, 'half-even') - p.basis;
   }
-  return { totalMicros: realized + unrealized - fees, realizedMicros: realized, unrealizedMicros: unrealized, feesMicros: fees };
+  const settlements = resolutions.map((r, i): SettlementReport => {
+    const settled = settledBy[i] as Map<string, Settled>;
+    const payouts = new Map(r.payouts.map((x) => [x.tokenId, x.payout]));
+    const tokens = sortedKeys(settled).map((tokenId): SettledTokenReport => {
+      const a = settled.get(tokenId) as Settled;
+      return { tokenId, payout: payouts.get(tokenId) ?? 0, sharesMicros: a.shares, payoutMicros: a.payout, realizedMicros: a.realized };
+    });
+    let shares = 0;
+    let payout = 0;
+    let gain = 0;
+    for (const t of tokens) { shares += t.sharesMicros; payout += t.payoutMicros; gain += t.realizedMicros; }
+    return { conditionId: r.conditionId, winnerTokenId: r.winnerTokenId, timeMs: r.timeMs, tokens, sharesMicros: shares, payoutMicros: payout, realizedMicros: gain };
+  });
+  return { pnl: { totalMicros: realized + unrealized - fees, realizedMicros: realized, unrealizedMicros: unrealized, feesMicros: fees }, settlements };
+}
+
+export function computePnl(input: ReportInput): PnlReport {
+  return replayPnl(input).pnl;
+}
+
+/** What each resolution of the run settled (see the header). */
+export function computeSettlements(input: ReportInput): SettlementReport[] {
+  return replayPnl(input).settlements;
 }
 
 export function computeDrawdown(input: ReportInput): DrawdownReport {
@@ -336,12 +440,13 @@ export function computeReport(input: ReportInput): Report {
     notional += mulMicros(f.price, f.size, 'half-even');
     sharesVol += f.size;
   }
+  const replay = replayPnl(input);
   return {
     version: 1,
     startMs: input.startMs,
     endMs: input.endMs,
     capitalMicros: input.capital,
-    pnl: computePnl(input),
+    pnl: replay.pnl,
     fills: { count: input.fills.length, buys, sells: input.fills.length - buys },
     volume: { notionalMicros: notional, sharesMicros: sharesVol },
     drawdown: computeDrawdown(input),
@@ -350,6 +455,7 @@ export function computeReport(input: ReportInput): Report {
     uptime: computeUptime(input),
     fillRatio: computeFillRatio(input),
     markouts: computeMarkouts(input),
+    settlements: replay.settlements,
   };
 }
 

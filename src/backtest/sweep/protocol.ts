@@ -2,7 +2,7 @@
 // structured-clone data: the parsed config travels as data, never re-read from disk by a worker,
 // so every combination runs on exactly the config the main thread validated.
 import type { Config } from '../../config/schema.js';
-import type { BacktestFillModel, LatencySpec } from '../types.js';
+import type { BacktestCadence, BacktestFillModel, LatencySpec } from '../types.js';
 import type { SweepRow } from './row.js';
 
 /** workerData: what every combination shares. */
@@ -12,6 +12,7 @@ export interface SweepSetup {
   readonly fillModel: BacktestFillModel;
   readonly latency?: LatencySpec;
   readonly seed: number;
+  readonly cadence?: BacktestCadence;
 }
 
 /** Main → worker: run one combination. */

@@ -17,6 +17,7 @@ export async function runCombination(setup: SweepSetup, task: SweepTask): Promis
     seed: setup.seed,
     recordMids: true,
     ...(setup.latency !== undefined ? { latency: setup.latency } : {}),
+    ...(setup.cadence !== undefined ? { cadence: setup.cadence } : {}),
   });
   return rowFromReport(task.index, task.params, computeReport(reportInputFromBacktest(result)));
 }

@@ -131,7 +131,7 @@ describe('reportJson', () => {
     const shuffled = input();
     const c = reportJson(computeReport({ ...shuffled, fills: [...shuffled.fills].reverse(), mids: [...shuffled.mids].reverse(), equity: [...shuffled.equity].reverse(), inventory: [...shuffled.inventory].reverse() }));
     expect(c).toBe(a);
-    expect(Object.keys(JSON.parse(a) as object)).toEqual(['version', 'startMs', 'endMs', 'capitalMicros', 'pnl', 'fills', 'volume', 'drawdown', 'sharpe', 'inventory', 'uptime', 'fillRatio', 'markouts']);
+    expect(Object.keys(JSON.parse(a) as object)).toEqual(['version', 'startMs', 'endMs', 'capitalMicros', 'pnl', 'fills', 'volume', 'drawdown', 'sharpe', 'inventory', 'uptime', 'fillRatio', 'markouts', 'settlements']);
   });
 
   it('property: trading at one constant price marked at that price loses exactly the fees', () => {
