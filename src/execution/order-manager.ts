@@ -158,6 +158,7 @@ class Tally {
 }
 
 const SUPERSEDED: ApplyReport = Object.freeze(Object.assign(new Tally(), { superseded: true }).report());
+const EMPTY: ApplyReport = Object.freeze({ ...new Tally().report(), rejected: Object.freeze([]), dropped: Object.freeze([]), fills: Object.freeze([]) });
 const PLACE_ROUTE = 'POST /orders';
 
 export class OrderManager {
@@ -190,6 +191,8 @@ export class OrderManager {
   private resolveAt = Number.POSITIVE_INFINITY;
   private halted = false;
   private closed = false;
+
+  private lastMarkets: MarketsByToken | null = null;
 
   constructor(opts: OrderManagerOptions) {
     this.opts = opts;
@@ -241,6 +244,9 @@ export class OrderManager {
 
   /** Settings of the markets quoted (latest wins); fees and ticks come from here. */
   updateMarkets(markets: MarketsByToken): void {
+    // The cycle hands the same map until the universe or a tick changes (marketsByToken memo).
+    if (markets === this.lastMarkets) return;
+    this.lastMarkets = markets;
     for (const [token, m] of markets) this.markets.set(token, m);
   }
 
@@ -252,6 +258,12 @@ export class OrderManager {
    * resolves as `superseded`).
    */
   apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport> {
+    if (plan.cancels.length === 0 && plan.placements.length === 0 && this.pumping === null && this.pending === null && this.breaker.state !== 'open') {
+      // Nothing to send, nothing running to supersede, no breaker pulling quotes: executing it
+      // would only record the markets. Most cycles are like this (every one, between changes).
+      this.updateMarkets(markets);
+      return Promise.resolve(EMPTY);
+    }
     return new Promise<ApplyReport>((resolve, reject) => {
       const job: Job = { plan, markets, seq: this.book.lastSeq, resolve, reject };
       if (this.pending !== null) this.pending.resolve(SUPERSEDED);

@@ -27,8 +27,13 @@
 //   (order-entry failures) or the market data's (orders.circuitBreakerFailures consecutive failed
 //   polls). Polling goes on meanwhile, so staleness and status stay current.
 // - with a market-data recorder (config `record.enabled`, wired in modes.ts), every poll's
-//   snapshot and every universe (at start and on change) is handed to it before the cycle runs;
+//   snapshot (with our open orders, which it takes out of the books) and every universe (at start
+//   and on change) is handed to it before the cycle runs;
 //   the recorder reports its own failures and never throws into the loop.
+// - market data arrives by polling (`feed: 'poll'`, every mode that talks to a venue) or is pushed
+//   by the caller (`feed: 'push'`, the backtester's update-by-update cadence): then the poller
+//   never starts and each push() runs one cycle on the snapshot given, pushes queued in order and
+//   never overlapping, exactly as polled snapshots would be.
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { formatMicros, type Micros, type Price } from '../core/money.js';
@@ -38,6 +43,7 @@ import {
   clearKillSwitch as clearedState, KILL_SWITCH_ARMED, tripKillSwitch as trippedState,
   type KillSwitchState, type RiskLimits,
 } from '../execution/risk.js';
+import type { LiveOrder } from '../execution/types.js';
 import type { LedgerPosition, PnlSnapshot } from '../ledger/types.js';
 import { BookCache } from '../marketdata/book-cache.js';
 import { Poller, type PollerStats, type PollStage } from '../marketdata/poller.js';
@@ -90,12 +96,15 @@ export interface DaemonOptions {
   readonly onCycle?: (report: CycleReport) => void;
   /** The market-data recorder (src/marketdata/recorder.ts), when recording is on. */
   readonly recorder?: DaemonRecorder;
+  /** 'poll' (default): the poller fetches books every poll interval; 'push': the caller calls push(). */
+  readonly feed?: 'poll' | 'push';
 }
 
 /** What the daemon tells a recorder: the universe's markets and every polled snapshot. */
 export interface DaemonRecorder {
   markets(markets: readonly UniverseMarket[]): void;
-  snapshot(snapshot: MarketSnapshot): void;
+  /** `own`: our open orders when the books were fetched (the recorder takes the live ones out). */
+  snapshot(snapshot: MarketSnapshot, own: readonly LiveOrder[]): void;
 }
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -176,6 +185,9 @@ export class Daemon {
   private snapshotTimer: TimerId | null = null;
   private readonly onCycle: ((report: CycleReport) => void) | undefined;
   private readonly recorder: DaemonRecorder | undefined;
+  private readonly feed: 'poll' | 'push';
+  /** The last pushed cycle (push feed): the next push runs after it. */
+  private pushed: Promise<void> = Promise.resolve();
 
   constructor(opts: DaemonOptions) {
     this.config = opts.config;
@@ -185,6 +197,7 @@ export class Daemon {
     this.ledger = opts.ledger;
     this.onCycle = opts.onCycle;
     this.recorder = opts.recorder;
+    this.feed = opts.feed ?? 'poll';
     this.limits = riskLimitsFromConfig(opts.config);
     this.cache = new BookCache({ maxBookAgeMs: opts.config.poll.maxBookAgeMs, midHistory: opts.config.poll.midHistory });
     const strategy = opts.strategy ?? registry.get(opts.config.strategy.name);
@@ -249,7 +262,7 @@ export class Daemon {
       this.runnerStarted = true;
       if (this.stopping !== null) return; // stop() was called meanwhile
       this.state = 'running';
-      this.poller.start();
+      if (this.feed === 'poll') this.poller.start();
       this.universe.start();
       this.positionsCheck?.start();
       this.scheduleSnapshot();
@@ -259,6 +272,17 @@ export class Daemon {
       this.log.error({ err }, 'daemon failed to start');
       throw err;
     }
+  }
+
+  /**
+   * Runs one cycle on a snapshot the caller brings (feed 'push' only), after every earlier push's
+   * cycle. A push while not running does nothing, as a poll would not happen.
+   */
+  push(snapshot: MarketSnapshot): Promise<void> {
+    if (this.feed !== 'push') throw new InvariantError('daemon: push() needs feed \'push\' (this daemon polls)');
+    const next = this.pushed.then(() => this.onSnapshot(snapshot));
+    this.pushed = next.catch((err: unknown) => { this.log.error({ err }, 'pushed cycle failed'); });
+    return next;
   }
 
   /** Stops in the fixed order (see the header); idempotent. */
@@ -282,7 +306,7 @@ export class Daemon {
     try {
       if (this.snapshotTimer !== null) { this.clock.clearTimeout(this.snapshotTimer); this.snapshotTimer = null; }
       this.positionsCheck?.stop();
-      if ((await within(this.poller.stop())) === TIMED_OUT) timedOut = true;
+      if ((await within(this.feed === 'poll' ? this.poller.stop() : this.pushed)) === TIMED_OUT) timedOut = true;
       this.universe.stop();
       if (this.runnerStarted) {
         try { this.runner.stop(this.input()); } catch (err) { this.log.error({ err }, 'strategy onStop failed'); }
@@ -446,7 +470,7 @@ export class Daemon {
 
   private async onSnapshot(snapshot: MarketSnapshot): Promise<void> {
     if (this.state !== 'running') return;
-    this.recorder?.snapshot(snapshot);
+    this.recorder?.snapshot(snapshot, this.executor.liveOrders());
     const now = this.clock.now();
     const pollFills = now - this.lastFillPollAtMs >= this.config.poll.orderLookupIntervalMs;
     if (pollFills) this.lastFillPollAtMs = now;

@@ -130,7 +130,12 @@ class Runner<P, S> implements StrategyRunner {
 
   private ctx(input: StrategyInput, what: string): QuoteContext<P, S> {
     if (this.phase !== 'running') throw new InvariantError(`strategy ${this.name}: ${what} while ${this.phase}`);
-    return { ...input, params: this.params, clock: this.env.clock, log: this.env.log, state: this.state as S };
+    // Named fields, not a spread: this runs on every cycle (every update in a backtest), and a
+    // spread of the input costs several times more than the strategy's own arithmetic.
+    return {
+      nowMs: input.nowMs, markets: input.markets, openOrders: input.openOrders, freeCollateral: input.freeCollateral,
+      params: this.params, clock: this.env.clock, log: this.env.log, state: this.state as S,
+    };
   }
 }
 

@@ -25,6 +25,8 @@ export interface HarnessOptions {
   readonly positionsCheckMs?: number;
   /** The account handed to the daemon (default ACCOUNT); null: none, so no positions check. */
   readonly address?: string | null;
+  /** The daemon's market-data feed (default poll). */
+  readonly feed?: 'poll' | 'push';
 }
 
 /** The harness's account address. */
@@ -71,6 +73,7 @@ export function harness(opts: HarnessOptions = {}) {
     refreshScheduler: new ClockRefreshScheduler(clock, opts.refreshMs ?? 600_000),
     positionsCheckScheduler: new ClockRefreshScheduler(clock, opts.positionsCheckMs ?? 300_000),
     ...(opts.address === null ? {} : { address: opts.address ?? ACCOUNT }),
+    ...(opts.feed === undefined ? {} : { feed: opts.feed }),
   });
   const cycleLines = (): LogLine[] => lines.filter((l) => l.msg === 'cycle');
   return { clock, gw, ledger, executor, daemon, lines, cycleLines, trace, fills, config };
