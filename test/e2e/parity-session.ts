@@ -1,7 +1,9 @@
 // Parity-session helper: one seeded sandbox session of the daemon (the compiled CLI, live mode,
 // against the in-process simulator with synthetic flow) recording its polls, then the ledger's and
-// a backtest's outcomes of it, both marked to the same marks (the recording's last book mids). Owns
-// nothing but the measurement; test/e2e/parity.test.ts states and asserts the tolerance.
+// a backtest's outcomes of it, both marked to the same marks (the recording's last book mids). The
+// recording holds the session's public trades (TRADE records, polled from the simulator's
+// GET /trades) besides its books. Owns nothing but the measurement; test/e2e/parity.test.ts states
+// and asserts the tolerance.
 import { join } from 'node:path';
 import { SystemClock } from '../../src/core/clock.js';
 import type { Price } from '../../src/core/money.js';
@@ -9,6 +11,7 @@ import { loadConfigFile } from '../../src/config/load.js';
 import { runBacktest } from '../../src/backtest/index.js';
 import type { BacktestFillModel, BacktestResult } from '../../src/backtest/types.js';
 import { Ledger } from '../../src/ledger/index.js';
+import { RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { DaemonProcess, startSim, tempDir, writeConfig, type LogLine } from './harness.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -45,6 +48,8 @@ export interface ParitySession {
   readonly cycles: number;
   readonly recording: string;
   readonly configPath: string;
+  /** TRADE and book records in the recording. */
+  readonly recorded: { readonly trades: number; readonly bookUpdates: number };
 }
 
 export interface SessionOptions {
@@ -75,6 +80,11 @@ export async function runParitySession(o: SessionOptions): Promise<ParitySession
     const exit = await proc.exited;
     const cycles = proc.lines.filter((l) => l.msg === 'cycle').length;
 
+    const recorded = { trades: 0, bookUpdates: 0 };
+    for await (const e of RecordingReader.fromFile(recording)) {
+      if (e.kind === 'trade') recorded.trades++;
+      else if (e.kind === 'book' || e.kind === 'delta') recorded.bookUpdates++;
+    }
     const config = loadConfigFile(cfgPath);
     const result = await runBacktest({ recording, config, fillModel: o.fillModel, seed: o.seed });
     const marks = new Map<string, Price>();
@@ -103,7 +113,7 @@ export async function runParitySession(o: SessionOptions): Promise<ParitySession
       fills: result.fills.length, volume: result.fills.reduce((s, f) => s + f.size, 0), notional: result.fills.reduce((s, f) => s + f.notional, 0),
       realized: result.pnl.realized, unrealized: result.pnl.unrealized, fees: result.pnl.fees, total: result.pnl.total,
     };
-    return { liveOrders, backtestOrders, ledger, backtest, result, exitCode: exit.code, cycles, recording, configPath: cfgPath };
+    return { liveOrders, backtestOrders, ledger, backtest, result, exitCode: exit.code, cycles, recording, configPath: cfgPath, recorded };
   } finally {
     if (d !== null && d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
     await sim.close();

@@ -1,35 +1,42 @@
 // Parity of the backtester with the daemon (issue 7's done-when): the daemon (the compiled CLI, live
 // mode, sandbox-equivalent: the simulator in this process with seed 7 and synthetic flow) runs a
-// bounded session (10 fills or 45 s, then SIGTERM) with `record.enabled`; runBacktest then replays
-// that recording with the same config (fill model `cross`, no latency) and its result is compared
-// with the daemon's ledger, both marked to the same marks (the recording's last book mids).
+// bounded session (10 fills or 45 s, then SIGTERM) with `record.enabled`, which records the polled
+// books AND the markets' public trades (GET /trades, taker rows); runBacktest then replays that
+// recording with the same config (no latency) under `queue` (the reference), `cross` and
+// `queue-probabilistic`, and each result is compared with the daemon's ledger, all marked to the
+// same marks (the recording's last book mids).
 //
-// What holds, and is asserted:
-// - quote parity: the backtest's first cycle places exactly the orders (token, side, price, size)
-//   the daemon's first cycle placed (same strategy, same config, the same polled books), and over the
-//   session it places between TOL.ordersMin and TOL.ordersMax times as many orders (the daemon
-//   requotes after each of its fills, which the backtest does not get, so it places fewer);
-// - the fill gap is one-sided: 0 ≤ backtest fills ≤ ledger fills, and |backtest PnL − ledger PnL|
-//   ≤ TOL.pnlFractionOfMissedNotional of the notional the ledger filled. The upper bound guards the
-//   self-liquidity hazard: the recorded books contain OUR live quotes (the simulator's books hold
-//   them), and a backtest fill against one of them would be a fill the simulator never had.
+// The daemon's recorder takes its own live quotes out of the recorded books (recorder.ts), so the
+// backtest's orders join the book the others made rather than queueing behind their own twins.
 //
-// Measured (12 runs, seed 7): ledger 10 fills, 74.5 shares, notional 43.70, PnL +0.187 or +0.287
-// collateral (realized +0.055, unrealized +0.132/+0.232, fees 0); backtest 0 fills, PnL 0, under
-// `cross`, `queue` and `queue-probabilistic` alike; so the PnL gap is 0.43-0.66 % of the ledger's
-// filled notional (bound: 3 %), the order-count ratio 0.80-0.81 (bound: 0.6-1.2), first cycles equal.
-// Why fill parity is NOT reached:
-// - in the simulator our quotes are filled by synthetic takers (marketable, immediate-or-cancel)
-//   crossing them; a taker leaves no resting order, so no recorded book ever shows the opposite side
-//   reaching our price, and `cross` (filled when the recorded opposite side reaches our price) has
-//   nothing to fill on;
-// - the only trace of those trades is our own recorded level shrinking (plus the BOOK record's
-//   last-trade price). `queue` counts shrinkage at our level against the recorded size ahead of us,
-//   but the simulator's liquidity providers cancel and re-post at the same price within one 250 ms
-//   poll: the recording nets that to nothing, so the queue ahead of us looks far longer than it was
-//   (in the simulator the re-posted orders went behind ours) and no decrease ever reaches us.
-// Closing that gap needs trade prints in the recording (the exchange's trade stream, or the
-// simulator's), which the recorder does not have; it is stated here rather than tuned away.
+// What holds, and is asserted (TOL):
+// - the recording holds trades, and quote parity: the backtest's first cycle places exactly the
+//   orders (token, side, price, size) the daemon's first cycle placed, and over the session the
+//   `queue` backtest places between TOL.ordersMin and TOL.ordersMax times as many orders;
+// - `queue-probabilistic` (a size decrease at our level is a trade ahead of us with p = 0.5) is the
+//   closest model: its fill count within TOL.probFills × the ledger's, its PnL within
+//   TOL.probPnlFractionOfNotional × the ledger's filled notional of the ledger's PnL;
+// - the fill count is bracketed: queue fills ≤ ledger fills ≤ cross fills, with
+//   queue fills ≥ TOL.queueFillsMin × ledger fills (and ≥ 1) and cross fills ≤ TOL.crossFillsMax ×
+//   ledger fills: `cross` lets every recorded trade at or through our price fill us (no queue:
+//   optimistic), `queue` puts the whole recorded size at our price ahead of us (conservative),
+//   and the live session falls between;
+// - PnL: |queue PnL − ledger PnL| ≤ TOL.pnlFractionOfNotional × the ledger's filled notional.
+//
+// Measured with this test's setup, seed 7, three runs (ledger fills / PnL, then per model fills /
+// PnL, in collateral; the session runs on wall time, so a seed varies a little from run to run):
+//   ledger 10 / 0.287 · queue-prob. 10 / 0.363 · queue 6 / 0.040 · cross 32 / 1.626
+//   ledger 10 / 0.287 · queue-prob.  8 / 0.363 · queue 4 / 0.040 · cross 31 / 1.678
+//   ledger 10 / 0.287 · queue-prob.  9 / 0.313 · queue 5 / −0.010 · cross 32 / 1.626
+// so queue-probabilistic/ledger fills 0.8–1.0 and its PnL gap 0.06–0.18 % of the ledger's filled
+// notional (43.70); queue/ledger fills 0.4–0.6, cross/ledger 3.1–3.2. (Before own quotes were
+// taken out of the recording: queue-prob. 4–8 fills, queue 3–4.) The bounds leave room around
+// that. Why `queue` stays under the ledger: the simulator's liquidity providers cancel and re-post
+// at the same price within a poll, which puts them behind our live order; a recording nets that
+// to nothing, so their size stays ahead of us in the model. Why `cross` is far above: every taker
+// print at our price fills us in full, also those the live queue gave to orders ahead of ours.
+// Trades also reach the backtest a tape round late (receive time), after books that may already
+// show their effect.
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -39,9 +46,13 @@ import { assertBuilt } from './harness.js';
 import { runParitySession, type PlacedQuote } from './parity-session.js';
 
 const TOL = {
+  probFills: [0.5, 1.5],
+  probPnlFractionOfNotional: 0.02,
   ordersMin: 0.6,
   ordersMax: 1.2,
-  pnlFractionOfMissedNotional: 0.03,
+  queueFillsMin: 0.2,
+  crossFillsMax: 10,
+  pnlFractionOfNotional: 0.03,
 } as const;
 
 const key = (q: PlacedQuote): string => `${q.tokenId}|${q.side}|${q.price}|${q.size}`;
@@ -54,22 +65,22 @@ function firstCycle(orders: readonly PlacedQuote[]): string[] {
 beforeAll(() => { assertBuilt(); });
 
 describe('backtest parity with the daemon on a recorded sandbox session', () => {
-  it('replays the recording into the same quotes; the fill and PnL gap stays within the stated one-sided tolerance', async () => {
-    const s = await runParitySession({ seed: 7, targetFills: 10, maxMs: 45_000, fillModel: 'cross' });
+  it('replays the recording (books and trades) into the same quotes; queue-probabilistic fills and PnL near the ledger\'s; queue ≤ ledger ≤ cross', async () => {
+    const s = await runParitySession({ seed: 7, targetFills: 10, maxMs: 45_000, fillModel: 'queue' });
     onTestFinished(() => { rmSync(dirname(s.recording), { recursive: true, force: true }); });
-    const gap = {
-      ledger: s.ledger, backtest: s.backtest,
-      orders: { live: s.liveOrders.length, backtest: s.backtestOrders.length },
-      cycles: { live: s.cycles, backtest: s.result.cycles },
-    };
-    // The queue models on the same recording, for the record (the header's claim about them).
-    const others: Record<string, { fills: number; total: number }> = {};
-    for (const fillModel of ['queue', 'queue-probabilistic'] as const) {
+    const others: Record<string, { fills: number; total: number; notional: number }> = {};
+    for (const fillModel of ['cross', 'queue-probabilistic'] as const) {
       const r = await runBacktest({ recording: s.recording, config: loadConfigFile(s.configPath), fillModel, seed: 7 });
-      others[fillModel] = { fills: r.fills.length, total: r.pnl.total };
+      others[fillModel] = { fills: r.fills.length, total: r.pnl.total, notional: r.fills.reduce((a, f) => a + f.notional, 0) };
     }
-    console.log(`PARITY ${JSON.stringify({ ...gap, others })}`);
+    const cross = others['cross'] as { fills: number; total: number };
+    const prob = others['queue-probabilistic'] as { fills: number; total: number };
+    console.log(`PARITY ${JSON.stringify({
+      recorded: s.recorded, ledger: s.ledger, queue: s.backtest, others,
+      orders: { live: s.liveOrders.length, backtest: s.backtestOrders.length }, cycles: { live: s.cycles, backtest: s.result.cycles },
+    })}`);
     expect(s.exitCode).toBe(0);
+    expect(s.recorded.trades).toBeGreaterThan(0);
     expect(s.ledger.fills).toBeGreaterThan(0);
     expect(s.result.cycles).toBeGreaterThan(10);
 
@@ -78,9 +89,14 @@ describe('backtest parity with the daemon on a recorded sandbox session', () => 
     expect(ratio).toBeGreaterThanOrEqual(TOL.ordersMin);
     expect(ratio).toBeLessThanOrEqual(TOL.ordersMax);
 
-    expect(s.backtest.fills).toBeGreaterThanOrEqual(0);
+    expect(prob.fills).toBeGreaterThanOrEqual(Math.floor(TOL.probFills[0] * s.ledger.fills));
+    expect(prob.fills).toBeLessThanOrEqual(Math.ceil(TOL.probFills[1] * s.ledger.fills));
+    expect(Math.abs(prob.total - s.ledger.total)).toBeLessThanOrEqual(TOL.probPnlFractionOfNotional * s.ledger.notional);
+
+    expect(s.backtest.fills).toBeGreaterThanOrEqual(Math.max(1, Math.floor(TOL.queueFillsMin * s.ledger.fills)));
     expect(s.backtest.fills).toBeLessThanOrEqual(s.ledger.fills);
-    const missedNotional = s.ledger.notional - s.backtest.notional;
-    expect(Math.abs(s.backtest.total - s.ledger.total)).toBeLessThanOrEqual(TOL.pnlFractionOfMissedNotional * Math.max(0, missedNotional));
-  }, 180_000);
+    expect(cross.fills).toBeGreaterThanOrEqual(s.ledger.fills);
+    expect(cross.fills).toBeLessThanOrEqual(TOL.crossFillsMax * s.ledger.fills);
+    expect(Math.abs(s.backtest.total - s.ledger.total)).toBeLessThanOrEqual(TOL.pnlFractionOfNotional * s.ledger.notional);
+  }, 240_000);
 });
