@@ -27,18 +27,11 @@ import type { PaperVenue } from '../sim/paper/index.js';
 import type { RecordedMarketData } from './market-data.js';
 import type { BacktestResolution } from './types.js';
 
-interface Resolved {
-  readonly conditionId: string;
-  readonly winnerTokenId: string;
-  /** The market's tokens as recorded (the winner alone when the recording named only it). */
-  readonly tokens: readonly string[];
-  readonly timeMs: number;
-  readonly exchangeTimeMs: number;
-  /** Our resting orders of the market that the resolution cancelled at the venue. */
-  readonly ordersCanceled: number;
+/** A resolution as the run keeps it: the result's fields, and how the ledger took it. */
+type Resolved = Pick<BacktestResolution, 'conditionId' | 'winnerTokenId' | 'tokens' | 'timeMs' | 'exchangeTimeMs' | 'ordersCanceled'> & {
   /** Whether the ledger recorded it (false when it came before the daemon started). */
   readonly inLedger: boolean;
-}
+};
 
 export class BacktestResolutions {
   private readonly byCondition = new Map<string, Resolved>();

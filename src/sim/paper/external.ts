@@ -148,19 +148,31 @@ export class ExternalLiquidity implements ExternalDesk {
     return { posted: this.posted, deposited: this.deposited as Micros, minted: this.minted as Shares };
   }
 
-  replace(conditionId: string, bids: readonly Level[], asks: readonly Level[]): void {
-    const engine = this.engine;
-    const m = engine.market(conditionId);
+  /** The engine's market, which must exist (the venue adds it before feeding it). */
+  private marketOf(conditionId: string): NonNullable<ReturnType<MatchingEngine['market']>> {
+    const m = this.engine.market(conditionId);
     if (m === undefined) throw new InvariantError(`external liquidity for unknown market ${conditionId}`);
-    const a = sanitizeSide(asks, this.limits);
-    let b = sanitizeSide(bids, this.limits);
-    const bestAsk = a[0];
-    if (bestAsk !== undefined && b.length > 0 && (b[0] as Level).price >= bestAsk.price) b = b.filter((l) => l.price < bestAsk.price);
+    return m;
+  }
+
+  /** The external orders held in a market (made on first use). */
+  private heldOf(conditionId: string): MarketLevels {
     let held = this.levels.get(conditionId);
     if (held === undefined) {
       held = { bids: new Map(), asks: new Map() };
       this.levels.set(conditionId, held);
     }
+    return held;
+  }
+
+  replace(conditionId: string, bids: readonly Level[], asks: readonly Level[]): void {
+    const engine = this.engine;
+    const m = this.marketOf(conditionId);
+    const a = sanitizeSide(asks, this.limits);
+    let b = sanitizeSide(bids, this.limits);
+    const bestAsk = a[0];
+    if (bestAsk !== undefined && b.length > 0 && (b[0] as Level).price >= bestAsk.price) b = b.filter((l) => l.price < bestAsk.price);
+    const held = this.heldOf(conditionId);
     // Cancel every old order not kept, on both sides, before anything is posted.
     const postAsks = this.cancelStale(held.asks, a);
     const postBids = this.cancelStale(held.bids, b);
@@ -208,16 +220,11 @@ export class ExternalLiquidity implements ExternalDesk {
 
   sweep(conditionId: string, bids: readonly Level[], asks: readonly Level[]): void {
     const engine = this.engine;
-    const m = engine.market(conditionId);
-    if (m === undefined) throw new InvariantError(`external liquidity for unknown market ${conditionId}`);
+    const m = this.marketOf(conditionId);
     const a = sanitizeSide(asks, this.limits);
     const b = sanitizeSide(bids, this.limits);
     if (a.length === 0 && b.length === 0) return;
-    let held = this.levels.get(conditionId);
-    if (held === undefined) {
-      held = { bids: new Map(), asks: new Map() };
-      this.levels.set(conditionId, held);
-    }
+    const held = this.heldOf(conditionId);
     // Only external orders a synthetic one could reach are taken aside: bids at or above the
     // lowest synthetic ask, asks at or below the highest synthetic bid.
     let lowAsk = Number.POSITIVE_INFINITY;
