@@ -9,7 +9,10 @@
 // - an existing FILE is appended to (the writer first cuts a crash-damaged tail);
 // - on a signal: polling stops (the cycle in flight is awaited), the last chunk is sealed and
 //   written, everything is closed, exit 0; a second signal exits 1 at once;
-// - progress lines go to stderr, one JSON object per line, with no secret in them (there is none).
+// - progress lines go to stderr, one JSON object per line, with no secret in them (there is none);
+// - a market that leaves the universe is watched on GET /markets (resolution-watch.ts) until it
+//   resolves: its RESOLVED record is written then (one progress line); the watch stops before the
+//   recorder's last flush.
 import type { Command } from 'commander';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { loadConfigFile } from '../config/load.js';
@@ -17,12 +20,13 @@ import type { Config } from '../config/schema.js';
 import { dialectFromConfig } from '../exchange/dialect.js';
 import { MarketRecorder } from '../marketdata/recorder.js';
 import { Poller } from '../marketdata/poller.js';
+import { ResolutionWatch, type ResolutionWatchOptions } from '../marketdata/resolution-watch.js';
 import { RecordingWriter } from '../marketdata/recording/writer.js';
 import { CronRefreshScheduler, type RefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import { Universe } from '../marketdata/universe.js';
 import { createRateLimiter } from '../ratelimit/index.js';
 import { HttpGateway } from '../runtime/http-gateway.js';
-import { DEFAULT_SPEC_URL } from '../runtime/modes.js';
+import { DEFAULT_SPEC_URL, marketsListing } from '../runtime/modes.js';
 import { EXIT_FAILURE, UsageError } from './exit-codes.js';
 
 export interface RecordCliOptions {
@@ -38,6 +42,8 @@ export interface RecordDeps {
   /** Where progress lines go (default stderr). */
   log?: (line: string) => void;
   refreshScheduler?: RefreshScheduler;
+  /** The resolution watch's timing and budget (defaults in resolution-watch.ts). */
+  resolutionWatch?: Pick<ResolutionWatchOptions, 'intervalMs' | 'firstCheckDelayMs' | 'maxWatchMs' | 'budget' | 'maxPagesPerTurn'>;
 }
 
 function exchangeUrls(config: Readonly<Config>): { clobUrl: string; dataUrl: string; catalogUrl: string } {
@@ -78,11 +84,28 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
       onFlush: (st) => { emit('flushed', { ...st }); },
       trades: { fetch: (q) => http.client.getTrades({ market: [q.market], limit: q.limit, offset: q.offset, takerOnly: true }) },
     });
+    const watch = new ResolutionWatch({
+      ...deps.resolutionWatch,
+      clock,
+      listPage: marketsListing(http),
+      onResolved: (r) => {
+        recorder.resolutions([{ conditionId: r.conditionId, closed: true, tokens: r.tokens }]);
+        emit('market resolved', { market: r.conditionId, winner: r.winnerTokenId });
+      },
+      onError: (err) => { emit('resolution check failed; retried at the next turn', { err: String(err) }); },
+      onGiveUp: (g) => { emit('gave up watching a market for its resolution', { market: g.conditionId, reason: g.reason }); },
+    });
     const universe = new Universe({
       port: http,
       spec: config.markets,
       scheduler: deps.refreshScheduler ?? new CronRefreshScheduler(config.markets.refreshCron),
-      onChange: (d) => { recorder.markets(d.markets); emit('universe changed', { markets: d.markets.length }); },
+      onChange: (d) => {
+        recorder.markets(d.markets);
+        // A market that left may be resolving: watched until it does (RESOLVED); back in, not watched.
+        for (const m of d.added) watch.unwatch(m.conditionId);
+        for (const m of d.removed) watch.watch(m.conditionId);
+        emit('universe changed', { markets: d.markets.length });
+      },
       onError: (err) => { emit('universe refresh failed; keeping the previous universe', { err: String(err) }); },
     });
     await universe.refresh();
@@ -110,6 +133,7 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
         try {
           await poller.stop();
           universe.stop();
+          await watch.stop();
           await recorder.stop();
         } finally {
           resolveStopped();

@@ -13,7 +13,7 @@
 //   daemon has no account address or its gateway no account port;
 // - stop, in a fixed order and bounded by `orders.shutdownTimeoutMs` as a whole: positions check
 //   stopped (its request aborted) → stop quoting and polling (in-flight requests aborted, the
-//   running cycle awaited) → universe refreshes stopped →
+//   running cycle awaited) → universe refreshes stopped → resolution watch stopped (awaited) →
 //   strategy stopped → cancelAll through the order manager (rate-limited, cancels first) and its
 //   in-flight requests drained → PnL snapshot → ledger closed. A second stop() returns the first
 //   one's result and does nothing more;
@@ -34,6 +34,12 @@
 //   by the caller (`feed: 'push'`, the backtester's update-by-update cadence): then the poller
 //   never starts and each push() runs one cycle on the snapshot given, pushes queued in order and
 //   never overlapping, exactly as polled snapshots would be.
+// - resolutions (with a `marketsListing`, GET /markets; wired in modes.ts): a market that leaves
+//   the universe, and at start every market the ledger holds a position in outside the universe
+//   and not yet resolved, is watched (src/marketdata/resolution-watch.ts); once the listing shows
+//   it closed with one winner the ledger settles it (resolveMarket) and the recorder, when
+//   recording, writes RESOLVED; one info line per resolution. A market back in the universe is no
+//   longer watched. The watch stops right after the universe refreshes, before the ledger closes.
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { formatMicros, type Micros, type Price } from '../core/money.js';
@@ -50,6 +56,9 @@ import { Poller, type PollerStats, type PollStage } from '../marketdata/poller.j
 import { CronRefreshScheduler, type RefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import type { MarketSnapshot, UniverseMarket } from '../marketdata/types.js';
 import { Universe, type UniverseDiff } from '../marketdata/universe.js';
+import type { MarketResolution as RecordedResolution } from '../marketdata/recorder.js';
+import { ResolutionWatch, type MarketResolved, type MarketsPageLister, type ResolutionWatchOptions } from '../marketdata/resolution-watch.js';
+import type { Settlement } from '../ledger/types.js';
 import { fromPino, type StrategyInput } from '../strategy/context.js';
 import type { StrategyModule, StrategyRunner } from '../strategy/define.js';
 import { registry } from '../../strategies/index.js';
@@ -67,6 +76,10 @@ import { PositionsCheck, type PositionsCheckResult, type PositionsCheckStatus } 
 export interface DaemonLedger extends LedgerView {
   pnlSnapshot(mids: ReadonlyMap<string, Price>): PnlSnapshot;
   close(): void;
+  /** Settles a resolved market (needed with `marketsListing`; the Ledger class has it). */
+  resolveMarket?(conditionId: string, winnerTokenId: string, timeMs?: number): Settlement[];
+  /** The market's recorded resolution, or null (markets already settled are not watched). */
+  resolution?(conditionId: string): unknown;
 }
 
 export interface DaemonOptions {
@@ -98,6 +111,10 @@ export interface DaemonOptions {
   readonly recorder?: DaemonRecorder;
   /** 'poll' (default): the poller fetches books every poll interval; 'push': the caller calls push(). */
   readonly feed?: 'poll' | 'push';
+  /** One page of GET /markets: with it, markets leaving the universe are watched until they resolve. */
+  readonly marketsListing?: MarketsPageLister;
+  /** The resolution watch's timing and budget (defaults in resolution-watch.ts). */
+  readonly resolutionWatch?: Pick<ResolutionWatchOptions, 'intervalMs' | 'firstCheckDelayMs' | 'maxWatchMs' | 'budget' | 'maxPagesPerTurn'>;
 }
 
 /** What the daemon tells a recorder: the universe's markets and every polled snapshot. */
@@ -105,6 +122,8 @@ export interface DaemonRecorder {
   markets(markets: readonly UniverseMarket[]): void;
   /** `own`: our open orders when the books were fetched (the recorder takes the live ones out). */
   snapshot(snapshot: MarketSnapshot, own: readonly LiveOrder[]): void;
+  /** A watched market resolved (RESOLVED records); optional: recorders that predate it. */
+  resolutions?(markets: readonly RecordedResolution[], atMs?: number): void;
 }
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -170,6 +189,7 @@ export class Daemon {
   private readonly limits: RiskLimits;
   private readonly ctx: CycleContext;
   private readonly positionsCheck: PositionsCheck | null;
+  private readonly watch: ResolutionWatch | null;
   private state: DaemonState = 'new';
   private paused = false;
   private halted: string | null = null;
@@ -224,6 +244,7 @@ export class Daemon {
       onSkip: (stats) => { this.log.debug({ skipped: stats.skipped }, 'cycle skipped: the previous one is still running'); },
     });
     this.positionsCheck = this.buildPositionsCheck(opts);
+    this.watch = this.buildResolutionWatch(opts);
     this.ctx = {
       clock: opts.clock,
       cache: this.cache,
@@ -265,6 +286,7 @@ export class Daemon {
       if (this.feed === 'poll') this.poller.start();
       this.universe.start();
       this.positionsCheck?.start();
+      this.watchHeldOutsideUniverse();
       this.scheduleSnapshot();
       this.log.info({ mode: this.config.mode, strategy: this.runner.name, intervalMs: this.config.poll.intervalMs }, 'daemon started');
     } catch (err) {
@@ -308,6 +330,8 @@ export class Daemon {
       this.positionsCheck?.stop();
       if ((await within(this.feed === 'poll' ? this.poller.stop() : this.pushed)) === TIMED_OUT) timedOut = true;
       this.universe.stop();
+      // Before the ledger closes: a resolution found meanwhile settles it (its request is aborted).
+      if (this.watch !== null && (await within(this.watch.stop())) === TIMED_OUT) timedOut = true;
       if (this.runnerStarted) {
         try { this.runner.stop(this.input()); } catch (err) { this.log.error({ err }, 'strategy onStop failed'); }
       }
@@ -452,6 +476,49 @@ export class Daemon {
     });
   }
 
+  private buildResolutionWatch(opts: DaemonOptions): ResolutionWatch | null {
+    if (opts.marketsListing === undefined) return null;
+    if (opts.ledger.resolveMarket === undefined) throw new InvariantError('daemon: a marketsListing needs a ledger that can resolveMarket');
+    const log = this.log.child({ component: 'resolution-watch' });
+    return new ResolutionWatch({
+      ...opts.resolutionWatch,
+      clock: opts.clock,
+      listPage: opts.marketsListing,
+      onResolved: (r) => { this.onResolved(r); },
+      onError: (err) => { log.warn({ err }, 'resolution check failed; retried at the next turn'); },
+      onGiveUp: (g) => { log.warn({ market: g.conditionId, reason: g.reason, watchedMs: g.watchedMs }, 'gave up watching a market for its resolution'); },
+    });
+  }
+
+  /** Markets the ledger holds a position in, outside the universe and not resolved: watched from the start. */
+  private watchHeldOutsideUniverse(): void {
+    if (this.watch === null) return;
+    const inUniverse = new Set(this.cache.markets().map((m) => m.conditionId));
+    const held = new Set(this.ledger.positions({ openOnly: true }).filter((p) => p.size > 0).map((p) => p.conditionId));
+    for (const c of held) {
+      if (c === '' || inUniverse.has(c) || (this.ledger.resolution?.(c) ?? null) !== null) continue;
+      this.watch.watch(c);
+    }
+    if (this.watch.watching().length > 0) this.log.info({ markets: this.watch.watching() }, 'watching held markets outside the universe for their resolution');
+  }
+
+  /** The ledger settles the market; the recorder writes RESOLVED. Never throws (the watch's hook). */
+  private onResolved(r: MarketResolved): void {
+    if (this.ledgerClosed) return;
+    const now = this.clock.now();
+    try {
+      const settled = this.ledger.resolveMarket?.(r.conditionId, r.winnerTokenId, now) ?? [];
+      let realized = 0;
+      for (const s of settled) realized += s.realizedDelta;
+      this.log.info({
+        market: r.conditionId, winner: r.winnerTokenId, settlements: settled.length, realized: formatMicros(realized as Micros),
+      }, 'market resolved');
+    } catch (err) {
+      this.log.error({ err, market: r.conditionId, winner: r.winnerTokenId }, 'settling a resolved market failed');
+    }
+    this.recorder?.resolutions?.([{ conditionId: r.conditionId, closed: true, tokens: r.tokens }], now);
+  }
+
   private marketDataCircuit(): CircuitState {
     return this.poller.stats().consecutiveFailures >= this.config.orders.circuitBreakerFailures ? 'open' : 'closed';
   }
@@ -553,6 +620,9 @@ export class Daemon {
   }
 
   private onUniverseChange(d: UniverseDiff): void {
+    // A market back in the universe is quoted again, not watched; one that left may be resolving.
+    for (const m of d.added) this.watch?.unwatch(m.conditionId);
+    if (this.state === 'running') for (const m of d.removed) this.watch?.watch(m.conditionId);
     this.cache.setUniverse(d.markets);
     this.recorder?.markets(d.markets);
     this.log.info({

@@ -11,6 +11,8 @@
 // Secrets are handed to the logger's value filter, so no log line can carry them.
 // With `record.enabled`, every mode also records the polled market data to `record.path`
 // (src/marketdata/recorder.ts); the recording is flushed and closed before the ledger's closer.
+// Every mode hands the daemon the GET /markets listing over the HTTP client (through the limiter),
+// the only place the interface shows a market's winner: the daemon's resolution watch reads it.
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Wallet } from 'ethers';
@@ -24,6 +26,8 @@ import { SigningPool } from '../exchange/signing/index.js';
 import { OrderManager } from '../execution/order-manager.js';
 import { Ledger } from '../ledger/index.js';
 import { MarketRecorder } from '../marketdata/recorder.js';
+import type { RefreshScheduler } from '../marketdata/refresh-scheduler.js';
+import type { MarketsPageLister } from '../marketdata/resolution-watch.js';
 import { RecordingWriter } from '../marketdata/recording/writer.js';
 import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
 import { PaperGateway } from '../sim/paper/index.js';
@@ -64,6 +68,13 @@ export interface RuntimeOptions {
   /** Where log lines go (default stdout). */
   readonly logDestination?: { write(line: string): unknown };
   readonly prettyLogs?: boolean;
+  /** The universe refresh schedule (default: node-cron on markets.refreshCron; tests pass a ClockRefreshScheduler). */
+  readonly refreshScheduler?: RefreshScheduler;
+}
+
+/** One page of GET /markets through the gateway's limiter gate (the resolution watch's source). */
+export function marketsListing(http: HttpGateway): MarketsPageLister {
+  return (cursor, signal) => http.gate.run('read', () => http.client.getMarkets(cursor, { signal }));
 }
 
 interface Identity {
@@ -209,7 +220,12 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // Positions are held by the maker: the funder when it differs from the signer (proxy or safe
     // wallets), else the signer. The paper venue answers for its own account whatever the address.
     const address = config.exchange.funder ?? identity.address;
-    const daemon = new Daemon({ config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); }, ...(recorder !== undefined ? { recorder } : {}) });
+    const daemon = new Daemon({
+      config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); }, ...(recorder !== undefined ? { recorder } : {}),
+      // Resolutions of markets that left the universe: settled in the ledger, RESOLVED when recording.
+      marketsListing: marketsListing(http),
+      ...(opts.refreshScheduler !== undefined ? { refreshScheduler: opts.refreshScheduler } : {}),
+    });
     return { daemon, logger, simulator, gateway, ops: { metrics, executor: metered, ledger }, close: closeAll };
   } catch (err) {
     await closeAll();

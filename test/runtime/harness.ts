@@ -7,7 +7,8 @@ import { validateConfig } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Ledger } from '../../src/ledger/index.js';
 import { ClockRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js';
-import { Daemon } from '../../src/runtime/daemon.js';
+import type { MarketsPageLister } from '../../src/marketdata/resolution-watch.js';
+import { Daemon, type DaemonOptions, type DaemonRecorder } from '../../src/runtime/daemon.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { defineStrategy, type StrategyModule } from '../../src/strategy/sdk.js';
 import { bands, ladder, type BandsParams } from '../../strategies/bands/index.js';
@@ -27,6 +28,10 @@ export interface HarnessOptions {
   readonly address?: string | null;
   /** The daemon's market-data feed (default poll). */
   readonly feed?: 'poll' | 'push';
+  /** GET /markets pages for the daemon's resolution watch (none: no watch). */
+  readonly marketsListing?: MarketsPageLister;
+  readonly resolutionWatch?: DaemonOptions['resolutionWatch'];
+  readonly recorder?: DaemonRecorder;
 }
 
 /** The harness's account address. */
@@ -74,6 +79,9 @@ export function harness(opts: HarnessOptions = {}) {
     positionsCheckScheduler: new ClockRefreshScheduler(clock, opts.positionsCheckMs ?? 300_000),
     ...(opts.address === null ? {} : { address: opts.address ?? ACCOUNT }),
     ...(opts.feed === undefined ? {} : { feed: opts.feed }),
+    ...(opts.marketsListing === undefined ? {} : { marketsListing: opts.marketsListing }),
+    ...(opts.resolutionWatch === undefined ? {} : { resolutionWatch: opts.resolutionWatch }),
+    ...(opts.recorder === undefined ? {} : { recorder: opts.recorder }),
   });
   const cycleLines = (): LogLine[] => lines.filter((l) => l.msg === 'cycle');
   return { clock, gw, ledger, executor, daemon, lines, cycleLines, trace, fills, config };
