@@ -1,6 +1,6 @@
 // Benchmark of paper mode's simulated venue (src/sim/paper): how fast polled books are fed as
-// external liquidity (the cross fill model: cancel every external order of the market, re-post
-// the book's levels, fund the account) and how fast signed orders go through the PaperGateway
+// external liquidity (the cross fill model: external orders of levels that changed are cancelled
+// and the new levels posted, the account funded; here every level changes, the worst case) and how fast signed orders go through the PaperGateway
 // (decode, EIP-712 digest, engine placement, cancel). Prints
 //   BENCH paper_book_feed_rate <books/s>      20 levels a side, 1 market, our 4 orders resting
 //   BENCH paper_book_feed_rate_50m <books/s>  the same spread over 50 markets
