@@ -58,9 +58,20 @@ function drain(): Promise<void> {
   return new Promise((resolve) => { setImmediate(resolve); });
 }
 
+/**
+ * Whether everything started in the simulated world has run: false after any step that may have
+ * left promise work waiting for a macrotask turn (a timer fired, a settle that needed a drain).
+ * A quiet step (a cycle that finished within microtasks, an event applied synchronously) leaves it
+ * as it was, so the next event skips a macrotask turn it does not need.
+ */
+interface Quiet {
+  settled: boolean;
+}
+
 /** Fires the clock's timers in order up to `t` (inclusive), settling promises after each. */
-async function runTimersUntil(clock: VirtualClock, t: number): Promise<void> {
-  await drain();
+async function runTimersUntil(clock: VirtualClock, t: number, q: Quiet): Promise<void> {
+  if (!q.settled) await drain();
+  q.settled = true;
   for (;;) {
     const next = clock.nextTimerAt();
     if (next === null || next > t) break;
@@ -74,13 +85,14 @@ async function runTimersUntil(clock: VirtualClock, t: number): Promise<void> {
 const QUICK_TURNS = 8;
 
 /** Awaits `p`, firing timers in time order while it waits (it may sleep on the clock). */
-async function settle<T>(clock: VirtualClock, p: Promise<T>): Promise<T> {
+async function settle<T>(clock: VirtualClock, p: Promise<T>, q: Quiet): Promise<T> {
   let done = false;
   const watched = p.finally(() => { done = true; });
   watched.catch(() => undefined);
   // Most pushed cycles finish within microtasks (no request, no timer): skip the macrotask turn.
   for (let i = 0; i < QUICK_TURNS && !done; i++) await undefined;
   if (done) return watched;
+  q.settled = false;
   await drain();
   while (!done) {
     const next = clock.nextTimerAt();
@@ -281,6 +293,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     // MID records: the backtest's mids come from the books (the same rule for every recording).
   };
 
+  const quiet: Quiet = { settled: false };
   // Cadence `update`: the universe's tokens (fixed by the recording's catalog) and the push.
   let universeTokens: ReadonlySet<string> | null = null;
   let universeList: string[] = [];
@@ -294,7 +307,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   };
   const pushBooks = async (r: Running): Promise<void> => {
     const [books, mids] = await Promise.all([served.getBooks(universeList), served.getMidpoints(universeList)]);
-    await settle(r.clock, r.daemon.push({ receivedAtMs: r.clock.now(), books, mids, complete: true }));
+    await settle(r.clock, r.daemon.push({ receivedAtMs: r.clock.now(), books, mids, complete: true }), quiet);
   };
 
   try {
@@ -308,13 +321,13 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
         if (md.conditionIds().length === 0 || !md.hasBooks()) continue;
         startMs = t;
         rt = await build(t);
-        await settle(rt.clock, rt.daemon.start());
+        await settle(rt.clock, rt.daemon.start(), quiet);
         continue;
       }
       // Updates stamped with one instant are one observation (a websocket message carries both
       // tokens' changes): the cycle runs once all of them are in.
       if (pushDue && t > rt.clock.now()) { pushDue = false; await pushBooks(rt); }
-      await runTimersUntil(rt.clock, t);
+      await runTimersUntil(rt.clock, t, quiet);
       apply(ev, rt.clock.now());
       if (cadence === 'update' && (ev.kind === 'book' || ev.kind === 'delta') && pushTokens(rt).has(ev.tokenId)) pushDue = true;
     }
@@ -323,8 +336,8 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     if (pushDue) await pushBooks(running);
     // One more poll interval, so the last books are seen by a cycle.
     endMs = running.clock.now() + config.poll.intervalMs;
-    await runTimersUntil(running.clock, endMs);
-    await settle(running.clock, running.daemon.stop());
+    await runTimersUntil(running.clock, endMs, quiet);
+    await settle(running.clock, running.daemon.stop(), quiet);
     return collect(running);
   } finally {
     if (rt !== null) {
