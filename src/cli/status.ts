@@ -105,6 +105,9 @@ export function renderStatus(v: StatusView, opts: { maxOrders?: number } = {}): 
     const l = v.positionsCheck.last;
     out.push(`positions    check ${v.positionsCheck.schedule}: ${l === null ? 'not run yet' : `${l.outcome} at ${l.at}${l.differences > 0 ? ` (${l.differences} differences)` : ''}${l.error === null ? '' : ` (${l.error})`}`}`);
   }
+  if (v.awaitingResolution !== null && v.awaitingResolution.length > 0) {
+    out.push(`resolution   awaiting ${v.awaitingResolution.length}: ${v.awaitingResolution.map(shortId).join(', ')}`);
+  }
 
   out.push('', `MARKETS (${v.markets.length})`);
   out.push(...table(

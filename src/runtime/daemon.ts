@@ -162,6 +162,8 @@ export interface DaemonStatus {
   readonly lastCycle: CycleReport | null;
   /** The scheduled positions check and its last result; null when there is none. */
   readonly positionsCheck: PositionsCheckStatus | null;
+  /** Markets watched for their resolution (left the universe, or held outside it); null: no watch. */
+  readonly awaitingResolution: readonly string[] | null;
 }
 
 export interface StopReport {
@@ -452,6 +454,7 @@ export class Daemon {
       cycles: this.cycles,
       lastCycle: this.lastCycle,
       positionsCheck: this.positionsCheck?.status() ?? null,
+      awaitingResolution: this.watch?.watching() ?? null,
     };
   }
 

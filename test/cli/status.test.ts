@@ -142,5 +142,9 @@ describe('rendering helpers', () => {
     const text = renderStatus(view);
     expect(text).toContain('daemon stopped');
     expect(text).toContain('pnl          daily 0 · realized - · unrealized - · fees - · total - · free collateral 1000');
+    // Markets awaiting their resolution get a line only when there are some.
+    expect(text).not.toContain('resolution   awaiting');
+    const waiting = renderStatus({ ...view, awaitingResolution: [`0x${'cd'.repeat(32)}`, 'm7'] });
+    expect(waiting).toContain('resolution   awaiting 2: 0xcdcd…cdcd, m7');
   });
 });

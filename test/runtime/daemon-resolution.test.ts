@@ -58,6 +58,7 @@ describe('daemon resolutions', () => {
     expect(h.lines.find((x) => x.msg === 'universe changed')).toMatchObject({ removed: ['m1'] });
     expect(l.calls.length).toBe(2); // pages 0 and 1: found, not resolved, page remembered
     expect(h.ledger.settlements('m1')).toEqual([]);
+    expect(h.daemon.status().awaitingResolution).toEqual(['m1']);
 
     l.resolve('m1', 0);
     await h.clock.advanceAsync(30_000);
@@ -70,6 +71,7 @@ describe('daemon resolutions', () => {
     const line = h.lines.find((x) => x.msg === 'market resolved');
     expect(line).toMatchObject({ level: 30, market: 'm1', winner: 'm1-yes', settlements: 1, realized: '2.04' });
     expect(rec.seen).toEqual([{ conditionId: 'm1', closed: true, tokens: [{ tokenId: 'm1-yes', winner: true }, { tokenId: 'm1-no', winner: false }] }]);
+    expect(h.daemon.status().awaitingResolution).toEqual([]);
 
     // Done: no further requests.
     const n = l.calls.length;

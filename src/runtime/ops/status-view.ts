@@ -88,6 +88,8 @@ export const statusViewSchema = z.object({
     runs: z.number(),
     last: z.object({ at: iso, outcome: z.string(), differences: z.number(), error: z.string().nullable() }).nullable(),
   }).nullable(),
+  /** Markets watched for their resolution; null when the daemon has no resolution watch. */
+  awaitingResolution: z.array(z.string()).nullable(),
 });
 
 export type StatusView = z.infer<typeof statusViewSchema>;
@@ -186,5 +188,6 @@ export function buildStatusView(i: StatusInputs): StatusView {
         at: isoOf(pc.last.atMs), outcome: pc.last.outcome, differences: pc.last.differences.length, error: pc.last.error,
       },
     },
+    awaitingResolution: s.awaitingResolution === null ? null : [...s.awaitingResolution],
   };
 }
