@@ -31,6 +31,7 @@ import { createHash } from 'node:crypto';
 import { VirtualClock } from '../core/clock.js';
 import type { Price } from '../core/money.js';
 import { mulberry32 } from '../core/random.js';
+import { dialectOfConfig } from '../config/dialect.js';
 import type { Config } from '../config/schema.js';
 import { OrderManager } from '../execution/order-manager.js';
 import { Ledger } from '../ledger/index.js';
@@ -47,7 +48,7 @@ import { PaperError, PaperGateway, PaperVenue, paperMarketFromSettings, type Fil
 import { QueueFillModel, restingFromVenue } from './fill-queue.js';
 import { LatentGateway, latencySampler } from './latency.js';
 import { bookMid, RecordedMarketData } from './market-data.js';
-import { dialectOf, digestOnlySigner } from './signer.js';
+import { digestOnlySigner } from './signer.js';
 import { BacktestResolutions } from './resolution.js';
 import type { BacktestFill, BacktestOptions, BacktestOrder, BacktestResult, EquitySample } from './types.js';
 
@@ -225,7 +226,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     queue?.attach(restingFromVenue(venue));
     const venueFills: PaperFill[] = [];
     venue.onFill((f) => { venueFills.push(f); });
-    const dialect = dialectOf(config);
+    const dialect = dialectOfConfig(config);
     const paper = new PaperGateway({ marketData: served, venue, dialect, clock, kind: 'backtest', closeMarketData: false });
     const limiter = await createRateLimiter({ clock, config: { ...config.rateLimit, backend: { kind: 'memory' } } });
     const placedIds: string[] = [];

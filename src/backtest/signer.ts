@@ -4,7 +4,7 @@
 // cost, would buy nothing; the address is derived once from the seeded key, so orders still name
 // a consistent maker and signer. Never used where a request can reach an exchange.
 import type { Config } from '../config/schema.js';
-import { dialectFromConfig } from '../exchange/dialect.js';
+import { dialectOfConfig } from '../config/dialect.js';
 import { orderDigest, OrderSigner, type SignedOrder, type UnsignedOrder } from '../exchange/signing/index.js';
 import type { BatchSigner } from '../execution/order-manager.js';
 
@@ -14,18 +14,9 @@ import type { BatchSigner } from '../execution/order-manager.js';
  */
 const UNSIGNED = `0x${'00'.repeat(65)}`;
 
-export function dialectOf(config: Readonly<Config>): ReturnType<typeof dialectFromConfig> {
-  const { chainId, verifyingContract, negRiskVerifyingContract } = config.exchange;
-  return dialectFromConfig(config.exchange.dialect, {
-    ...(chainId !== undefined ? { chainId } : {}),
-    ...(verifyingContract !== undefined ? { verifyingContract } : {}),
-    ...(negRiskVerifyingContract !== undefined ? { negRiskVerifyingContract } : {}),
-  });
-}
-
 /** Ids as live (digests under the config's dialect), no signature; `privateKey` names the address. */
 export function digestOnlySigner(privateKey: string, config: Readonly<Config>): BatchSigner {
-  const dialect = dialectOf(config);
+  const dialect = dialectOfConfig(config);
   const keyed = new OrderSigner(privateKey, dialect);
   const one = (o: UnsignedOrder): SignedOrder => {
     keyed.checkSigner(o);

@@ -17,7 +17,7 @@ import type { Command } from 'commander';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { loadConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { dialectFromConfig } from '../exchange/dialect.js';
+import { dialectOfConfig } from '../config/dialect.js';
 import { MarketRecorder } from '../marketdata/recorder.js';
 import { Poller } from '../marketdata/poller.js';
 import { ResolutionWatch, type ResolutionWatchOptions } from '../marketdata/resolution-watch.js';
@@ -61,12 +61,7 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
   if (!Number.isSafeInteger(flushMs) || flushMs <= 0) throw new UsageError(`--flush-ms must be a positive integer, got ${JSON.stringify(opts.flushMs)}`);
   if (opts.out === '') throw new UsageError('--out must name a file');
   const config = loadConfigFile(opts.config);
-  const { chainId, verifyingContract, negRiskVerifyingContract } = config.exchange;
-  const dialect = dialectFromConfig(config.exchange.dialect, {
-    ...(chainId !== undefined ? { chainId } : {}),
-    ...(verifyingContract !== undefined ? { verifyingContract } : {}),
-    ...(negRiskVerifyingContract !== undefined ? { negRiskVerifyingContract } : {}),
-  });
+  const dialect = dialectOfConfig(config);
   const clock = deps.clock;
   const limiter = await createRateLimiter({ clock, config: config.rateLimit });
   const http = new HttpGateway({

@@ -32,6 +32,7 @@
 import type { Book, Level } from '../core/book.js';
 import type { Clock, TimerId } from '../core/clock.js';
 import type { Trade } from '../core/market.js';
+import type { LiveOrder } from '../execution/types.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
 import type { LevelChange, MarketSettings as RecordedSettings, TradeObservation } from './recording/format.js';
 import type { RecordSink } from './recording/writer.js';
@@ -86,15 +87,8 @@ interface Held {
   readonly lastTradePrice: Price | null;
 }
 
-/** One of the recording daemon's orders, as its order manager lists it (LiveOrder's fields). */
-export interface OwnResting {
-  readonly tokenId: string;
-  readonly side: 'BUY' | 'SELL';
-  readonly price: number;
-  readonly originalSize: number;
-  readonly sizeMatched: number;
-  readonly state: string;
-}
+/** One of the recording daemon's orders, as its order manager lists it. */
+export type OwnResting = Pick<LiveOrder, 'tokenId' | 'side' | 'price' | 'originalSize' | 'sizeMatched' | 'state'>;
 
 interface OwnLevels {
   readonly bids: Map<number, number>;

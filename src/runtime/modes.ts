@@ -20,7 +20,8 @@ import type { Clock } from '../core/clock.js';
 import { OddsmakerError } from '../core/errors.js';
 import type { Config } from '../config/schema.js';
 import { addressFromEnv, credentialsFromEnv, loadWallet, type ApiCredentials, type Env } from '../exchange/auth/credentials.js';
-import { dialectFromConfig, type Dialect } from '../exchange/dialect.js';
+import { dialectOfConfig } from '../config/dialect.js';
+import type { Dialect } from '../exchange/dialect.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import { SigningPool } from '../exchange/signing/index.js';
 import { OrderManager } from '../execution/order-manager.js';
@@ -83,15 +84,6 @@ interface Identity {
   readonly credentials: ApiCredentials;
 }
 
-function dialectOf(config: Readonly<Config>): Dialect {
-  const { chainId, verifyingContract, negRiskVerifyingContract } = config.exchange;
-  return dialectFromConfig(config.exchange.dialect, {
-    ...(chainId !== undefined ? { chainId } : {}),
-    ...(verifyingContract !== undefined ? { verifyingContract } : {}),
-    ...(negRiskVerifyingContract !== undefined ? { negRiskVerifyingContract } : {}),
-  });
-}
-
 function urls(config: Readonly<Config>, clobOverride?: string): { clobUrl: string; dataUrl: string; catalogUrl: string } {
   const ex = config.exchange;
   const clobUrl = clobOverride ?? ex.clobUrl;
@@ -112,7 +104,7 @@ async function liveIdentity(env: Env): Promise<Identity> {
 /** Builds every part of the daemon for the configured mode; nothing runs until daemon.start(). */
 export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { config, clock } = opts;
-  const dialect = dialectOf(config);
+  const dialect = dialectOfConfig(config);
   const closers: Array<() => Promise<void> | void> = [];
   const closeAll = async (): Promise<void> => {
     for (const c of closers.reverse()) {

@@ -13,7 +13,7 @@ import { makeBook, type Book, type Level } from '../../src/core/book.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import type { Micros, Price, Shares } from '../../src/core/money.js';
 import type { Trade } from '../../src/core/market.js';
-import { MarketRecorder, sideChanges } from '../../src/marketdata/recorder.js';
+import { MarketRecorder, sideChanges, type OwnResting } from '../../src/marketdata/recorder.js';
 import type { TradesQuery } from '../../src/marketdata/trade-tape.js';
 import { readAll, RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { RecordingWriter } from '../../src/marketdata/recording/writer.js';
@@ -68,11 +68,11 @@ describe('MarketRecorder', () => {
     const yes = makeBook({ market: '0xc0nd', assetId: '111', timestampMs: clock.now(), hash: 'h', bids: [lv(49, 100), lv(48, 40)], asks: [lv(52, 30), lv(53, 50)], tickSize: 10_000 as Price });
     // The NO book mirrors it: our YES bid at 0.49 shows as a NO ask at 0.51, our YES ask at 0.52 as a NO bid at 0.48.
     const no = makeBook({ market: '0xc0nd', assetId: '222', timestampMs: clock.now(), hash: 'h2', bids: [lv(48, 30), lv(47, 50)], asks: [lv(51, 100), lv(52, 40)], tickSize: 10_000 as Price });
-    const own = [
-      { tokenId: '111', side: 'BUY' as const, price: 490_000, originalSize: 15_000_000, sizeMatched: 5_000_000, state: 'live' },
-      { tokenId: '111', side: 'SELL' as const, price: 520_000, originalSize: 30_000_000, sizeMatched: 0, state: 'live' },
+    const own: OwnResting[] = [
+      { tokenId: '111', side: 'BUY', price: 490_000 as Price, originalSize: 15_000_000 as Shares, sizeMatched: 5_000_000 as Shares, state: 'live' },
+      { tokenId: '111', side: 'SELL', price: 520_000 as Price, originalSize: 30_000_000 as Shares, sizeMatched: 0 as Shares, state: 'live' },
       // Not resting (yet, or any more): left in the book.
-      { tokenId: '111', side: 'BUY' as const, price: 480_000, originalSize: 5_000_000, sizeMatched: 0, state: 'inflight' },
+      { tokenId: '111', side: 'BUY', price: 480_000 as Price, originalSize: 5_000_000 as Shares, sizeMatched: 0 as Shares, state: 'inflight' },
     ];
     rec.snapshot({ receivedAtMs: clock.now(), books: [yes, no], mids: new Map(), complete: true }, own);
     // Without orders of ours the next poll records the books as they are.

@@ -166,7 +166,6 @@ export class ExternalLiquidity implements ExternalDesk {
   }
 
   replace(conditionId: string, bids: readonly Level[], asks: readonly Level[]): void {
-    const engine = this.engine;
     const m = this.marketOf(conditionId);
     const a = sanitizeSide(asks, this.limits);
     let b = sanitizeSide(bids, this.limits);
@@ -181,18 +180,33 @@ export class ExternalLiquidity implements ExternalDesk {
     const yes = m.tokens[0];
     this.fund(conditionId, yes, postBids, postAsks, Math.max(m.makerFeeBps, m.takerFeeBps));
 
-    const tick = m.tick;
-    let offTick = false;
-    for (const l of postAsks) if (!isValidOrderPrice(l.price, tick)) { offTick = true; break; }
-    if (!offTick) for (const l of postBids) if (!isValidOrderPrice(l.price, tick)) { offTick = true; break; }
-    if (offTick) engine.setTick(conditionId, FINEST_TICK);
-    try {
+    this.onAnyTick(conditionId, m.tick, [postAsks, postBids], () => {
       // Asks first: they can only meet our bids (no external bid at or above them rests).
       for (const l of postAsks) this.post(yes, 'SELL', l, held.asks);
       for (const l of postBids) this.post(yes, 'BUY', l, held.bids);
+    });
+  }
+
+  /**
+   * Runs `post` with the engine's tick set to the finest when some level is off the market's tick
+   * (after a tick change real books keep old levels), restored right after, synchronously.
+   */
+  private onAnyTick(conditionId: string, tick: Price, sides: ReadonlyArray<readonly Level[]>, post: () => void): void {
+    let off = false;
+    for (const levels of sides) for (const l of levels) if (!isValidOrderPrice(l.price, tick)) { off = true; break; }
+    if (off) this.engine.setTick(conditionId, FINEST_TICK);
+    try {
+      post();
     } finally {
-      if (offTick) engine.setTick(conditionId, tick);
+      if (off) this.engine.setTick(conditionId, tick);
     }
+  }
+
+  /** Cancels one held external order and forgets it (a finished one's cancel finds nothing: fine). */
+  private withdraw(side: Map<number, Posted>, price: number, p: Posted): void {
+    this.engine.cancel(p.id, this.account);
+    this.byId.delete(p.id);
+    if (side.get(price) === p) side.delete(price);
   }
 
   /**
@@ -208,18 +222,11 @@ export class ExternalLiquidity implements ExternalDesk {
       if (p !== undefined && !p.touched && p.size === l.size) p.keptAt = mark;
       else out.push(l);
     }
-    for (const [price, p] of side) {
-      if (p.keptAt === mark) continue;
-      // A fully traded order is already finished: its cancel finds nothing, which is fine.
-      this.engine.cancel(p.id, this.account);
-      this.byId.delete(p.id);
-      side.delete(price);
-    }
+    for (const [price, p] of side) if (p.keptAt !== mark) this.withdraw(side, price, p);
     return out;
   }
 
   sweep(conditionId: string, bids: readonly Level[], asks: readonly Level[]): void {
-    const engine = this.engine;
     const m = this.marketOf(conditionId);
     const a = sanitizeSide(asks, this.limits);
     const b = sanitizeSide(bids, this.limits);
@@ -235,28 +242,19 @@ export class ExternalLiquidity implements ExternalDesk {
     const asideAsks = this.takeAside(held.asks, (p) => p <= highBid).sort((x, y) => x.price - y.price);
     const yes = m.tokens[0];
     const bps = Math.max(m.makerFeeBps, m.takerFeeBps);
-    const tick = m.tick;
-    const off = (ls: readonly Level[]): boolean => ls.some((l) => !isValidOrderPrice(l.price, tick));
-    const offTick = off(a) || off(b) || off(asideAsks) || off(asideBids);
-    if (offTick) engine.setTick(conditionId, FINEST_TICK);
-    try {
+    this.onAnyTick(conditionId, m.tick, [a, b, asideAsks, asideBids], () => {
       // One side at a time, so a synthetic order can meet only ours; what is left is withdrawn.
       for (const [side, levels] of [['SELL', a], ['BUY', b]] as const) {
         if (levels.length === 0) continue;
         this.fund(conditionId, yes, side === 'BUY' ? levels : [], side === 'SELL' ? levels : [], bps);
         const transient = new Map<number, Posted>();
         for (const l of levels) this.post(yes, side, l, transient);
-        for (const p of transient.values()) {
-          engine.cancel(p.id, this.account);
-          this.byId.delete(p.id);
-        }
+        for (const [price, p] of transient) this.withdraw(transient, price, p);
       }
       this.fund(conditionId, yes, asideBids, asideAsks, bps);
       for (const l of asideAsks) this.post(yes, 'SELL', l, held.asks);
       for (const l of asideBids) this.post(yes, 'BUY', l, held.bids);
-    } finally {
-      if (offTick) engine.setTick(conditionId, tick);
-    }
+    });
   }
 
   /**
@@ -269,9 +267,7 @@ export class ExternalLiquidity implements ExternalDesk {
     for (const [price, p] of side) {
       if (!reach(price)) continue;
       const o = this.engine.getOrder(p.id);
-      this.engine.cancel(p.id, this.account);
-      this.byId.delete(p.id);
-      side.delete(price);
+      this.withdraw(side, price, p);
       if (o === undefined || o.status !== 'LIVE') continue;
       let size = o.originalSize - o.sizeMatched;
       size -= size % LOT;
@@ -309,29 +305,14 @@ export class ExternalLiquidity implements ExternalDesk {
   requeueBehind(conditionId: string, yesSide: 'BUY' | 'SELL', price: number): void {
     const held = this.levels.get(conditionId);
     const side = yesSide === 'BUY' ? held?.bids : held?.asks;
-    const p = side?.get(price);
-    const m = this.engine.market(conditionId);
-    if (side === undefined || p === undefined || m === undefined) return;
-    const rec = this.engine.getOrder(p.id);
-    const resting = rec === undefined || rec.status !== 'LIVE' ? 0 : rec.originalSize - rec.sizeMatched;
-    this.engine.cancel(p.id, this.account);
-    this.byId.delete(p.id);
-    side.delete(price);
-    if (resting <= 0) return;
-    const id = `${this.idPrefix}${++this.seq}`;
-    const again: Posted = { id, size: p.size, touched: p.touched || resting !== p.size, keptAt: 0 };
-    this.byId.set(id, again);
-    side.set(price, again);
-    const tick = m.tick;
-    const offTick = !isValidOrderPrice(price as Price, tick);
-    if (offTick) this.engine.setTick(conditionId, FINEST_TICK);
-    try {
-      const r = this.engine.submit({ id, owner: this.account, tokenId: m.tokens[0], side: yesSide, price: price as Price, size: resting as Shares, orderType: 'GTC' });
-      if (!r.ok) throw new InvariantError(`external ${yesSide} re-queued at ${price / SCALE} rejected: ${r.code}`);
-    } finally {
-      if (offTick) this.engine.setTick(conditionId, tick);
-    }
-    this.posted++;
+    if (side === undefined || !side.has(price)) return;
+    const m = this.marketOf(conditionId);
+    // Its remaining size, re-posted: a level that traded differs from the size fed, so the next
+    // book replaces it at the fed size (takeAside's rule); an untouched one stays kept.
+    const back = this.takeAside(side, (p) => p === price);
+    this.onAnyTick(conditionId, m.tick, [back], () => {
+      for (const l of back) this.post(m.tokens[0], yesSide, l, side);
+    });
   }
 
   private post(yes: string, side: 'BUY' | 'SELL', l: Level, into: Map<number, Posted>): void {
