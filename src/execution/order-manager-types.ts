@@ -1,7 +1,7 @@
 // The order manager's settings, inputs and reports (types and defaults only, no I/O).
 // Invariants kept: every setting has a default and is validated once (resolveManagerConfig
 // throws a RangeError naming the setting and the value); reports are plain data.
-import type { Price } from '../core/money.js';
+import type { Price, Shares } from '../core/money.js';
 import type { BackoffPolicy } from '../exchange/http/backoff.js';
 import type { FeeRates, FillEvent } from './fill-tracker.js';
 import type { LiveOrder } from './types.js';
@@ -31,8 +31,21 @@ export interface OrderManagerConfig {
   readonly unknownLookupDelayMs: number;
   /** An order found "not found" is looked up once more this much later (and adopted if it appeared). */
   readonly notFoundRecheckMs: number;
-  /** Live orders looked up per pollFills call (oldest lookup first). */
+  /** Least number of order lookups per pollFills call. */
   readonly pollBatch: number;
+  /**
+   * Order lookups per second that fill discovery may spend (final reads first): a pollFills call
+   * reads this rate × the time since the previous call (at most 2 s of it), at least pollBatch.
+   */
+  readonly fillReadsPerSecond: number;
+  /** Lookups in flight at once (fill reads and final reads: latency-bound, not budget-bound). */
+  readonly readConcurrency: number;
+  /** Final reads owed beyond which placements stop until reads catch up (`fill-backlog`). */
+  readonly maxFinalReadBacklog: number;
+  /** Cancels kept in reserve beyond those needed to cancel every open order (`cancel-reserve`). */
+  readonly cancelReserve: number;
+  /** Share of cancelAll's time kept for the final reads and the lookup of what is left. */
+  readonly finalReadShare: number;
   /** Requests of one kind (cancels, lookups, placement chunks) in flight at once. */
   readonly concurrency: number;
   /** Bounded time of cancelAll (orders.shutdownTimeoutMs). */
@@ -54,6 +67,11 @@ export const DEFAULT_MANAGER_CONFIG: OrderManagerConfig = Object.freeze({
   unknownLookupDelayMs: 2_000,
   notFoundRecheckMs: 30_000,
   pollBatch: 20,
+  fillReadsPerSecond: 250,
+  readConcurrency: 32,
+  maxFinalReadBacklog: 1_000,
+  cancelReserve: 100,
+  finalReadShare: 0.3,
   concurrency: 8,
   shutdownTimeoutMs: 20_000,
   cancelAllRounds: 5,
@@ -74,6 +92,11 @@ export function resolveManagerConfig(partial: Partial<OrderManagerConfig> = {}):
   int('unknownLookupDelayMs', 0);
   int('notFoundRecheckMs', 0);
   int('pollBatch', 1);
+  int('fillReadsPerSecond', 1);
+  int('readConcurrency', 1);
+  int('maxFinalReadBacklog', 0);
+  int('cancelReserve', 0);
+  if (!(c.finalReadShare > 0 && c.finalReadShare < 1)) throw new RangeError(`orderManager.finalReadShare must be in (0, 1), got ${String(c.finalReadShare)}`);
   int('concurrency', 1);
   int('shutdownTimeoutMs', 1);
   int('cancelAllRounds', 1);
@@ -92,7 +115,9 @@ export type DropReason =
   | 'cancel-failed' // a cancel at the key did not go through this cycle
   | 'no-market' // no market settings for the token
   | 'duplicate' // a second placement for one key in one plan
-  | 'signing-failed'; // the signing pool failed (retryable)
+  | 'signing-failed' // the signing pool failed (retryable)
+  | 'fill-backlog' // more final reads are owed than maxFinalReadBacklog: quoting slows until reads catch up
+  | 'cancel-reserve'; // placing would leave open orders the cancel budgets could not cancel
 
 export interface DroppedPlacement {
   readonly key: string;
@@ -131,6 +156,14 @@ export interface ResolveReport {
   readonly fills: readonly FillEvent[];
 }
 
+export interface PollFillsOptions {
+  readonly signal?: AbortSignal;
+  /** Lookups this call may make (default: the read budget accrued since the last call). */
+  readonly limit?: number;
+  /** Orders that may have filled (at or through the touch of the latest book): read first. */
+  readonly mayHaveFilled?: (o: Pick<LiveOrder, 'tokenId' | 'side' | 'price'>) => boolean;
+}
+
 export interface PollReport {
   readonly lookedUp: number;
   readonly closed: number;
@@ -160,8 +193,17 @@ export interface StartupReport {
 
 export interface CancelAllReport {
   readonly cancelled: number;
-  /** Orders still open at the deadline (live, unknown or in flight). */
+  /**
+   * Orders still open at the end (live, unknown or in flight), after a lookup of each where one
+   * could be made: what is really left on the exchange, as far as it answered.
+   */
   readonly remaining: readonly LiveOrder[];
+  /** Ids of cancelled orders whose final read could not be made (ledger state `closing`). */
+  readonly finalReadsOwed: readonly string[];
+  /** Fills recorded while cancelAll ran (final reads included), and their shares. */
+  readonly fillsRecorded: number;
+  readonly fillSharesRecorded: Shares;
+  /** The deadline passed before every step finished (requests still out were aborted). */
   readonly timedOut: boolean;
 }
 

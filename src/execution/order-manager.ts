@@ -26,18 +26,33 @@
 // - the circuit breaker (circuit-breaker.ts) stops placements after N consecutive exchange
 //   failures and pulls quotes (cancels every live order) until the exchange answers again;
 //   placements back off after transient failures and honour Retry-After;
-// - fills are recorded once (the ledger deduplicates), and each new increment is emitted once; a
-//   cancel's answer does not say what matched before it, so every order we cancel gets one last
-//   lookup (pollFills, and cancelAll's flush) that records those fills;
+// - fills are recorded once (the ledger deduplicates), and each new increment is emitted once;
+// - durable obligations: a cancel is written (`cancelling`) before it is sent, and its answer
+//   leaves the order `closing`: a cancel's answer does not say what matched before it, so the
+//   order is owed one last lookup, and only that read makes it final. Both states are open in the
+//   ledger, so a crash between the cancel and the read is worked through at the next start;
+// - fills keep up with quoting: final reads come first, then live orders that may have filled
+//   (the caller says which: at or through the touch), then the least recently read; the number of
+//   reads follows `fillReadsPerSecond` (a share of the read budget), and while more than
+//   `maxFinalReadBacklog` final reads are owed, placements stop (`fill-backlog`): quoting slows
+//   rather than trades blind (cancels still go);
+// - a cancel reserve: placements never take the live order count (in flight included) beyond what
+//   the cancel route's budgets (every window at once) can still cancel, less `cancelReserve`;
+//   past it placements stop (`cancel-reserve`), so shutdown and the kill switch can always cancel
+//   everything;
 // - startup: every order the ledger holds open is looked up before the first quote. The
 //   interface has no "list my open orders" route, so a LIVE order on the exchange that the ledger
 //   never recorded cannot be found; writing every order before sending is what makes that case
 //   impossible for orders this daemon placed. Orphans here are ledger orders in signed, sent or
 //   unknown state (a crash or lost answer): resolved by lookup, and those found live are
-//   cancelled (policy `cancel`) or adopted as live orders for reconcile to manage (`adopt`);
+//   cancelled (policy `cancel`) or adopted as live orders for reconcile to manage (`adopt`); an
+//   order we were cancelling (cancelling, closing) that is found live is cancelled whatever the
+//   policy;
 // - shutdown / kill switch (cancelAll): quoting stops, the running plan finishes, every live order
-//   is cancelled (unknown ones looked up first), rounds repeat until nothing is open or the
-//   deadline passes, and in-flight requests are awaited;
+//   is cancelled (unknown ones looked up first), rounds repeat until nothing is open or the cancel
+//   phase's share of the deadline passes; then the final reads of every cancelled order and a
+//   lookup of whatever is still open (so the report says what is really left live), and in-flight
+//   requests are awaited, all within the deadline;
 // - time comes only from the injected Clock.
 import { setMaxListeners } from 'node:events';
 import type { Clock, TimerId } from '../core/clock.js';
@@ -62,7 +77,7 @@ import { OrderBookState, type TrackedOrder } from './order-book-state.js';
 import {
   resolveManagerConfig, SILENT_LOGGER,
   type ApplyReport, type CancelAllReport, type DropReason, type DroppedPlacement, type ManagerLogger, type MarketInfo,
-  type MarketsByToken, type OrderManagerConfig, type OrphanPolicy, type PollReport, type RejectedPlacement,
+  type MarketsByToken, type OrderManagerConfig, type OrphanPolicy, type PollFillsOptions, type PollReport, type RejectedPlacement,
   type ResolveReport, type StartupReport,
 } from './order-manager-types.js';
 import { RejectionCooldown } from './rejection-cooldown.js';
@@ -86,7 +101,7 @@ export interface OrderManagerOptions {
   readonly maker?: string;
   readonly signatureType?: SignatureType;
   /** The limiter the gateway sends through: asked when the next POST /orders slot frees. */
-  readonly limiter?: Pick<RateLimiter, 'wouldWaitMs'>;
+  readonly limiter?: Pick<RateLimiter, 'wouldWaitMs'> & Partial<Pick<RateLimiter, 'utilisation'>>;
   readonly config?: Partial<OrderManagerConfig>;
   /** Every new fill, once (strategy onFill, logs). */
   readonly onFill?: (fill: FillEvent) => void;
@@ -106,8 +121,32 @@ export interface ManagerHealth {
   readonly orders: Readonly<Record<LiveOrder['state'], number>>;
   readonly coolingDown: number;
   readonly inFlightRequests: number;
-  /** Cancelled orders still due their last lookup. */
+  /** Cancelled orders still due their last lookup (ledger state `closing`). */
   readonly pendingSettlements: number;
+  /** Age of the oldest final read owed, ms (0 when none). */
+  readonly oldestFinalReadOwedMs: number;
+  /** Longest time since a live order was last read, ms (0 when none is live). */
+  readonly oldestLiveReadMs: number;
+  /** Why placements are held back now (fill backlog, cancel reserve), or null. */
+  readonly placementHold: PlacementHold | null;
+  /** Cancels the cancel route's budgets allow now beyond the open orders, at the last check. */
+  readonly cancelHeadroom: number | null;
+}
+
+/** Why placements are held back while quoting goes on. */
+export type PlacementHold = 'fill-backlog' | 'cancel-reserve';
+
+/** Fill discovery's backlog (metrics, /healthz, /status). */
+export type FillReadStatus = Pick<ManagerHealth,
+  'pendingSettlements' | 'oldestFinalReadOwedMs' | 'oldestLiveReadMs' | 'placementHold' | 'cancelHeadroom'> & {
+  /** Final reads owed beyond which placements stop. */
+  readonly maxFinalReadBacklog: number;
+};
+
+interface FinalReadOwed {
+  /** The exchange had acknowledged the order: its fills are maker fills. */
+  readonly acknowledged: boolean;
+  readonly sinceMs: number;
 }
 
 interface Job {
@@ -160,6 +199,7 @@ class Tally {
 const SUPERSEDED: ApplyReport = Object.freeze(Object.assign(new Tally(), { superseded: true }).report());
 const EMPTY: ApplyReport = Object.freeze({ ...new Tally().report(), rejected: Object.freeze([]), dropped: Object.freeze([]), fills: Object.freeze([]) });
 const PLACE_ROUTE = 'POST /orders';
+const CANCEL_ROUTE = 'DELETE /order';
 
 export class OrderManager {
   readonly config: OrderManagerConfig;
@@ -177,11 +217,18 @@ export class OrderManager {
   /** Ids found "not found" that are looked up once more, at the time given. */
   private readonly recheck = new Map<string, number>();
   /**
-   * Orders we cancelled, each due one last lookup: a cancel answer does not say how much matched,
-   * and a fill between the last poll and the cancel would otherwise never be recorded. Value:
-   * whether the exchange had acknowledged the order (maker fills).
+   * Orders we cancelled (ledger state `closing`), each due one last lookup: a cancel answer does
+   * not say how much matched, and a fill between the last poll and the cancel would otherwise never
+   * be recorded. Insertion order is the order they became due.
    */
-  private readonly settle = new Map<string, boolean>();
+  private readonly settle = new Map<string, FinalReadOwed>();
+  /** When pollFills last ran (its read budget accrues from then). */
+  private lastPollAtMs: number | null = null;
+  /** Cancel headroom at the last placement check (null before any, or with no limiter). */
+  private lastCancelHeadroom: number | null = null;
+  private lastHold: PlacementHold | null = null;
+  /** Fills emitted so far, and their shares (cancelAll reports what its own run recorded). */
+  private emitted = { count: 0, shares: 0 };
   private readonly inflight = new Set<Promise<unknown>>();
   private pending: Job | null = null;
   private pumping: Promise<void> | null = null;
@@ -229,7 +276,13 @@ export class OrderManager {
 
   health(): ManagerHealth {
     const orders = { inflight: 0, live: 0, cancelling: 0, unknown: 0 };
-    for (const o of this.book.all()) orders[o.state]++;
+    const now = this.clock.now();
+    let oldestLiveReadMs = 0;
+    for (const o of this.book.all()) {
+      orders[o.state]++;
+      if (o.state === 'live') oldestLiveReadMs = Math.max(oldestLiveReadMs, now - Math.max(o.polledAtMs, o.createdAtMs));
+    }
+    const first = this.settle.values().next();
     return {
       circuit: this.breaker.state,
       consecutiveFailures: this.breaker.consecutiveFailures,
@@ -239,6 +292,18 @@ export class OrderManager {
       coolingDown: this.cooldown.list().length,
       inFlightRequests: this.inflight.size,
       pendingSettlements: this.settle.size,
+      oldestFinalReadOwedMs: first.done === true ? 0 : Math.max(0, now - first.value.sinceMs),
+      oldestLiveReadMs,
+      placementHold: this.lastHold,
+      cancelHeadroom: this.lastCancelHeadroom,
+    };
+  }
+
+  fillReads(): FillReadStatus {
+    const h = this.health();
+    return {
+      pendingSettlements: h.pendingSettlements, oldestFinalReadOwedMs: h.oldestFinalReadOwedMs, oldestLiveReadMs: h.oldestLiveReadMs,
+      placementHold: h.placementHold, cancelHeadroom: h.cancelHeadroom, maxFinalReadBacklog: this.config.maxFinalReadBacklog,
     };
   }
 
@@ -293,7 +358,7 @@ export class OrderManager {
     this.updateMarkets(job.markets);
     const toCancel = this.cancelTargets(job.plan);
     const failedKeys = await this.cancelOrders(toCancel, tally);
-    const chosen = await this.underPressure(this.choosePlacements(job, failedKeys, tally), tally);
+    const chosen = await this.withinCancelReserve(await this.underPressure(this.choosePlacements(job, failedKeys, tally), tally), tally);
     if (chosen.length > 0) await this.place(job, chosen, tally);
     this.emit(tally.fills);
     return tally.report();
@@ -315,7 +380,10 @@ export class OrderManager {
 
   /** Sends the cancels (priority cancel); returns the keys whose cancel did not complete. */
   private async cancelOrders(orders: readonly TrackedOrder[], tally: Tally, signal?: AbortSignal): Promise<Set<string>> {
+    if (orders.length === 0) return new Set();
     for (const o of orders) o.state = 'cancelling';
+    // Written before any cancel is sent (one commit): a crash now leaves each order owed its cancel.
+    this.ledger.markCancelling(orders.map((o) => o.id), 'cancel requested');
     const done = await mapLimit(orders, this.config.concurrency, (o) => this.cancelOne(o, tally, signal));
     const failed = new Set<string>();
     orders.forEach((o, i) => { if (done[i] !== true) failed.add(o.key); });
@@ -330,9 +398,9 @@ export class OrderManager {
       this.breaker.answered();
       if (this.book.get(o.id) !== o) return true;
       if (res.canceled.includes(o.id)) {
-        this.ledger.markCanceled(o.id, 'canceled by us');
+        this.ledger.markCancelAnswered(o.id, 'canceled by us');
         this.book.remove(o.id);
-        this.settle.set(o.id, o.acknowledged);
+        this.oweFinalRead(o.id, o.acknowledged);
         tally.cancelled++;
         return true;
       }
@@ -351,6 +419,7 @@ export class OrderManager {
         this.toUnknown(o, `cancel failed ambiguously: ${f.code}`, this.config.unknownLookupDelayMs);
       } else if (o.state === 'cancelling') {
         o.state = 'live';
+        this.ledger.markCancelNotSent(o.id, f.code);
       }
       return false;
     }
@@ -359,7 +428,7 @@ export class OrderManager {
   private choosePlacements(job: Job, failedKeys: ReadonlySet<string>, tally: Tally): Chosen[] {
     const out: Chosen[] = [];
     const seen = new Set<string>();
-    const block: DropReason | null = this.halted ? 'halted' : this.breaker.blockReason();
+    const block: DropReason | null = this.halted ? 'halted' : this.breaker.blockReason() ?? this.fillBacklogHold();
     for (const p of job.plan.placements) {
       const key = quoteKey(p.quote.tokenId, p.quote.side, p.quote.price);
       if (block !== null) { tally.drop(key, block); continue; }
@@ -402,6 +471,48 @@ export class OrderManager {
       kept.push(...g);
     }
     return kept;
+  }
+
+  /** 'fill-backlog' while more final reads are owed than the backlog allows (see the header). */
+  private fillBacklogHold(): DropReason | null {
+    const hold = this.settle.size > this.config.maxFinalReadBacklog;
+    if (hold !== (this.lastHold === 'fill-backlog')) {
+      this.log[hold ? 'warn' : 'info']({ finalReadsOwed: this.settle.size, max: this.config.maxFinalReadBacklog },
+        hold ? 'fill reads behind: placements held until they catch up' : 'fill reads caught up: placements resume');
+      this.lastHold = hold ? 'fill-backlog' : null;
+    }
+    return hold ? 'fill-backlog' : null;
+  }
+
+  /**
+   * Keeps the placements that leave every open order cancellable within the cancel route's
+   * budgets, less the reserve (see the header); the rest is dropped as `cancel-reserve`.
+   */
+  private async withinCancelReserve(chosen: Chosen[], tally: Tally): Promise<Chosen[]> {
+    const limiter = this.opts.limiter;
+    if (limiter?.utilisation === undefined || chosen.length === 0) return chosen;
+    let capacity: number;
+    try {
+      const u = await limiter.utilisation(CANCEL_ROUTE);
+      capacity = u.windows.reduce((m, w) => Math.min(m, w.limit - w.used), Number.POSITIVE_INFINITY);
+    } catch {
+      capacity = 0; // the budget cannot be read: assume none is left
+    }
+    if (!Number.isFinite(capacity)) return chosen; // the cancel route has no budget: nothing to reserve
+    const headroom = capacity - this.config.cancelReserve - this.book.size;
+    const allowed = Math.max(0, headroom);
+    // What is left after these placements (they are open orders too once sent).
+    this.lastCancelHeadroom = headroom - Math.min(allowed, chosen.length);
+    if (allowed >= chosen.length) {
+      if (this.lastHold === 'cancel-reserve') { this.lastHold = null; this.log.info({ headroom }, 'cancel reserve clear: placements resume'); }
+      return chosen;
+    }
+    if (this.lastHold !== 'cancel-reserve') {
+      this.lastHold = 'cancel-reserve';
+      this.log.warn({ capacity, open: this.book.size, reserve: this.config.cancelReserve }, 'cancel reserve reached: placements held so every open order stays cancellable');
+    }
+    for (const c of chosen.slice(allowed)) tally.drop(c.key, 'cancel-reserve');
+    return chosen.slice(0, allowed);
   }
 
   private async place(job: Job, chosen: readonly Chosen[], tally: Tally): Promise<void> {
@@ -614,36 +725,52 @@ export class OrderManager {
   }
 
   /**
-   * Looks up orders for fills: first the orders we cancelled (one last lookup each, for what
-   * matched before the cancel), then live orders for sizeMatched growth and for orders closed
-   * behind our back (matched, canceled by market resolution), the least recently looked-up first;
-   * at most `pollBatch` lookups per call. A call while one runs returns the running one.
+   * Looks up orders for fills, within the read budget (`fillReadsPerSecond` × the time since the
+   * last call, or `limit`): first the final reads owed by orders we cancelled (oldest first), then
+   * live orders that may have filled (`mayHaveFilled`: the caller's view of the books, e.g. at or
+   * through the touch), then the least recently read, for sizeMatched growth and for orders closed
+   * behind our back (matched, canceled by market resolution). A call while one runs returns the
+   * running one.
    */
-  pollFills(opts: { signal?: AbortSignal; limit?: number } = {}): Promise<PollReport> {
+  pollFills(opts: PollFillsOptions = {}): Promise<PollReport> {
     if (this.polling !== null) return this.polling;
     const p = this.doPoll(opts).finally(() => { this.polling = null; });
     this.polling = p;
     return p;
   }
 
-  private async doPoll(opts: { signal?: AbortSignal; limit?: number }): Promise<PollReport> {
-    const limit = opts.limit ?? this.config.pollBatch;
+  /** Lookups this pollFills call may spend. */
+  private readBudget(limit: number | undefined): number {
+    const now = this.clock.now();
+    const since = this.lastPollAtMs === null ? 1_000 : Math.min(2_000, Math.max(0, now - this.lastPollAtMs));
+    this.lastPollAtMs = now;
+    if (limit !== undefined) return limit;
+    return Math.max(this.config.pollBatch, Math.floor(this.config.fillReadsPerSecond * since / 1_000));
+  }
+
+  private async doPoll(opts: PollFillsOptions): Promise<PollReport> {
+    const limit = this.readBudget(opts.limit);
     const counts = { lookedUp: 0, closed: 0, failed: 0 };
     const fills: FillEvent[] = [];
     const settling = [...this.settle].slice(0, limit);
-    await mapLimit(settling, this.config.concurrency, async ([id, acknowledged]) => {
+    await mapLimit(settling, this.config.readConcurrency, async ([id, owed]) => {
       counts.lookedUp++;
       const rec = await this.lookup(id, opts.signal);
       if (rec === undefined) { counts.failed++; return; }
+      if (this.book.get(id) !== undefined) { this.settle.delete(id); return; }
+      if (rec === null) {
+        // Gone from the exchange's records: nothing more can be read. The ledger makes it final.
+        this.fills.applyLookup(id, null, owed.acknowledged);
+        this.settle.delete(id);
+        return;
+      }
       this.settle.delete(id);
-      if (rec === null || this.book.get(id) !== undefined) return;
       // A record still LIVE after our cancel was answered: the exchange's word wins, track it again.
-      if (this.adoptRecord(id, rec, acknowledged, fills)) this.log.warn({ orderId: id }, 'cancelled order found live: tracked again');
+      if (this.adoptRecord(id, rec, owed.acknowledged, fills)) this.log.warn({ orderId: id }, 'cancelled order found live: tracked again');
     });
-    const targets = this.book.inState('live')
-      .sort((a, b) => a.polledAtMs - b.polledAtMs || a.seq - b.seq)
-      .slice(0, Math.max(0, limit - settling.length));
-    await mapLimit(targets, this.config.concurrency, async (o) => {
+    const budget = Math.max(0, limit - settling.length);
+    const targets = budget === 0 ? [] : this.readOrder(this.book.inState('live'), opts.mayHaveFilled).slice(0, budget);
+    await mapLimit(targets, this.config.readConcurrency, async (o) => {
       counts.lookedUp++;
       o.polledAtMs = this.clock.now();
       const rec = await this.lookup(o.id, opts.signal);
@@ -655,6 +782,20 @@ export class OrderManager {
     });
     this.emit(fills);
     return { ...counts, fills };
+  }
+
+  /** Live orders in read order: those that may have filled first, then the least recently read. */
+  private readOrder(live: TrackedOrder[], mayHaveFilled: PollFillsOptions['mayHaveFilled']): TrackedOrder[] {
+    if (mayHaveFilled === undefined) return live.sort((a, b) => a.polledAtMs - b.polledAtMs || a.seq - b.seq);
+    const first = new Set<TrackedOrder>();
+    for (const o of live) if (mayHaveFilled(o)) first.add(o);
+    const rank = (o: TrackedOrder): number => (first.has(o) ? 0 : 1);
+    return live.sort((a, b) => rank(a) - rank(b) || a.polledAtMs - b.polledAtMs || a.seq - b.seq);
+  }
+
+  /** The order is owed its final read (ledger `closing`); oldest owed first. */
+  private oweFinalRead(id: string, acknowledged: boolean): void {
+    if (!this.settle.has(id)) this.settle.set(id, { acknowledged, sinceMs: this.clock.now() });
   }
 
   /**
@@ -713,9 +854,11 @@ export class OrderManager {
     const unresolved: string[] = [];
     const orphans: TrackedOrder[] = [];
     const fills: FillEvent[] = [];
-    await mapLimit(open, this.config.concurrency, async (lo) => {
-      if (this.book.get(lo.id) !== undefined) return;
-      const wasLive = lo.state === 'live';
+    await mapLimit(open, this.config.readConcurrency, async (lo) => {
+      if (this.book.get(lo.id) !== undefined || this.settle.has(lo.id)) return;
+      // Acknowledged by the exchange before the crash (live, or being cancelled after resting).
+      const wasLive = lo.state === 'live' || lo.state === 'cancelling' || lo.state === 'closing';
+      const owedCancel = lo.state === 'cancelling' || lo.state === 'closing';
       const tag = lo.meta?.['tag'];
       const t = this.book.add({
         id: lo.id, tokenId: lo.tokenId, conditionId: lo.conditionId, side: lo.side, price: lo.price, originalSize: lo.size,
@@ -726,6 +869,12 @@ export class OrderManager {
       const rec = await this.lookup(lo.id, opts.signal);
       if (rec === undefined) {
         unresolved.push(lo.id);
+        if (lo.state === 'closing') {
+          // Still owed its final read: read it with the next fill poll (it is not live).
+          this.book.remove(lo.id);
+          this.oweFinalRead(lo.id, true);
+          return;
+        }
         if (lo.state !== 'unknown') this.ledger.markUnknown(lo.id, 'startup lookup failed');
         t.lookupAtMs = this.clock.now() + Math.max(1, this.breaker.retryDelayMs());
         return;
@@ -739,7 +888,9 @@ export class OrderManager {
       }
       this.mirror(t, out, fills);
       if (out.state !== 'live') { counts.closed++; return; }
-      if (wasLive) counts.live++;
+      // We had decided to cancel it before the crash: that decision stands whatever the policy.
+      if (owedCancel) orphans.push(t);
+      else if (wasLive) counts.live++;
       else if (opts.orphanPolicy === 'cancel') orphans.push(t);
       else { counts.adopted++; this.log.info({ orderId: lo.id, key: t.key }, 'orphan order adopted'); }
     });
@@ -757,47 +908,89 @@ export class OrderManager {
   /**
    * Shutdown and kill switch: stops placing (until resume()), lets the running plan finish, then
    * cancels every live order - unknown ones are looked up first so that those found live are
-   * cancelled too - in rounds until nothing is open or the deadline passes; then waits for
-   * in-flight requests. Requests still out at the deadline are aborted.
+   * cancelled too - in rounds until nothing is open or the cancel phase (all but `finalReadShare`
+   * of the time) ends; then makes the final read of every cancelled order and looks up whatever is
+   * still open, so the report says what is really left live and every fill matched before a cancel
+   * is recorded; then waits for in-flight requests. Requests still out at the deadline are aborted.
    */
   async cancelAll(opts: { timeoutMs?: number } = {}): Promise<CancelAllReport> {
     this.halted = true;
     if (this.pending !== null) { this.pending.resolve(SUPERSEDED); this.pending = null; }
     const timeoutMs = opts.timeoutMs ?? this.config.shutdownTimeoutMs;
+    const cancelPhaseMs = Math.max(1, Math.floor(timeoutMs * (1 - this.config.finalReadShare)));
+    const all = this.deadline(timeoutMs, 'cancelAll');
+    const cancelPhase = this.deadline(cancelPhaseMs, 'cancelAll cancel phase', all.signal);
+    const fillsBefore = this.emitted;
+    let cancelled = 0;
+    try {
+      if (this.pumping !== null) await cancelPhase.within(this.pumping);
+      for (let round = 0; round < this.config.cancelAllRounds && !cancelPhase.signal.aborted; round++) {
+        await cancelPhase.within(this.resolveUnknown({ all: true, signal: cancelPhase.signal }));
+        const live = this.book.inState('live');
+        if (live.length > 0) {
+          const tally = new Tally();
+          await cancelPhase.within(this.cancelOrders(live, tally, cancelPhase.signal));
+          cancelled += tally.cancelled;
+          this.emit(tally.fills);
+        }
+        if (this.book.size === 0 || cancelPhase.signal.aborted) break;
+        const pause = this.breaker.retryDelayMs();
+        if (pause > 0) await cancelPhase.within(this.clock.sleep(pause, cancelPhase.signal));
+      }
+      cancelPhase.end();
+      // Truth phase: a poll of the loop may still run; then every final read owed and a lookup of
+      // every order still open (live ones whose cancel failed, unknown ones), until none is left
+      // to read or the deadline passes.
+      if (this.polling !== null) await all.within(this.polling);
+      await all.within(this.resolveUnknown({ all: true, signal: all.signal }));
+      for (let pass = 0; pass < 3 && !all.signal.aborted && (this.settle.size > 0 || this.book.inState('live').length > 0); pass++) {
+        await all.within(this.pollFills({ limit: this.settle.size + this.book.size, signal: all.signal }));
+      }
+      await all.within(this.drain());
+    } finally {
+      cancelPhase.end();
+      all.end();
+    }
+    const remaining = this.book.liveOrders();
+    const finalReadsOwed = [...this.settle.keys()];
+    const recorded = this.emittedSince(fillsBefore);
+    if (remaining.length > 0) this.log.warn({ remaining: remaining.length }, 'cancelAll left orders open');
+    if (finalReadsOwed.length > 0) this.log.warn({ finalReadsOwed: finalReadsOwed.length }, 'cancelAll left final reads owed (the ledger keeps them as closing)');
+    return {
+      cancelled, remaining, finalReadsOwed, fillsRecorded: recorded.count, fillSharesRecorded: recorded.shares,
+      timedOut: all.signal.aborted,
+    };
+  }
+
+  /**
+   * A deadline on the injected clock: `within(p)` waits for p or the deadline, whichever comes
+   * first (a failure of p is logged, not thrown); the signal aborts requests when it passes (or
+   * when `parent` aborts).
+   */
+  private deadline(ms: number, what: string, parent?: AbortSignal): { signal: AbortSignal; within: (p: Promise<unknown>) => Promise<void>; end: () => void } {
     const ac = new AbortController();
     // One signal guards every concurrent request of the batch; each adds an abort listener.
     setMaxListeners(0, ac.signal);
     let expire: () => void = () => undefined;
-    const deadline = new Promise<void>((resolve) => { expire = resolve; });
-    const timer = this.clock.setTimeout(() => { ac.abort(new Error(`cancelAll: deadline of ${timeoutMs} ms passed`)); expire(); }, timeoutMs);
-    const within = async (p: Promise<unknown>): Promise<void> => {
-      await Promise.race([p.catch((e: unknown) => { if (!ac.signal.aborted) this.log.error({ err: String(e) }, 'cancelAll step failed'); }), deadline]);
+    const passed = new Promise<void>((resolve) => { expire = resolve; });
+    const fire = (): void => { if (!ac.signal.aborted) ac.abort(new Error(`${what}: deadline of ${ms} ms passed`)); expire(); };
+    const timer = this.clock.setTimeout(fire, ms);
+    const onParent = (): void => fire();
+    parent?.addEventListener('abort', onParent, { once: true });
+    let ended = false;
+    return {
+      signal: ac.signal,
+      within: async (p) => {
+        await Promise.race([p.catch((e: unknown) => { if (!ac.signal.aborted) this.log.error({ err: String(e) }, `${what} step failed`); }), passed]);
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        this.clock.clearTimeout(timer);
+        parent?.removeEventListener('abort', onParent);
+        expire();
+      },
     };
-    let cancelled = 0;
-    try {
-      if (this.pumping !== null) await within(this.pumping);
-      for (let round = 0; round < this.config.cancelAllRounds && !ac.signal.aborted; round++) {
-        await within(this.resolveUnknown({ all: true, signal: ac.signal }));
-        const live = this.book.inState('live');
-        if (live.length > 0) {
-          const tally = new Tally();
-          await within(this.cancelOrders(live, tally, ac.signal));
-          cancelled += tally.cancelled;
-          this.emit(tally.fills);
-        }
-        if (this.book.size === 0 || ac.signal.aborted) break;
-        const pause = this.breaker.retryDelayMs();
-        if (pause > 0) await within(this.clock.sleep(pause, ac.signal));
-      }
-      // Flush: one last lookup of each cancelled order, so fills matched before its cancel are recorded.
-      if (this.settle.size > 0 && !ac.signal.aborted) await within(this.pollFills({ limit: this.settle.size, signal: ac.signal }));
-      await within(this.drain());
-    } finally {
-      this.clock.clearTimeout(timer);
-    }
-    const remaining = this.book.liveOrders();
-    if (remaining.length > 0) this.log.warn({ remaining: remaining.length }, 'cancelAll left orders open');
-    return { cancelled, remaining, timedOut: ac.signal.aborted };
   }
 
   /** Quoting may place again after cancelAll (an operator cleared the kill switch). */
@@ -834,6 +1027,15 @@ export class OrderManager {
     } else if (out.state === 'unknown') {
       this.book.setMatched(t.id, out.sizeMatched);
       t.state = 'unknown';
+    } else if (out.state === 'cancelling') {
+      // A stale lookup left our cancel pending: the order rests until it is cancelled again.
+      this.book.setMatched(t.id, out.sizeMatched);
+      t.acknowledged = true;
+      t.state = 'live';
+    } else if (out.state === 'closing') {
+      // A stale lookup of an order whose cancel was answered: its final read is still owed.
+      this.book.remove(t.id);
+      this.oweFinalRead(t.id, true);
     } else {
       this.book.remove(t.id);
     }
@@ -881,9 +1083,14 @@ export class OrderManager {
     return p;
   }
 
+  private emittedSince(before: { count: number; shares: number }): { count: number; shares: Shares } {
+    return { count: this.emitted.count - before.count, shares: (this.emitted.shares - before.shares) as Shares };
+  }
+
   private emit(fills: readonly FillEvent[]): void {
     const cb = this.opts.onFill;
     for (const f of fills) {
+      this.emitted = { count: this.emitted.count + 1, shares: this.emitted.shares + f.size };
       this.log.info({ orderId: f.orderId, tokenId: f.tokenId, side: f.side, price: f.price, size: f.size, fee: f.feeMicros, liquidity: f.liquidity }, 'fill');
       if (cb !== undefined) {
         try { cb(f); } catch (e) { this.log.error({ err: String(e) }, 'onFill handler threw'); }

@@ -10,6 +10,7 @@ export type LedgerErrorCode =
   | 'LEDGER_BAD_TRANSITION'
   | 'LEDGER_UNKNOWN_STATUS'
   | 'LEDGER_SCHEMA_TOO_NEW'
+  | 'LEDGER_MIGRATION_FAILED'
   | 'LEDGER_CLOSED';
 
 export class LedgerError extends OddsmakerError {

@@ -105,7 +105,7 @@ export class FillStore {
     this.selectFillsOfOrder = db.prepare<[string], FillRow>('SELECT * FROM fills WHERE order_id = ? ORDER BY seq');
     this.selectPosition = db.prepare<[string], PositionRow>('SELECT * FROM positions WHERE token_id = ?');
     this.selectPositions = db.prepare<[], PositionRow>('SELECT * FROM positions ORDER BY token_id');
-    this.selectOpenPositions = db.prepare<[], PositionRow>('SELECT * FROM positions WHERE size > 0 ORDER BY token_id');
+    this.selectOpenPositions = db.prepare<[], PositionRow>('SELECT * FROM positions WHERE size != 0 ORDER BY token_id');
     this.selectConditionPositions = db.prepare<[string], PositionRow>(
       'SELECT * FROM positions WHERE condition_id = ? ORDER BY token_id');
     this.upsertPosition = db.prepare<PositionRow>(

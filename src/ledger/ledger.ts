@@ -163,8 +163,33 @@ export class Ledger {
     return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'unknown', reason, 'own'));
   }
 
+  /**
+   * Canceled without ever resting (signed and never sent, or an ambiguous order we gave up on):
+   * final at once. A live order's cancel goes through markCancelling / markCancelAnswered instead.
+   */
   markCanceled(id: string, reason: string): OrderState {
     return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'canceled', reason, 'own'));
+  }
+
+  /**
+   * Our cancels of these orders are about to be sent: written first (one commit), so a crash
+   * before their answers still leaves each order owed a cancel. Returns the resulting states.
+   */
+  markCancelling(ids: readonly string[], reason: string): OrderState[] {
+    return this.transaction(() => ids.map((id) => this.orders.transition(this.orders.mustRow(id), 'cancelling', reason, 'own')));
+  }
+
+  /**
+   * The exchange answered our cancel: the order no longer rests, but what matched before the
+   * cancel is still to be read (state `closing`, until a lookup makes it final).
+   */
+  markCancelAnswered(id: string, detail = 'cancel answered'): OrderState {
+    return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'closing', detail, 'own'));
+  }
+
+  /** A cancel certainly did not reach the exchange: the order rests as before. */
+  markCancelNotSent(id: string, reason: string): OrderState {
+    return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'live', `cancel not sent: ${reason}`, 'own'));
   }
 
   /** The order is known to be fully done by matching (its fills are recorded separately). */
@@ -210,7 +235,7 @@ export class Ledger {
     return this.orders.get(id);
   }
 
-  /** Orders in signed, sent, unknown or live state, oldest first: what reconciliation looks up. */
+  /** Orders in an open state (order-state.ts), oldest first: the obligations reconciliation works through. */
   openOrders(): LedgerOrder[] {
     return this.orders.open();
   }

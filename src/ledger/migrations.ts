@@ -14,6 +14,13 @@ export interface Migration {
   readonly version: number;
   readonly description: string;
   readonly sql: string;
+  /**
+   * The migration rebuilds a table that others reference (SQLite cannot alter a CHECK): foreign
+   * keys are switched off around its transaction, as SQLite's documented table-rebuild procedure
+   * requires (a DROP TABLE with them on would cascade-delete the referencing rows), and checked
+   * inside it before the commit.
+   */
+  readonly rebuildsTables?: boolean;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -188,6 +195,79 @@ UPDATE market_resolutions SET recorded_at_ms = resolved_at_ms;
 CREATE INDEX settlements_condition ON settlements (condition_id, seq);
 `,
   },
+  {
+    version: 6,
+    description: 'durable obligations: cancelling and closing order states; positions may be negative',
+    // An order we cancel is written `cancelling` before the request and `closing` once the cancel
+    // is answered; only the read of its final matched size makes it terminal (order-state.ts), so
+    // startup reconciliation finds every order still owed a cancel or a read. Fills of one token
+    // may be discovered out of order (a SELL's lookup before the BUY's that funded it), so a
+    // position may be held below zero until the other fill arrives (pnl.ts): the non-negative
+    // CHECKs on positions and settlements go. SQLite cannot alter a CHECK, so both tables are
+    // rebuilt (rows copied as they are).
+    rebuildsTables: true,
+    sql: `
+CREATE TABLE orders_v6 (
+  id              TEXT PRIMARY KEY,
+  token_id        TEXT NOT NULL,
+  condition_id    TEXT NOT NULL,
+  side            TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price           INTEGER NOT NULL CHECK (price BETWEEN 0 AND 1000000),
+  size            INTEGER NOT NULL CHECK (size > 0),
+  order_type      TEXT NOT NULL,
+  salt            TEXT NOT NULL,
+  created_at_ms   INTEGER NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('signed', 'sent', 'unknown', 'live', 'cancelling', 'closing', 'matched', 'canceled', 'rejected', 'not_found')),
+  state_at_ms     INTEGER NOT NULL,
+  size_matched    INTEGER NOT NULL DEFAULT 0 CHECK (size_matched BETWEEN 0 AND size),
+  making_amount   INTEGER,
+  taking_amount   INTEGER,
+  exchange_status TEXT,
+  error_msg       TEXT,
+  strategy        TEXT,
+  replaces        TEXT,
+  meta_json       TEXT,
+  signed_json     TEXT
+) STRICT;
+INSERT INTO orders_v6 SELECT * FROM orders;
+DROP TABLE orders;
+ALTER TABLE orders_v6 RENAME TO orders;
+CREATE INDEX orders_open ON orders (state) WHERE state IN ('signed', 'sent', 'unknown', 'live', 'cancelling', 'closing');
+CREATE INDEX orders_token ON orders (token_id);
+
+CREATE TABLE positions_v6 (
+  token_id      TEXT PRIMARY KEY,
+  condition_id  TEXT NOT NULL,
+  size          INTEGER NOT NULL,
+  cost          INTEGER NOT NULL,
+  realized      INTEGER NOT NULL,
+  fees          INTEGER NOT NULL,
+  bought        INTEGER NOT NULL CHECK (bought >= 0),
+  sold          INTEGER NOT NULL CHECK (sold >= 0),
+  updated_at_ms INTEGER NOT NULL
+) STRICT;
+INSERT INTO positions_v6 SELECT * FROM positions;
+DROP TABLE positions;
+ALTER TABLE positions_v6 RENAME TO positions;
+CREATE INDEX positions_condition ON positions (condition_id);
+
+CREATE TABLE settlements_v6 (
+  seq            INTEGER PRIMARY KEY,
+  condition_id   TEXT NOT NULL REFERENCES market_resolutions (condition_id),
+  token_id       TEXT NOT NULL,
+  payout         INTEGER NOT NULL CHECK (payout BETWEEN 0 AND 1000000),
+  size           INTEGER NOT NULL,
+  proceeds       INTEGER NOT NULL,
+  realized_delta INTEGER NOT NULL,
+  recorded_at_ms INTEGER NOT NULL
+) STRICT;
+INSERT INTO settlements_v6 SELECT * FROM settlements;
+DROP TABLE settlements;
+ALTER TABLE settlements_v6 RENAME TO settlements;
+CREATE INDEX settlements_recorded ON settlements (recorded_at_ms);
+CREATE INDEX settlements_condition ON settlements (condition_id, seq);
+`,
+  },
 ];
 
 export const LATEST_VERSION: number = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);
@@ -229,10 +309,20 @@ export function migrate(db: Database.Database, nowMs: number, target: number = L
   const ordered = [...MIGRATIONS].sort((a, b) => a.version - b.version);
   for (const m of ordered) {
     if (m.version <= from || m.version > target) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.version, m.description, nowMs);
-    }).immediate();
+    const fkOn = m.rebuildsTables === true && db.pragma('foreign_keys', { simple: true }) === 1;
+    if (fkOn) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        if (m.rebuildsTables === true) {
+          const broken = db.pragma('foreign_key_check') as unknown[];
+          if (broken.length > 0) throw new LedgerError('LEDGER_MIGRATION_FAILED', `migration ${m.version} left ${broken.length} broken references`);
+        }
+        record.run(m.version, m.description, nowMs);
+      }).immediate();
+    } finally {
+      if (fkOn) db.pragma('foreign_keys = ON');
+    }
     applied.push(m.version);
   }
   return { from, to: Math.max(from, ...applied), applied };

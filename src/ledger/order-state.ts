@@ -1,7 +1,12 @@
 // The order life cycle as the ledger records it, and the mapping from the exchange's status strings
 // (protocol.md §4) onto it. Pure. Invariants kept:
-// - `signed` is written before the order leaves the process; signed, sent, unknown and live are the
-//   open states that startup reconciliation must look up (the interface has no "list my orders");
+// - `signed` is written before the order leaves the process; every open state (signed, sent,
+//   unknown, live, cancelling, closing) is a durable obligation that startup reconciliation works
+//   through by looking the order up;
+// - a cancel is written (`cancelling`) before it is sent; an answered cancel (or any end of an
+//   order's life that was not a read of its final matched size) leaves it `closing`: an order is
+//   final (terminal) only once its matched size has been read after it stopped being live, so a
+//   crash between a cancel and that read can never lose the fills matched before the cancel;
 // - matched, canceled, rejected and not_found are terminal: our own calls cannot move an order out
 //   of them (that is a bug, InvariantError), only an exchange lookup can (the exchange is the truth);
 // - an `unknown` order (ambiguous send: timeout, 5xx, dropped connection) may be sent again (same
@@ -11,15 +16,18 @@ export type OrderState =
   | 'sent' // handed to the transport, no answer yet
   | 'unknown' // the answer was lost or ambiguous: resolve by lookup
   | 'live' // resting on the book (possibly partly matched)
+  | 'cancelling' // our cancel is written and about to be sent (or sent, no answer yet)
+  | 'closing' // no longer live (our cancel was answered), its final matched size not yet read
   | 'matched' // fully matched, or an FOK/FAK whose rest was killed
   | 'canceled' // canceled (by us, by the market's resolution, or an `unmatched` placement)
   | 'rejected' // refused by the exchange (or invalid); never rested
   | 'not_found'; // the exchange does not know the id: it never arrived
 
 export const ORDER_STATES: readonly OrderState[] = [
-  'signed', 'sent', 'unknown', 'live', 'matched', 'canceled', 'rejected', 'not_found',
+  'signed', 'sent', 'unknown', 'live', 'cancelling', 'closing', 'matched', 'canceled', 'rejected', 'not_found',
 ];
-export const OPEN_ORDER_STATES: readonly OrderState[] = ['signed', 'sent', 'unknown', 'live'];
+export const OPEN_ORDER_STATES: readonly OrderState[] = ['signed', 'sent', 'unknown', 'live', 'cancelling', 'closing'];
+export const TERMINAL_ORDER_STATES: readonly OrderState[] = ['matched', 'canceled', 'rejected', 'not_found'];
 
 const OPEN = new Set<OrderState>(OPEN_ORDER_STATES);
 
@@ -31,7 +39,12 @@ const ALLOWED: Readonly<Record<OrderState, readonly OrderState[]>> = {
   signed: ['sent', 'unknown', 'live', 'matched', 'canceled', 'rejected'],
   sent: ['unknown', 'live', 'matched', 'canceled', 'rejected'],
   unknown: ['sent', 'live', 'matched', 'canceled', 'rejected'],
-  live: ['unknown', 'matched', 'canceled'],
+  live: ['unknown', 'cancelling', 'closing', 'matched'],
+  // A cancel certainly not sent goes back to live; refused or ambiguous goes unknown (resolved by
+  // lookup); answered goes closing. Fully matched meanwhile (a fill) is final as it is.
+  cancelling: ['live', 'unknown', 'closing', 'matched'],
+  // Only the final read (a lookup: exchange authority) ends it; a fill may complete it meanwhile.
+  closing: ['matched'],
   matched: [],
   canceled: [],
   rejected: [],

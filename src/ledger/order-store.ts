@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
 import { LedgerError } from './errors.js';
-import { canTransition, ORDER_STATES, type OrderState } from './order-state.js';
+import { canTransition, OPEN_ORDER_STATES, ORDER_STATES, TERMINAL_ORDER_STATES, type OrderState } from './order-state.js';
 import type { LedgerOrder, OrderEvent, OrderMeta, SignedOrderInput } from './types.js';
 
 export interface OrderRow {
@@ -66,8 +66,9 @@ export interface TransitionExtras {
   readonly takingAmount?: number | null;
 }
 
-const OPEN_SQL = `'signed', 'sent', 'unknown', 'live'`;
-const TERMINAL_SQL = `'matched', 'canceled', 'rejected', 'not_found'`;
+const sqlList = (states: readonly OrderState[]): string => states.map((x) => `'${x}'`).join(', ');
+const OPEN_SQL = sqlList(OPEN_ORDER_STATES);
+const TERMINAL_SQL = sqlList(TERMINAL_ORDER_STATES);
 
 export class OrderStore {
   private readonly insertOrder;

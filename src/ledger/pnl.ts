@@ -1,9 +1,13 @@
 // Pure average-cost position and PnL math, in exact integer millionths (no SQLite, no clock), so the
 // ledger, the backtester and the simulator all compute PnL the same way. Invariants kept:
-// - a position never goes below zero shares: a SELL needs the tokens (a prediction market cannot
-//   short a token without holding it), so a sell beyond the position throws InvariantError;
-// - `cost` is the cost basis of the shares held; a sell removes cost × sold / held, and a sell of
-//   the whole position removes all of it, so no rounding residue is left on a flat position;
+// - fills commute: a position is signed. The exchange never lets a token be sold short, but fills
+//   are discovered in any order (a SELL's lookup can come before the BUY's that funded it), so a
+//   SELL beyond the position takes it below zero, and is held so (risk sees it) until the BUY
+//   arrives and closes it. The final size, and realized + unrealized, do not depend on the order;
+// - `cost` is the signed cost basis (negative for a negative position: the proceeds received);
+//   a fill against the position removes cost × closed / held, and closing the whole position
+//   removes all of it, so no rounding residue is left on a flat position; the part of a fill
+//   beyond the position opens the other side at that fill's price;
 // - `realized` is net of fees: every fee (negative for a rebate) is subtracted when it is paid,
 //   never capitalised into the cost basis;
 // - rounding is named and conservative: a BUY's notional rounds up (we paid at least that), a
@@ -17,9 +21,9 @@ import { divRound, mulMicros, ONE, SCALE, type Micros, type Price, type Shares }
 export type { Side };
 
 export interface PositionState {
-  /** Shares held, ≥ 0. */
+  /** Shares held; below 0 only while a SELL is recorded ahead of the BUY that funded it. */
   readonly size: Shares;
-  /** Cost basis of the shares held (collateral), ≥ 0. */
+  /** Cost basis of the shares held (collateral), of the sign of `size`. */
   readonly cost: Micros;
   /** Realized PnL, net of fees. */
   readonly realized: Micros;
@@ -92,48 +96,36 @@ export function applyFill(pos: PositionState, fill: PnlFill): FillEffect {
   checkInt(notional, 'fill notional');
   if (notional < 0) throw new InvariantError(`fill notional is negative: ${notional}`);
   const fees = (pos.fees + fill.feeMicros) as Micros;
-
-  if (fill.side === 'BUY') {
-    const realizedDelta = -fill.feeMicros as Micros;
-    return {
-      position: {
-        size: (pos.size + fill.size) as Shares,
-        cost: (pos.cost + notional) as Micros,
-        realized: (pos.realized + realizedDelta) as Micros,
-        fees,
-        bought: (pos.bought + fill.size) as Shares,
-        sold: pos.sold,
-      },
-      realizedDelta,
-      notional,
-    };
-  }
-
-  if (fill.size > pos.size) {
-    throw new InvariantError(
-      `sell of ${fill.size / SCALE} shares exceeds the position of ${pos.size / SCALE} (a token cannot be sold short)`,
-    );
-  }
-  const costRemoved = removedCost(pos, fill.size);
-  const realizedDelta = (notional - costRemoved - fill.feeMicros) as Micros;
+  const sign = fill.side === 'BUY' ? 1 : -1;
+  // Shares of this fill that close the opposite-signed part of the position, and the rest.
+  const closing = Math.sign(pos.size) === -sign ? Math.min(fill.size, Math.abs(pos.size)) : 0;
+  const closingNotional = closing === 0 ? 0 : closing === fill.size ? notional
+    : Number(divRound(BigInt(notional) * BigInt(closing), BigInt(fill.size), sign > 0 ? 'ceil' : 'floor'));
+  const costRemoved = closing === 0 ? 0 : removedCost(pos, closing);
+  // Closing a long by a SELL realizes proceeds − cost; closing a short by a BUY, −cost − paid.
+  const realizedDelta = (-sign * closingNotional - costRemoved - fill.feeMicros) as Micros;
   return {
     position: {
-      size: (pos.size - fill.size) as Shares,
-      cost: (pos.cost - costRemoved) as Micros,
+      size: (pos.size + sign * fill.size) as Shares,
+      cost: (pos.cost - costRemoved + sign * (notional - closingNotional)) as Micros,
       realized: (pos.realized + realizedDelta) as Micros,
       fees,
-      bought: pos.bought,
-      sold: (pos.sold + fill.size) as Shares,
+      bought: (fill.side === 'BUY' ? pos.bought + fill.size : pos.bought) as Shares,
+      sold: (fill.side === 'SELL' ? pos.sold + fill.size : pos.sold) as Shares,
     },
     realizedDelta,
     notional,
   };
 }
 
-/** Cost basis leaving the position when `q` of its shares go (all of it when q is the whole). */
+/**
+ * Signed cost basis leaving the position when `q` (> 0) of its |size| shares close (all of it when
+ * q is the whole). Rounded so that what stays in the basis is never understated in our favour:
+ * up for a long (more cost removed), down for a short.
+ */
 function removedCost(pos: PositionState, q: number): number {
-  if (q === pos.size) return pos.cost;
-  return Number(divRound(BigInt(pos.cost) * BigInt(q), BigInt(pos.size), 'ceil'));
+  if (q === Math.abs(pos.size)) return pos.cost;
+  return Number(divRound(BigInt(pos.cost) * BigInt(q), BigInt(Math.abs(pos.size)), 'ceil'));
 }
 
 /** Closes a position at resolution: each share pays `payout` (ONE for the winner, 0 for a loser). */

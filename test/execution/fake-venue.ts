@@ -122,8 +122,24 @@ export class FakeVenue implements ExchangeGateway {
   private readonly opts: FakeVenueOptions;
   private closed = false;
 
+  private readonly hanging = new Set<Op>();
+  private hung: { op: Op; fail: () => void }[] = [];
+
   constructor(opts: FakeVenueOptions) {
     this.opts = opts;
+  }
+
+  /** From now on calls of `op` never answer (until aborted by their signal). */
+  hang(op: Op): void {
+    this.hanging.add(op);
+  }
+
+  /** Calls of `op` answer again; the hung ones time out now (unless `keepPending`: later). */
+  unhang(op: Op, opts: { keepPending?: boolean } = {}): void {
+    this.hanging.delete(op);
+    if (opts.keepPending === true) return;
+    for (const h of this.hung.filter((x) => x.op === op)) h.fail();
+    this.hung = this.hung.filter((x) => x.op !== op);
   }
 
   /** Queues a fault for the next call of `op` (one per call, in order). */
@@ -198,8 +214,8 @@ export class FakeVenue implements ExchangeGateway {
     return results;
   }
 
-  async cancelOrder(orderId: string): Promise<CancelResult> {
-    const fault = await this.enter('cancelOrder', 'cancel', [orderId]);
+  async cancelOrder(orderId: string, signal?: AbortSignal): Promise<CancelResult> {
+    const fault = await this.enter('cancelOrder', 'cancel', [orderId], signal);
     if (fault?.kind === 'fail') throw fault.error;
     if (fault?.kind === 'timeout-unapplied') throw timeout(ROUTE.cancelOrder);
     const o = this.orders.get(orderId);
@@ -216,8 +232,8 @@ export class FakeVenue implements ExchangeGateway {
     return result;
   }
 
-  async getOrder(orderId: string): Promise<OrderRecord | null> {
-    const fault = await this.enter('getOrder', 'read', [orderId]);
+  async getOrder(orderId: string, signal?: AbortSignal): Promise<OrderRecord | null> {
+    const fault = await this.enter('getOrder', 'read', [orderId], signal);
     if (fault?.kind === 'fail') throw fault.error;
     if (fault !== null && fault.kind !== 'reject') throw timeout(ROUTE.getOrder);
     const o = this.orders.get(orderId);
@@ -258,7 +274,15 @@ export class FakeVenue implements ExchangeGateway {
   }
 
   /** Rate limit, latency, call log; returns the fault for this call (or null). */
-  private async enter(op: Op, priority: Priority, ids: readonly string[]): Promise<Fault | null> {
+  private async enter(op: Op, priority: Priority, ids: readonly string[], signal?: AbortSignal): Promise<Fault | null> {
+    if (this.hanging.has(op)) {
+      // The exchange never answers: the request ends when the caller aborts it or unhang() says.
+      await new Promise<never>((_, reject) => {
+        const fail = (): void => reject(timeout(ROUTE[op]));
+        signal?.addEventListener('abort', fail, { once: true });
+        this.hung.push({ op, fail });
+      });
+    }
     if (this.closed) throw new ExchangeTransportError({ code: 'EXCHANGE_CLOSED', route: ROUTE[op], message: 'venue closed', retryable: false });
     const lim = this.opts.limiter;
     if (lim !== undefined) {

@@ -282,7 +282,7 @@ describe('OrderManager: fills', () => {
   });
 
   it('polls a bounded batch per call, least recently looked-up first', async () => {
-    const h = make({ config: { pollBatch: 4 } });
+    const h = make({ config: { pollBatch: 4, fillReadsPerSecond: 1 } });
     await h.cycle(ladder(10));
     const seen = new Set<string>();
     for (let i = 0; i < 3; i++) {
@@ -432,6 +432,9 @@ describe('OrderManager: startup reconciliation', () => {
     expect(r).toMatchObject({ lookedUp: 5, live: 1, adopted: 0, cancelled: 1, closed: 1, notFound: 2, unresolved: [] });
     expect(om2.liveOrders().map((o) => o.id)).toEqual([ids.live]);
     expect(h.venue.orders.get(ids.orphan)?.status).toBe('CANCELED');
+    // Cancelled, and owed its final read (closing) until the next fill poll makes it.
+    expect(h.ledger.order(ids.orphan)?.state).toBe('closing');
+    await om2.pollFills();
     expect(h.ledger.order(ids.orphan)?.state).toBe('canceled');
     expect(h.ledger.order(ids.filled)?.state).toBe('matched');
     expect(h.ledger.fillsOfOrder(ids.filled)).toHaveLength(1);
@@ -500,14 +503,131 @@ describe('OrderManager: cancelAll', () => {
     expect(h.venue.calls.filter((c) => c.op === 'cancelOrder')).toHaveLength(5);
   });
 
-  it('gives up at the deadline and reports what is left', async () => {
+  it('gives up cancelling at the cancel phase\'s deadline, looks up what is left and reports it', async () => {
     const h = make({ config: { backoff: { baseDelayMs: 1000, maxDelayMs: 1000 }, cancelAllRounds: 50 } });
     await h.cycle(ladder(1));
     const fail = { kind: 'fail' as const, error: httpError('DELETE /order', 503, 'busy') };
     h.venue.inject('cancelOrder', ...Array.from({ length: 100 }, () => fail));
+    const t0 = h.clock.now();
+    const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 3000 }));
+    // The cancel phase ended at 70 % of the time; the lookup of the order found it still live.
+    expect(r).toMatchObject({ timedOut: false, finalReadsOwed: [], fillsRecorded: 0 });
+    expect(r.remaining).toHaveLength(1);
+    expect(h.venue.liveOrders()).toHaveLength(1);
+    expect(h.clock.now() - t0).toBeLessThanOrEqual(3000);
+  });
+
+  it('times out when the exchange answers nothing, and says so', async () => {
+    const h = make({ config: { backoff: { baseDelayMs: 1000, maxDelayMs: 1000 }, cancelAllRounds: 50 } });
+    await h.cycle(ladder(1));
+    h.venue.hang('cancelOrder');
+    h.venue.hang('getOrder');
+    const t0 = h.clock.now();
     const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 3000 }));
     expect(r.timedOut).toBe(true);
     expect(r.remaining).toHaveLength(1);
-    expect(h.venue.liveOrders()).toHaveLength(1);
+    expect(h.clock.now() - t0).toBeLessThanOrEqual(3000);
+  });
+});
+
+// Issue #12: the ledger equals the exchange under crashes, churn and shutdown.
+describe('OrderManager: durable obligations (issue #12)', () => {
+  it('a crash between an answered cancel and its final read loses no fill: the restart reads it', async () => {
+    const h = make();
+    await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
+    const id = h.om.liveOrders()[0]!.id;
+    // A fill lands between our last poll and the cancel; the cancel's answer does not say so.
+    h.venue.fill(id, 3_000_000);
+    const r = await h.cycle([]);
+    expect(r.cancelled).toBe(1);
+    expect(h.ledger.order(id)?.state).toBe('closing');
+    expect(h.ledger.fillsOfOrder(id)).toHaveLength(0);
+    // SIGKILL here: the in-memory "owed a final read" is gone; the ledger still says closing.
+    const om2 = h.restart();
+    const rep = await om2.startupReconcile({ orphanPolicy: 'adopt', markets: MARKETS });
+    expect(rep).toMatchObject({ closed: 1, cancelled: 0, adopted: 0 });
+    expect(h.ledger.order(id)).toMatchObject({ state: 'canceled', sizeMatched: 3_000_000 });
+    expect(h.ledger.position(TOKEN_A)?.size).toBe(3_000_000);
+  });
+
+  it('a crash after a cancel was written but before it was answered: the restart cancels it whatever the policy', async () => {
+    const h = make();
+    await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
+    const id = h.om.liveOrders()[0]!.id;
+    h.venue.hang('cancelOrder');
+    void h.cycle([]); // the cancel never answers: the process dies waiting
+    await new Promise<void>((r) => setImmediate(r));
+    expect(h.ledger.order(id)?.state).toBe('cancelling');
+    // The restarted process's own cancel goes through.
+    h.venue.unhang('cancelOrder', { keepPending: true });
+    const om2 = h.restart();
+    const rep = await drive(h.clock, om2.startupReconcile({ orphanPolicy: 'adopt', markets: MARKETS }));
+    expect(rep.cancelled).toBe(1);
+    expect(h.venue.liveOrders()).toEqual([]);
+    await om2.pollFills();
+    expect(h.ledger.order(id)?.state).toBe('canceled');
+    expect(h.ledger.openOrders()).toEqual([]);
+    h.venue.unhang('cancelOrder'); // the dead process's request finally times out
+  });
+
+  it('fill reads scale with the time since the last poll, final reads first, then orders at the touch', async () => {
+    const h = make({ config: { pollBatch: 1, fillReadsPerSecond: 10 } });
+    await h.cycle(ladder(8));
+    await h.om.pollFills({ limit: 0 }); // starts the read budget's clock
+    // Two cancelled (owed final reads), and of the live ones only the 0.27 bid is "at the touch".
+    const live = h.om.liveOrders();
+    const keep = ladder(8).slice(2);
+    await h.cycle(keep);
+    expect(h.om.fillReads().pendingSettlements).toBe(2);
+    const touch = live.find((o) => o.price === 270_000)!;
+    h.clock.advance(400); // 0.4 s × 10 reads/s = 4 reads
+    const before = h.venue.calls.length;
+    const r = await h.om.pollFills({ mayHaveFilled: (o) => o.price === touch.price });
+    expect(r.lookedUp).toBe(4);
+    const read = h.venue.calls.slice(before).map((c) => c.ids[0]);
+    expect(read.slice(0, 2).sort()).toEqual(live.filter((o) => !keep.some((k) => k.price === o.price)).map((o) => o.id).sort());
+    expect(read[2]).toBe(touch.id);
+    expect(h.om.fillReads().pendingSettlements).toBe(0);
+  });
+
+  it('when final reads fall behind, placements stop (fill-backlog) and cancels still go, until reads catch up', async () => {
+    const h = make({ config: { maxFinalReadBacklog: 2, fillReadsPerSecond: 1, pollBatch: 1 } });
+    await h.cycle(ladder(4));
+    const r = await h.cycle(ladder(4, 0.2)); // every quote moves: 4 cancels, 4 placements
+    expect(r.cancelled).toBe(4);
+    expect(r.placementsSent).toBe(0);
+    expect(r.dropped.every((d) => d.reason === 'fill-backlog')).toBe(true);
+    expect(h.om.fillReads().placementHold).toBe('fill-backlog');
+    await h.om.pollFills({ limit: 10 });
+    const again = await h.cycle(ladder(4, 0.2));
+    expect(again.placementsSent).toBe(4);
+    expect(h.om.fillReads().placementHold).toBeNull();
+  });
+
+  it('placements keep every open order cancellable within the cancel budget, less the reserve', async () => {
+    const h = make({
+      config: { cancelReserve: 2 },
+      limiter: { budgets: { buckets: { 'clob DELETE /order': [{ limit: 20, windowMs: 10_000 }, { limit: 12, windowMs: 600_000 }] } } },
+    });
+    const r = await h.cycle(ladder(15));
+    // 10-min window: 12 cancels; reserve 2 → at most 10 open orders.
+    expect(r.placementsSent).toBe(10);
+    expect(r.dropped.filter((d) => d.reason === 'cancel-reserve')).toHaveLength(5);
+    expect(h.om.fillReads()).toMatchObject({ placementHold: 'cancel-reserve', cancelHeadroom: 0 });
+    // Every open order can still be cancelled, with no refusal by the budget.
+    const all = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5_000 }));
+    expect(all).toMatchObject({ cancelled: 10, remaining: [], timedOut: false });
+    expect(h.venue.liveOrders()).toEqual([]);
+  });
+
+  it('cancelAll reports the fills its final reads recorded', async () => {
+    const h = make();
+    await h.cycle(ladder(3));
+    const [a, b] = h.om.liveOrders();
+    h.venue.fill(a!.id, 2_000_000);
+    h.venue.fill(b!.id, 1_000_000);
+    const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5_000 }));
+    expect(r).toMatchObject({ cancelled: 3, remaining: [], finalReadsOwed: [], fillsRecorded: 2, fillSharesRecorded: 3_000_000, timedOut: false });
+    expect(h.ledger.openOrders()).toEqual([]);
   });
 });

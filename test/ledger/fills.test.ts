@@ -31,13 +31,16 @@ describe('fills', () => {
     expect(t.ledger.position(YES)?.size).toBe(1_000_000);
   });
 
-  it('an oversell is refused and rolls back whole', () => {
-    const o = signedOrder({ side: 'SELL', size: sh(5_000_000) });
-    t.ledger.recordSignedOrder(o);
-    t.ledger.recordFill(fill({ size: sh(1_000_000) }));
-    expect(() => t.ledger.recordFill(fill({ orderId: o.id, side: 'SELL', size: sh(2_000_000) }))).toThrow(/exceeds the position/);
-    expect(t.ledger.order(o.id)?.sizeMatched).toBe(0);
-    expect(t.ledger.fills()).toHaveLength(1);
+  it('fills commute: a SELL recorded before the BUY that funded it holds the position below zero until the BUY arrives', () => {
+    const sell = signedOrder({ side: 'SELL', price: px(600_000), size: sh(5_000_000) });
+    const buy = signedOrder({ side: 'BUY', price: px(400_000), size: sh(5_000_000), meta: { n: 2 } });
+    t.ledger.recordSignedOrders([sell, buy]);
+    // Discovery order reversed: the SELL's lookup comes first.
+    expect(t.ledger.recordCumulativeMatch(sell.id, sh(5_000_000), { price: px(600_000) })).toBe(5_000_000);
+    expect(t.ledger.position(YES)).toMatchObject({ size: -5_000_000, cost: -3_000_000 });
+    expect(t.ledger.recordCumulativeMatch(buy.id, sh(5_000_000), { price: px(400_000) })).toBe(5_000_000);
+    expect(t.ledger.position(YES)).toMatchObject({ size: 0, cost: 0, realized: 1_000_000 });
+    expect(t.ledger.fills()).toHaveLength(2);
   });
 
   it('refuses fills beyond an order size or not matching its order', () => {

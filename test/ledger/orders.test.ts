@@ -55,16 +55,24 @@ describe('orders', () => {
     t.clock.advance(1000);
     expect(t.ledger.markLookup(o.id, { status: 'LIVE', sizeMatched: sh(4_000_000) })).toEqual({ state: 'live', newlyMatched: 4_000_000 });
     t.clock.advance(1000);
-    expect(t.ledger.markCanceled(o.id, 'requote')).toBe('canceled');
+    expect(t.ledger.markCancelling([o.id], 'requote')).toEqual(['cancelling']);
+    t.clock.advance(10);
+    expect(t.ledger.markCancelAnswered(o.id)).toBe('closing');
+    // Answered, not final: the order is still owed the read of what matched before the cancel.
+    expect(t.ledger.openOrders().map((x) => x.state)).toEqual(['closing']);
+    t.clock.advance(20);
+    expect(t.ledger.markLookup(o.id, { status: 'CANCELED', sizeMatched: sh(4_500_000) })).toEqual({ state: 'canceled', newlyMatched: 500_000 });
     const ev = t.ledger.orderEvents(o.id);
     expect(ev.map((e) => [e.state, e.atMs])).toEqual([
-      ['signed', T0], ['sent', T0 + 5], ['live', T0 + 45], ['live', T0 + 1045], ['canceled', T0 + 2045],
+      ['signed', T0], ['sent', T0 + 5], ['live', T0 + 45], ['live', T0 + 1045], ['cancelling', T0 + 2045], ['closing', T0 + 2055], ['canceled', T0 + 2075],
     ]);
-    expect(ev.map((e) => e.detail)).toEqual([null, null, 'accepted: live', 'lookup: LIVE sizeMatched=4000000', 'requote']);
-    expect(t.ledger.order(o.id)).toMatchObject({ state: 'canceled', stateAtMs: T0 + 2045, sizeMatched: 4_000_000, exchangeStatus: 'LIVE' });
+    expect(ev.map((e) => e.detail)).toEqual([
+      null, null, 'accepted: live', 'lookup: LIVE sizeMatched=4000000', 'requote', 'cancel answered', 'lookup: CANCELED sizeMatched=4500000',
+    ]);
+    expect(t.ledger.order(o.id)).toMatchObject({ state: 'canceled', stateAtMs: T0 + 2075, sizeMatched: 4_500_000, exchangeStatus: 'CANCELED' });
     expect(t.ledger.openOrders()).toEqual([]);
     // The partial fill stays: canceling does not undo matched shares.
-    expect(t.ledger.position(YES)?.size).toBe(4_000_000);
+    expect(t.ledger.position(YES)?.size).toBe(4_500_000);
   });
 
   it('open orders are signed, sent, unknown and live ones (what reconciliation looks up)', () => {
@@ -85,6 +93,22 @@ describe('orders', () => {
     expect(t.ledger.openOrders().map((o) => o.id)).toEqual(ids.slice(0, 4));
     expect(t.ledger.order(rejected)).toMatchObject({ state: 'rejected', errorMsg: 'not enough balance / allowance' });
     expect(t.ledger.order(notFound)?.state).toBe('not_found');
+  });
+
+  it('an order being cancelled stays open until its final read: cancelling, then closing', () => {
+    const a = signedOrder({ meta: { n: 1 } });
+    const b = signedOrder({ meta: { n: 2 } });
+    t.ledger.recordSignedOrders([a, b]);
+    for (const o of [a, b]) t.ledger.markAccepted(o.id, { status: 'live', makingAmount: null, takingAmount: null });
+    expect(t.ledger.markCancelling([a.id, b.id], 'requote')).toEqual(['cancelling', 'cancelling']);
+    t.ledger.markCancelAnswered(a.id);
+    // A crash here: both are still obligations that startup reconciliation finds.
+    expect(t.ledger.openOrders().map((o) => [o.id, o.state])).toEqual([[a.id, 'closing'], [b.id, 'cancelling']]);
+    // Our own word cannot make a live order final: only a read of its matched size can.
+    expect(t.ledger.markCanceled(a.id, 'by us')).toBe('closing');
+    expect(t.ledger.markCancelNotSent(b.id, 'ECONNREFUSED')).toBe('live');
+    expect(t.ledger.markLookup(a.id, { status: 'CANCELED', sizeMatched: sh(0) }).state).toBe('canceled');
+    expect(t.ledger.openOrders().map((o) => o.id)).toEqual([b.id]);
   });
 
   it('a Duplicated rejection keeps the order open for a lookup (it is on the exchange)', () => {

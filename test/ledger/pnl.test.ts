@@ -50,10 +50,37 @@ describe('average-cost PnL', () => {
     expect(p).toMatchObject({ size: 0, cost: 0, realized: 500_000 });
   });
 
-  it('refuses to sell more than is held (no shorting a token)', () => {
-    expect(() => applyFill(FLAT, sell(500_000, 1))).toThrow(InvariantError);
-    const p = applyFill(FLAT, buy(500_000, 1_000_000)).position;
-    expect(() => applyFill(p, sell(500_000, 1_000_001))).toThrow(/exceeds the position/);
+  it('a sell beyond the position takes it below zero (out-of-order discovery), and the buy closes it', () => {
+    const short = applyFill(FLAT, sell(600_000, 2_000_000));
+    expect(short.position).toMatchObject({ size: -2_000_000, cost: -1_200_000, realized: 0, sold: 2_000_000 });
+    expect(averagePrice(short.position)).toBe(600_000);
+    // A buy of 3: 2 close the negative position (realizing 0.6 − 0.5 a share), 1 opens a long.
+    const after = applyFill(short.position, buy(500_000, 3_000_000));
+    expect(after.realizedDelta).toBe(200_000);
+    expect(after.position).toMatchObject({ size: 1_000_000, cost: 500_000, realized: 200_000, bought: 3_000_000 });
+  });
+
+  it('fills commute: any order of the same fills gives the same size and the same realized + unrealized (property)', () => {
+    const fillArb = fc.record({
+      side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+      price: fc.integer({ min: 1, max: 999 }).map((c) => c * 1_000),
+      size: fc.integer({ min: 1, max: 50_000 }).map((c) => c * 10_000),
+      fee: fc.integer({ min: 0, max: 5_000 }),
+    });
+    fc.assert(fc.property(fc.array(fillArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 1_000_000 }), fc.infiniteStream(fc.nat()), (fills, mark, rnd) => {
+      const asFills = fills.map((f) => ({ side: f.side, price: px(f.price), size: sh(f.size), feeMicros: mc(f.fee) }));
+      const shuffled = [...asFills];
+      const it = rnd[Symbol.iterator]();
+      for (let i = shuffled.length - 1; i > 0; i--) {
+        const j = (it.next().value as number) % (i + 1);
+        [shuffled[i], shuffled[j]] = [shuffled[j] as typeof shuffled[number], shuffled[i] as typeof shuffled[number]];
+      }
+      const a = replayFills(asFills);
+      const b = replayFills(shuffled);
+      expect(b.size).toBe(a.size);
+      const total = (p: typeof a): number => p.realized + unrealizedPnl(p, px(mark));
+      expect(total(b)).toBe(total(a));
+    }), { numRuns: 300 });
   });
 
   it('rejects malformed fills', () => {

@@ -106,7 +106,7 @@ export class FakeExecutor implements OrderExecutor {
     if (this.recordInLedger) for (const id of this.orders.keys()) this.ledger.markCanceled(id, 'cancelAll');
     this.orders.clear();
     this.conditionOf.clear();
-    return { cancelled, remaining: [], timedOut: false };
+    return { cancelled, remaining: [], finalReadsOwed: [], fillsRecorded: 0, fillSharesRecorded: 0 as Shares, timedOut: false };
   }
 
   resume(): void {
