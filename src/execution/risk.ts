@@ -71,7 +71,7 @@ export const KILL_SWITCH_ARMED: KillSwitchState = Object.freeze({ tripped: false
 export interface RiskState {
   readonly nowMs: number;
   readonly tokens: ReadonlyMap<string, TokenRiskInfo>;
-  /** Shares held per token (≥ 0); a missing token holds none. */
+  /** Signed shares per token (below 0 only while a SELL fill is recorded ahead of its BUY); a missing token holds none. */
   readonly positions: ReadonlyMap<string, Shares>;
   /**
    * Collateral our BUY quotes may use, including what our own resting orders reserve (the quotes

@@ -26,6 +26,7 @@
 //   our resting orders: every market of the universe has an entry, 0 when it pays no rewards or
 //   has no mid. It is a unitless signal in shares (a float), never money; the ledger stores the
 //   cycle's total rounded to share millionths (an integer, like every other ledger column).
+import { bestAsk, bestBid } from '../core/book.js';
 import type { Clock } from '../core/clock.js';
 import { mulMicros, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { checkRisk, type KillSwitchState, type RiskLimits, type RiskReason, type RiskResult, type TokenRiskInfo } from '../execution/risk.js';
@@ -144,6 +145,22 @@ export function utcDay(ms: number): string {
   return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * Whether an order of ours may have filled since it was last read, from the latest book (which
+ * shows our own orders): a BUY at p with no bid at or above p (our level is gone: taken, or the
+ * book moved through it) or at the best bid (first in line), a SELL likewise on the asks. An
+ * order behind the touch cannot have traded without the touch moving through it. No book: maybe.
+ */
+export function mayHaveFilled(cache: BookCache): (o: Pick<LiveOrder, 'tokenId' | 'side' | 'price'>) => boolean {
+  return (o) => {
+    const book = cache.token(o.tokenId)?.book ?? null;
+    if (book === null) return true;
+    const best = o.side === 'BUY' ? bestBid(book) : bestAsk(book);
+    if (best === null) return true;
+    return o.side === 'BUY' ? best.price <= o.price : best.price >= o.price;
+  };
+}
+
 /** Collateral from the ledger's positions and our open orders (see the header). */
 export function collateral(capital: Micros, positions: readonly LedgerPosition[], open: readonly LiveOrder[]): Collateral {
   let available = capital as number;
@@ -247,8 +264,14 @@ export function scoreMillionths(score: number): number {
 export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: number): PlannedCycle {
   const { cache, ledger, executor } = ctx;
   const ledgerPositions = ledger.positions();
+  // The strategy is offered what it can sell (shares held); risk sees every signed position, so a
+  // position below zero (a SELL fill recorded before the BUY that funded it) counts in exposure.
   const held = new Map<string, Shares>();
-  for (const p of ledgerPositions) if (p.size > 0) held.set(p.tokenId, p.size);
+  const signed = new Map<string, Shares>();
+  for (const p of ledgerPositions) {
+    if (p.size > 0) held.set(p.tokenId, p.size);
+    if (p.size !== 0) signed.set(p.tokenId, p.size);
+  }
   const open = executor.liveOrders();
   const coll = collateral(ctx.capital, ledgerPositions, open);
   const input = buildStrategyInput(cache, nowMs, held, open, coll.free);
@@ -266,7 +289,7 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
     }
   }
   const risk = checkRisk(quotes, {
-    nowMs, tokens, positions: held, collateral: coll.available,
+    nowMs, tokens, positions: signed, collateral: coll.available,
     dailyPnl: daily.total, day: utcDay(daily.dayStartMs), killSwitch: control.killSwitch,
   }, ctx.limits);
   const plan = ctx.reconciler.plan(risk.accepted, open, (tokenId) => tokens.get(tokenId)?.minOrderSize ?? 0);
@@ -337,7 +360,7 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
   const done: ApplyReport = await executor.apply(planned.plan, marketsByToken(cache));
 
   if (control.pollFills) {
-    await executor.pollFills();
+    await executor.pollFills({ mayHaveFilled: mayHaveFilled(cache) });
     await executor.resolveUnknown();
   }
   const fills = newFills(ledger, control.fillSeq);

@@ -10,19 +10,21 @@
 // until resume().
 import type { CircuitState } from '../execution/circuit-breaker.js';
 import type {
-  ApplyReport, CancelAllReport, MarketInfo, MarketsByToken, OrphanPolicy, PollReport, ResolveReport, StartupReport,
+  ApplyReport, CancelAllReport, MarketInfo, MarketsByToken, OrphanPolicy, PollFillsOptions, PollReport, ResolveReport, StartupReport,
 } from '../execution/order-manager-types.js';
 import type { LiveOrder, ReconcilePlan } from '../execution/types.js';
+import type { FillReadStatus } from '../execution/order-manager.js';
 
-export type { ApplyReport, CancelAllReport, CircuitState, MarketInfo, MarketsByToken, OrphanPolicy, PollReport, ResolveReport, StartupReport };
+export type { FillReadStatus };
+export type { ApplyReport, CancelAllReport, CircuitState, MarketInfo, MarketsByToken, OrphanPolicy, PollFillsOptions, PollReport, ResolveReport, StartupReport };
 
 export interface OrderExecutor {
   /** Crash recovery, run before the first quote: the ledger's open orders against the exchange. */
   startupReconcile(opts: { orphanPolicy: OrphanPolicy; markets?: MarketsByToken; signal?: AbortSignal }): Promise<StartupReport>;
   /** Sends the plan (cancels first); `markets` gives tick, neg-risk and fees of every token. */
   apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport>;
-  /** Looks some live orders up for fills. */
-  pollFills(opts?: { signal?: AbortSignal }): Promise<PollReport>;
+  /** Looks up orders for fills: final reads owed first, then live orders (those that may have filled first). */
+  pollFills(opts?: PollFillsOptions): Promise<PollReport>;
   /** Looks up orders whose placement or cancel outcome was lost. */
   resolveUnknown(opts?: { all?: boolean; signal?: AbortSignal }): Promise<ResolveReport>;
   /** Our open orders (in-flight, live, cancelling, unknown). */
@@ -35,4 +37,6 @@ export interface OrderExecutor {
   close(): Promise<void>;
   /** The order-entry circuit breaker. */
   readonly circuitState: CircuitState;
+  /** Fill discovery's backlog and what holds placements back (the order manager has it; fakes may not). */
+  fillReads?(): FillReadStatus;
 }

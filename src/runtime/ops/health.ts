@@ -5,7 +5,10 @@
 // - market data is fresh: the universe has markets and none of them is stale (a market is stale
 //   when a token's book is older than poll.maxBookAgeMs, or was never received);
 // - no circuit breaker is open (order entry, market data) and the kill switch is not tripped;
-// - the strategy is not halted by an error.
+// - the rate limiter's backend is up (a shared Redis reachable: without it nothing is sent);
+// - the strategy is not halted by an error;
+// - fill discovery keeps up: no more final reads owed than the order manager allows, and none
+//   owed for longer than FILL_READ_LAG_MS (the ledger would be behind the exchange).
 // Paused quoting is healthy: it is the operator's own decision (reported in the body).
 // Every failed condition gives one reason, in a fixed order, so a 503 always says why.
 import type { DaemonStatus } from '../daemon.js';
@@ -18,6 +21,8 @@ export interface Health {
 
 /** Markets named in a reason before it is cut short. */
 const MAX_NAMED = 5;
+/** A final read owed for longer than this makes the daemon unhealthy (the ledger lags). */
+export const FILL_READ_LAG_MS = 30_000;
 
 export function healthOf(s: DaemonStatus): Health {
   const reasons: string[] = [];
@@ -31,6 +36,7 @@ export function healthOf(s: DaemonStatus): Health {
   if (s.circuitBreaker.marketData === 'open') {
     reasons.push(`circuit breaker open: market data (${s.circuitBreaker.consecutivePollFailures} consecutive failed polls)`);
   }
+  if (s.rateLimiter !== undefined && !s.rateLimiter.ok) reasons.push(`rate limiter backend down: ${s.rateLimiter.reason}`);
   if (s.state === 'running') {
     const stale = s.markets.filter((m) => m.stale).map((m) => m.conditionId);
     if (s.markets.length === 0) reasons.push('stale market data: no market in the universe');
@@ -40,5 +46,9 @@ export function healthOf(s: DaemonStatus): Health {
     }
   }
   if (s.halted !== null) reasons.push(`strategy halted: ${s.halted}`);
+  const f = s.fillReads;
+  if (f !== null && (f.pendingSettlements > f.maxFinalReadBacklog || f.oldestFinalReadOwedMs > FILL_READ_LAG_MS)) {
+    reasons.push(`fill reads behind: ${f.pendingSettlements} final reads owed, oldest ${Math.round(f.oldestFinalReadOwedMs / 1000)} s (placements held)`);
+  }
   return { healthy: reasons.length === 0, reasons };
 }

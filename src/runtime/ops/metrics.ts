@@ -8,7 +8,8 @@
 //   every 429 (through MeteredLimiter);
 // - state, read by the collector at scrape time (scrape()): the daemon's status (mode, quoting,
 //   kill switch, circuit breakers, markets, open orders), the ledger's positions and PnL per market
-//   marked at the mids, and the limiter's queue depth and window utilisation per route used;
+//   marked at the mids, the limiter's backend health (a shared Redis up or not), and its queue
+//   depth and window utilisation per route used;
 //   plus prom-client's default process metrics (CPU, memory, handles, GC, event-loop lag).
 // Invariants kept: label values are bounded (market ids of the universe and of traded markets,
 // route templates, fixed reason sets; a rejection's free text is mapped by rejections.ts);
@@ -77,6 +78,11 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
   private readonly marketsG: Gauge;
   private readonly staleMarkets: Gauge;
   private readonly openOrders: Gauge;
+  private readonly finalReadsOwed: Gauge;
+  private readonly finalReadLag: Gauge;
+  private readonly liveReadAge: Gauge;
+  private readonly cancelHeadroom: Gauge;
+  private readonly placementHold: Gauge<'reason'>;
   private readonly marketQuotes: Gauge<'market'>;
   private readonly marketOrders: Gauge<'market'>;
   private readonly rewardScore: Gauge<'market'>;
@@ -91,6 +97,7 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
   private readonly routeQueued: Gauge<'route' | 'api'>;
   private readonly utilisation: Gauge<'route' | 'api' | 'bucket' | 'window'>;
   private readonly routePaused: Gauge<'route' | 'api'>;
+  private readonly backendUp: Gauge;
 
   constructor(opts: OpsMetricsOptions = {}) {
     const registers = [this.registry];
@@ -128,6 +135,11 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     this.marketsG = gauge('oddsmaker_markets', 'Markets in the universe.');
     this.staleMarkets = gauge('oddsmaker_markets_stale', 'Markets whose data is stale.');
     this.openOrders = gauge('oddsmaker_open_orders', 'Our open orders (in flight, live, cancelling, unknown).');
+    this.finalReadsOwed = gauge('oddsmaker_fill_final_reads_owed', 'Cancelled orders whose final lookup (what matched before the cancel) is still owed.');
+    this.finalReadLag = gauge('oddsmaker_fill_final_read_lag_seconds', 'Age of the oldest final read owed: how far the ledger may lag the exchange.');
+    this.liveReadAge = gauge('oddsmaker_fill_live_read_age_seconds', 'Longest time since a live order of ours was last looked up.');
+    this.cancelHeadroom = gauge('oddsmaker_cancel_headroom', 'Cancels the cancel budgets allow beyond every open order and the reserve (at the last placement).');
+    this.placementHold = gauge('oddsmaker_placement_hold', 'Placements held back (1) by reason: fill-backlog, cancel-reserve.', ['reason']);
     this.marketQuotes = gauge('oddsmaker_market_quotes', 'Quotes risk accepted in the last cycle, per market.', ['market']);
     this.marketOrders = gauge('oddsmaker_market_open_orders', 'Our open orders per market.', ['market']);
     this.rewardScore = gauge('oddsmaker_reward_score', 'Expected liquidity-reward score (protocol §6 Q_min, shares) of the quotes risk accepted in the last cycle, per market; 0 without rewards.', ['market']);
@@ -142,6 +154,7 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     this.routeQueued = gauge('oddsmaker_ratelimit_route_queued', 'Requests waiting at the rate limiter, by route.', ['route', 'api']);
     this.utilisation = gauge('oddsmaker_ratelimit_utilisation', 'Share of a window\'s budget used (0..1), per route and window.', ['route', 'api', 'bucket', 'window']);
     this.routePaused = gauge('oddsmaker_ratelimit_paused_seconds', 'Remaining pause of a route after a 429.', ['route', 'api']);
+    this.backendUp = gauge('oddsmaker_ratelimit_backend_up', '1 while the rate limiter\'s backend can admit (always for memory; a shared Redis reachable); 0: nothing is sent, quoting is off.');
 
     if (opts.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
@@ -231,6 +244,13 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     this.marketsG.set(s.markets.length);
     this.staleMarkets.set(s.markets.filter((m) => m.stale).length);
     this.openOrders.set(s.openOrders);
+    if (s.fillReads !== null) {
+      this.finalReadsOwed.set(s.fillReads.pendingSettlements);
+      this.finalReadLag.set(s.fillReads.oldestFinalReadOwedMs / 1000);
+      this.liveReadAge.set(s.fillReads.oldestLiveReadMs / 1000);
+      if (s.fillReads.cancelHeadroom !== null) this.cancelHeadroom.set(s.fillReads.cancelHeadroom);
+      for (const reason of ['fill-backlog', 'cancel-reserve'] as const) this.placementHold.set({ reason }, s.fillReads.placementHold === reason ? 1 : 0);
+    }
     this.pnlTotal.set({ kind: 'daily' }, toFloat(s.pnl.daily));
     if (s.pnl.freeCollateral !== null) this.freeCollateral.set(toFloat(s.pnl.freeCollateral));
 
@@ -278,6 +298,9 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     this.routeQueued.reset();
     this.utilisation.reset();
     this.routePaused.reset();
+    const up = l.health?.().ok ?? true;
+    this.backendUp.set(up ? 1 : 0);
+    if (!up) return; // the windows live in the unreachable store: leave them out, no error to count
     try {
       const d = l.queueDepth();
       for (const p of ['cancel', 'replace', 'new', 'read'] as const) this.queueDepth.set({ priority: p }, d[p]);
