@@ -127,6 +127,13 @@ export interface StrategyInput {
   readonly openOrders: readonly LiveOrder[];
   /** Collateral not reserved by our resting bids. */
   readonly freeCollateral: Micros;
+  /**
+   * Why new placements are being held back by the order manager, or null: `fill-backlog` (fill
+   * discovery is behind: quoting slows until it catches up) or `cancel-reserve` (more open orders
+   * could not all be cancelled within the exchange's cancel budget). Quotes the strategy asks for
+   * meanwhile are not placed; keeping fewer, longer-lived quotes helps.
+   */
+  readonly placementHold?: 'fill-backlog' | 'cancel-reserve' | null;
 }
 
 export interface StartContext<P> extends StrategyInput {

@@ -29,6 +29,8 @@ export class FakeVenue extends FakeGateway implements ExchangeGateway {
   readonly orders = new Map<string, VenueOrder>();
   readonly posts: number[] = [];
   readonly cancels: string[] = [];
+  /** While set, every cancel is refused (the order stays live). */
+  refuseCancels: string | null = null;
 
   constructor(clock: ConstructorParameters<typeof FakeGateway>[0], private readonly dialect: Dialect) {
     super(clock);
@@ -52,6 +54,7 @@ export class FakeVenue extends FakeGateway implements ExchangeGateway {
   async cancelOrder(orderId: string): Promise<CancelResult> {
     this.cancels.push(orderId);
     const o = this.orders.get(orderId);
+    if (this.refuseCancels !== null) return { canceled: [], notCanceled: new Map([[orderId, this.refuseCancels]]) };
     if (o === undefined || o.status !== 'LIVE') return { canceled: [], notCanceled: new Map([[orderId, 'Order not found or already canceled']]) };
     o.status = 'CANCELED';
     return { canceled: [orderId], notCanceled: new Map() };

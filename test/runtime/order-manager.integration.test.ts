@@ -94,4 +94,25 @@ describe('daemon + order manager', () => {
     expect(s.venue.live()).toHaveLength(12);
     await s.daemon.stop();
   });
+
+  it('stop tells the truth: fills matched before the cancels are recorded, and orders it could not cancel are named with a failing report', async () => {
+    const s = setup();
+    await s.daemon.start();
+    await s.clock.advanceAsync(0);
+    const [a, b] = s.venue.live();
+    // Fills the daemon has not read yet when the stop begins: the final reads must find them.
+    s.venue.fill(a?.id as string, 2 * SH);
+    s.venue.fill(b?.id as string, 1 * SH);
+    s.venue.refuseCancels = 'cancel not allowed now';
+    const stopping = s.daemon.stop();
+    await s.clock.advanceAsync(5_000);
+    const r = await stopping;
+    expect(r.timedOut).toBe(false);
+    expect(r.remainingLive).toHaveLength(12);
+    expect(new Set(r.remainingLive)).toEqual(new Set(s.venue.live().map((o) => o.id)));
+    expect(r.cancelAll).toMatchObject({ fillsRecorded: 2, fillSharesRecorded: 3 * SH });
+    const line = s.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('daemon stopped'));
+    expect(line).toMatchObject({ level: 50, remaining: 12, fillsRecorded: 2, fillShares: '3', timedOut: false });
+    expect(line?.msg).toMatch(/12 orders possibly still live.*cancelled by the next start/);
+  });
 });
