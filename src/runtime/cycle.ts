@@ -171,7 +171,10 @@ export function collateral(capital: Micros, positions: readonly LedgerPosition[]
 }
 
 /** The strategy's view of the cache, positions and orders. */
-export function buildStrategyInput(cache: BookCache, nowMs: number, positions: ReadonlyMap<string, Shares>, open: readonly LiveOrder[], free: Micros): StrategyInput {
+export function buildStrategyInput(
+  cache: BookCache, nowMs: number, positions: ReadonlyMap<string, Shares>, open: readonly LiveOrder[], free: Micros,
+  placementHold: StrategyInput['placementHold'] = null,
+): StrategyInput {
   const byToken = new Map<string, LiveOrder[]>();
   for (const o of open) {
     const l = byToken.get(o.tokenId);
@@ -199,7 +202,7 @@ export function buildStrategyInput(cache: BookCache, nowMs: number, positions: R
     }
     markets.push({ conditionId: m.conditionId, settings: m.settings, tokens });
   }
-  return { nowMs, markets, openOrders: open, freeCollateral: free };
+  return { nowMs, markets, openOrders: open, freeCollateral: free, placementHold };
 }
 
 /** Risk's view of every token of the universe; a market's data time is its older token's. */
@@ -274,7 +277,7 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
   }
   const open = executor.liveOrders();
   const coll = collateral(ctx.capital, ledgerPositions, open);
-  const input = buildStrategyInput(cache, nowMs, held, open, coll.free);
+  const input = buildStrategyInput(cache, nowMs, held, open, coll.free, executor.fillReads?.().placementHold ?? null);
   const tokens = riskTokens(cache);
   const daily = ledger.dailyPnl(cache.mids());
 
