@@ -620,6 +620,22 @@ describe('OrderManager: durable obligations (issue #12)', () => {
     expect(h.venue.liveOrders()).toEqual([]);
   });
 
+  it('fills of one token discovered in reverse order are all recorded (the SELL before the BUY that funded it)', async () => {
+    const h = make({ config: { readConcurrency: 1 } });
+    await h.cycle([q(TOKEN_A, 'SELL', 0.6, 5)]);
+    await h.cycle([q(TOKEN_A, 'SELL', 0.6, 5), q(TOKEN_A, 'BUY', 0.4, 5)]);
+    const sell = h.om.liveOrders().find((o) => o.side === 'SELL')!;
+    const buy = h.om.liveOrders().find((o) => o.side === 'BUY')!;
+    h.venue.fill(buy.id, 5_000_000);
+    h.venue.fill(sell.id, 5_000_000);
+    const r = await h.om.pollFills({ limit: 2 });
+    expect(r.failed).toBe(0);
+    expect(h.fills.map((f) => f.side)).toEqual(['SELL', 'BUY']);
+    expect(h.ledger.position(TOKEN_A)).toMatchObject({ size: 0, cost: 0 });
+    // 5 × (0.6 − 0.4), less two maker fees of 100 bps × min(p, 1 − p) × 5 = 0.02 each.
+    expect(h.ledger.position(TOKEN_A)?.realized).toBe(1_000_000 - 20_000 - 20_000);
+  });
+
   it('cancelAll reports the fills its final reads recorded', async () => {
     const h = make();
     await h.cycle(ladder(3));
