@@ -121,6 +121,7 @@ function backtestLedgerView(ledger: Ledger): DaemonLedger {
     recordCycle: () => undefined,
     fills: (afterSeq, limit) => ledger.fills(afterSeq, limit),
     pnlSnapshot: (mids) => ledger.pnlSnapshot(mids),
+    openOrders: () => ledger.openOrders(),
     close: () => undefined,
   };
 }

@@ -4,7 +4,7 @@
 // stack trace for an expected error.
 import { Command, CommanderError } from 'commander';
 import { OddsmakerError } from '../core/errors.js';
-import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './exit-codes.js';
+import { EXIT_FAILURE, EXIT_USAGE, isConfigErrorCode, UsageError } from './exit-codes.js';
 import { registerAll } from './registry.js';
 
 export function buildProgram(): Command {
@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;
       return;
     }
-    if (err instanceof UsageError || (err instanceof OddsmakerError && err.code.startsWith('CONFIG'))) {
+    if (err instanceof UsageError || (err instanceof OddsmakerError && isConfigErrorCode(err.code))) {
       process.stderr.write(`oddsmaker: ${err.message}\n`);
       process.exitCode = EXIT_USAGE;
       return;

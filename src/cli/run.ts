@@ -5,10 +5,15 @@
 // With config `health.enabled`, the ops server (/healthz, /metrics, /status, operator actions:
 // src/runtime/ops) starts once the daemon runs and closes after it stopped; failing to listen
 // stops the daemon and fails the command.
+// A dependency the config names (the shared limiter's Redis) that is not ready within its connect
+// timeout fails the command (exit 1, one message naming the setting and the address); a SIGTERM or
+// SIGINT while the runtime is being built (waiting for it) aborts the wait, closes what was opened
+// and exits 0 at once: nothing was started, nothing can be live.
 import type { Command } from 'commander';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { loadConfigFile } from '../config/load.js';
 import type { Env } from '../exchange/auth/credentials.js';
+import { isAbortedConnect } from '../ratelimit/index.js';
 import { buildRuntime, type Runtime } from '../runtime/modes.js';
 import type { OpsServer } from '../runtime/ops/server.js';
 import { startRuntimeOps } from '../runtime/ops/start.js';
@@ -36,7 +41,29 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
     throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(opts.mode)}`);
   }
   const config = loadConfigFile(opts.config, { mode: opts.mode, ledger: opts.ledger });
-  const rt = await buildRuntime({ config, clock: deps.clock, env: deps.env });
+  const building = new AbortController();
+  const abortOn = (sig: 'SIGTERM' | 'SIGINT') => (): void => { building.abort(sig); };
+  const abortTerm = abortOn('SIGTERM');
+  const abortInt = abortOn('SIGINT');
+  deps.signals.once('SIGTERM', abortTerm);
+  deps.signals.once('SIGINT', abortInt);
+  let rt: Runtime;
+  try {
+    rt = await buildRuntime({ config, clock: deps.clock, env: deps.env, signal: building.signal });
+  } catch (err) {
+    if (building.signal.aborted && isAbortedConnect(err)) {
+      process.stderr.write(`oddsmaker: ${(err as Error).message} by ${String(building.signal.reason)}; nothing was started\n`);
+      return;
+    }
+    throw err;
+  } finally {
+    deps.signals.off('SIGTERM', abortTerm);
+    deps.signals.off('SIGINT', abortInt);
+  }
+  if (building.signal.aborted) {
+    await rt.close();
+    return;
+  }
   const log = rt.logger;
   if (rt.simulator !== null) log.info({ url: rt.simulator.url, address: rt.simulator.account.address }, 'sandbox: simulator started in-process');
 
@@ -58,7 +85,8 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
     void (async () => {
       try {
         const rep = await rt.daemon.stop();
-        if (rep.timedOut) process.exitCode = EXIT_FAILURE;
+        // 0 only when nothing of ours is left live (the stop line names what is, and where).
+        if (rep.timedOut || rep.remainingLive.length > 0) process.exitCode = EXIT_FAILURE;
       } catch (err) {
         log.error({ err }, 'stop failed');
         process.exitCode = EXIT_FAILURE;

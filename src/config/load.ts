@@ -3,6 +3,7 @@
 // validated by the strategy's own parser, with paths prefixed `strategy.params`.
 import { readFileSync } from 'node:fs';
 import { OddsmakerError } from '../core/errors.js';
+import { redactUrlsIn } from '../core/redact-url.js';
 import { configSchema, type Config } from './schema.js';
 
 export class ConfigError extends OddsmakerError {
@@ -13,10 +14,11 @@ export class ConfigError extends OddsmakerError {
   }
 }
 
+/** A bad value as shown in a problem: JSON, cut at 80 characters, a URL's password redacted. */
 function showValue(v: unknown): string {
   if (v === undefined) return 'missing';
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  const s = redactUrlsIn(JSON.stringify(v) ?? String(v));
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

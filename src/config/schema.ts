@@ -100,6 +100,19 @@ export const ordersSchema = z.strictObject({
   circuitBreakerFailures: positiveInt.default(5),
   /** Bounded time for the cancel-all on shutdown. */
   shutdownTimeoutMs: positiveInt.default(20_000),
+  /**
+   * Order lookups per second fill discovery may spend (final reads of cancelled orders first, then
+   * live orders at the touch, then the least recently read). The lookup route counts in the CLOB
+   * general cap (5000 / 10 s): the default takes half of it.
+   */
+  fillReadsPerSecond: positiveInt.default(250),
+  /** Final reads owed (cancelled orders not yet read) beyond which placements stop until reads catch up. */
+  maxFinalReadBacklog: positiveInt.default(1_000),
+  /**
+   * Cancels kept in reserve: placements never take the open order count beyond what the cancel
+   * route's budgets (every window) can still cancel, less this many.
+   */
+  cancelReserve: z.number().int().min(0).default(100),
 });
 
 /** The rate limiter's own schema (budgets default to table 8; see src/ratelimit/config.ts). */

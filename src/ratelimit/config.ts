@@ -46,10 +46,15 @@ export const rateLimitConfigSchema = z.strictObject({
     z.strictObject({ kind: z.literal('memory') }),
     z.strictObject({
       kind: z.literal('redis'),
-      url: z.string().min(1),
+      /** redis://[user:password@]host[:port][/db] or rediss://… (never shown with its password). */
+      url: z.string().min(1).refine(isRedisUrl, { message: 'expected a redis:// or rediss:// URL' }),
       keyPrefix: z.string().min(1).default('oddsmaker:rl'),
       /** clock: the injected clock's now(); server: Redis TIME (one time base for all hosts). */
       timeSource: z.enum(['clock', 'server']).default('clock'),
+      /** Start-up fails (exit 1) when Redis is not ready within this, ms; also bounds each TCP connect. */
+      connectTimeoutMs: z.number().int().positive().max(600_000).default(3000),
+      /** A command (an admission) unanswered this long fails closed and marks the backend down, ms. */
+      commandTimeoutMs: z.number().int().positive().max(600_000).default(2000),
     }),
   ]).default({ kind: 'memory' }),
 });
@@ -61,6 +66,17 @@ export interface RedisBackendConfig {
   readonly url: string;
   readonly keyPrefix: string;
   readonly timeSource: 'clock' | 'server';
+  readonly connectTimeoutMs: number;
+  readonly commandTimeoutMs: number;
+}
+
+function isRedisUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'redis:' || u.protocol === 'rediss:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 export interface RateLimitConfig {

@@ -42,6 +42,19 @@ export class RateLimitStoreError extends OddsmakerError {
   }
 }
 
+/**
+ * The shared store (Redis) the config names could not be reached at start-up within its connect
+ * timeout, or the start was aborted. The message names the setting and the address (password
+ * redacted); the CLI exits 1 on it (an unreachable dependency, not a config error).
+ */
+export class RateLimitBackendError extends OddsmakerError {
+  /** The start was aborted (a signal) rather than timed out. */
+  aborted = false;
+  constructor(message: string, cause?: unknown) {
+    super('RATE_LIMIT_BACKEND_UNREACHABLE', message, true, cause === undefined ? undefined : { cause });
+  }
+}
+
 function fmtMs(ms: number): string {
   return Number.isFinite(ms) ? `${Math.ceil(ms)} ms` : 'an unbounded time';
 }

@@ -6,10 +6,11 @@
 //   const permit = await limiter.acquire('POST /order', { priority: 'new' });
 //   try { res = await send(); } finally { permit.release(); }
 //   if (res.status === 429) limiter.onThrottled('POST /order', retryAfterMs);
-import { Redis } from 'ioredis';
 import type { Clock } from '../core/clock.js';
+import type { HealthListener } from './backend-health.js';
 import { resolveRateLimitConfig } from './config.js';
 import { MemoryRateLimiter } from './memory-limiter.js';
+import { connectRedis } from './redis-connect.js';
 import { RedisRateLimiter } from './redis-limiter.js';
 import type { RateLimiter } from './types.js';
 
@@ -25,8 +26,10 @@ export {
   isRateLimitConfig, rateLimitConfigSchema, resolveRateLimitConfig,
   type RateLimitConfig, type RateLimitConfigInput, type RedisBackendConfig,
 } from './config.js';
+export { BACKEND_OK, HealthTracker, type BackendHealth, type HealthListener } from './backend-health.js';
+export { connectRedis, isAbortedConnect, redisClientOptions, type RedisConnectOptions } from './redis-connect.js';
 export {
-  RateLimitClosedError, RateLimitConfigError, RateLimitRouteError, RateLimitStoreError, RateLimitWaitError,
+  RateLimitBackendError, RateLimitClosedError, RateLimitConfigError, RateLimitRouteError, RateLimitStoreError, RateLimitWaitError,
 } from './errors.js';
 export { MemoryRateLimiter, type MemoryRateLimiterOptions } from './memory-limiter.js';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './redis-limiter.js';
@@ -35,14 +38,29 @@ export { EdgeThrottle, type EdgeDecision } from './edge.js';
 export { SlidingWindowLog, WindowSet } from './window.js';
 export { parseRetryAfterMs } from './retry-after.js';
 
+export interface CreateRateLimiterOptions {
+  readonly clock: Clock;
+  readonly config?: unknown;
+  /** Aborts a Redis connect in progress (SIGTERM during start-up): RateLimitBackendError, `aborted`. */
+  readonly signal?: AbortSignal;
+  /** Told each loss and recovery of a shared backend, once each (the runtime logs them). */
+  readonly onHealth?: HealthListener;
+}
+
 /**
  * Builds the limiter the config asks for: memory by default; with `backend: {kind: 'redis'}` a
- * Redis-backed one on its own connection (closed by limiter.close()).
+ * Redis-backed one on its own connection (closed by limiter.close()), ready before this resolves,
+ * or RateLimitBackendError within `backend.connectTimeoutMs` (redis-connect.ts).
  */
-export async function createRateLimiter(opts: { clock: Clock; config?: unknown }): Promise<RateLimiter> {
+export async function createRateLimiter(opts: CreateRateLimiterOptions): Promise<RateLimiter> {
   const config = resolveRateLimitConfig(opts.config ?? {});
   if (config.backend.kind === 'memory') return new MemoryRateLimiter({ clock: opts.clock, config });
-  const redis = new Redis(config.backend.url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  await redis.connect();
-  return new RedisRateLimiter({ clock: opts.clock, redis, config, ownsClient: true });
+  const b = config.backend;
+  const redis = await connectRedis({
+    url: b.url, connectTimeoutMs: b.connectTimeoutMs, commandTimeoutMs: b.commandTimeoutMs,
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+  });
+  return new RedisRateLimiter({
+    clock: opts.clock, redis, config, ownsClient: true, ...(opts.onHealth !== undefined ? { onHealth: opts.onHealth } : {}),
+  });
 }

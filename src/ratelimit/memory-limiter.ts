@@ -18,6 +18,7 @@
 // - within a route a FIFO: nothing overtakes an earlier request of the same route and class.
 // Windows are checked in monotonic milliseconds (clock.monotonic()).
 import type { Clock, TimerId } from '../core/clock.js';
+import { BACKEND_OK, type BackendHealth } from './backend-health.js';
 import type { ApiGroup, WindowSpec } from './budgets.js';
 import { isRateLimitConfig, resolveRateLimitConfig, type RateLimitConfig } from './config.js';
 import { RateLimitClosedError, RateLimitRouteError, RateLimitWaitError } from './errors.js';
@@ -231,6 +232,11 @@ export class MemoryRateLimiter implements RateLimiter {
     const err = new RateLimitClosedError();
     for (const w of this.queues.drain()) w.fail(err);
     return Promise.resolve();
+  }
+
+  /** Always ok: the windows live in this process. */
+  health(): BackendHealth {
+    return BACKEND_OK;
   }
 
   /** Called by a permit's release(). */

@@ -9,9 +9,16 @@
 // Admission is one script call per request; a pass walks the queue one call at a time (never two
 // passes at once), and a blocked pass sleeps until the earliest wait the script reported, then
 // asks again (other processes can only make waits longer, and asking again sees that).
+//
+// Fail closed (backend-health.ts): without a working store nothing is admitted. A lost connection
+// (the client's 'close'/'error') fails every queued request at once with RATE_LIMIT_STORE and
+// refuses new ones until the client is 'ready' again (it reconnects by itself); a failed or
+// timed-out script fails its request and marks the store down until the next script succeeds.
+// `health()` says which, and `onHealth` hears each loss and each recovery once.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Clock, TimerId } from '../core/clock.js';
+import { HealthTracker, type BackendHealth, type HealthListener } from './backend-health.js';
 import type { ApiGroup } from './budgets.js';
 import { isRateLimitConfig, resolveRateLimitConfig, type RateLimitConfig } from './config.js';
 import { RateLimitClosedError, RateLimitRouteError, RateLimitStoreError, RateLimitWaitError } from './errors.js';
@@ -65,6 +72,8 @@ export interface RedisRateLimiterOptions {
   readonly timeSource?: 'clock' | 'server';
   /** Quit the client on close(). */
   readonly ownsClient?: boolean;
+  /** Told each transition of the backend's health (lost, recovered), once each. */
+  readonly onHealth?: HealthListener;
 }
 
 export class RedisRateLimiter implements RateLimiter {
@@ -90,6 +99,10 @@ export class RedisRateLimiter implements RateLimiter {
   /** The last pause write, awaited before the next admission so a 429 takes effect at once. */
   private pausing: Promise<void> = Promise.resolve();
   private readonly idleWaiters: (() => void)[] = [];
+  private readonly tracker: HealthTracker;
+  /** host:port of the client, for reasons (never the URL: it may carry a password). */
+  private readonly address: string;
+  private readonly unwatch: () => void;
 
   constructor(opts: RedisRateLimiterOptions) {
     this.clock = opts.clock;
@@ -102,12 +115,22 @@ export class RedisRateLimiter implements RateLimiter {
     this.maxInFlight = this.config.maxInFlight;
     this.store = new RedisWindowStore(opts.redis);
     this.resolver = new RouteResolver<RPlan>(this.config.budgets, (spec) => this.buildPlan(spec));
+    this.tracker = new HealthTracker(opts.clock);
+    if (opts.onHealth !== undefined) this.tracker.onChange(opts.onHealth);
+    this.address = `${opts.redis.options.host ?? '?'}:${opts.redis.options.port ?? '?'}`;
+    this.unwatch = this.watchClient(opts.redis);
+  }
+
+  /** ok, or why nothing can be admitted now (Redis unreachable, or its last script failed). */
+  health(): BackendHealth {
+    return this.tracker.health;
   }
 
   async acquire(route: string, opts: AcquireOptions): Promise<Permit> {
     const plan = this.resolver.resolve(route, opts.api);
     const cost = checkCost(opts.cost, plan.maxCost, route);
     if (this.closed) throw new RateLimitClosedError();
+    this.refuseWhileDisconnected();
     const signal = opts.signal;
     if (signal?.aborted === true) throw signal.reason;
     const rank = PRIORITY_RANK[opts.priority];
@@ -153,7 +176,8 @@ export class RedisRateLimiter implements RateLimiter {
 
   async utilisation(route: string, api?: ApiGroup): Promise<RouteUtilisation> {
     const plan = this.resolver.resolve(route, api);
-    const r = await this.store.counts(plan, this.nowArg());
+    this.refuseWhileDisconnected();
+    const r = await this.observe(this.store.counts(plan, this.nowArg()));
     return {
       route,
       api: plan.api,
@@ -171,7 +195,12 @@ export class RedisRateLimiter implements RateLimiter {
     this.clearTimer();
     const err = new RateLimitClosedError();
     for (const w of this.queues.drain()) w.fail(err);
-    if (this.ownsClient) await this.redis.quit().catch(() => undefined);
+    this.unwatch();
+    if (this.ownsClient) {
+      // quit() only on a live connection; otherwise stop the reconnect attempts at once.
+      if (this.redis.status === 'ready') await this.redis.quit().catch(() => { this.redis.disconnect(); });
+      else this.redis.disconnect();
+    }
   }
 
   /** True while a scheduling pass (talking to Redis) runs. */
@@ -235,9 +264,11 @@ export class RedisRateLimiter implements RateLimiter {
           plan, w.cost, plan.windows.map((x) => reserved[x.idx] ?? 0), this.nowArg(), `${this.instance}:${this.sendSeq++}`,
         ).catch((err: unknown) => err instanceof RateLimitStoreError ? err : new RateLimitStoreError(String(err), err));
         if (res instanceof RateLimitStoreError) {
+          if (!this.closed) this.tracker.storeFailed(`Redis at ${this.address}: ${res.message}`);
           if (q.remove(w)) w.fail(res);
           continue;
         }
+        this.tracker.storeOk();
         if (res.admitted) {
           // Aborted while the script ran: the send is recorded for nobody (never refunded).
           if (!q.remove(w)) continue;
@@ -272,8 +303,70 @@ export class RedisRateLimiter implements RateLimiter {
         for (const x of f.plan.windows) ahead[x.idx] = (ahead[x.idx] ?? 0) + f.queuedCost;
       }
     }
-    const res = await this.store.admit(plan, cost, plan.windows.map((x) => ahead[x.idx] ?? 0), this.nowArg(), 'dry', true);
+    this.refuseWhileDisconnected();
+    const res = await this.observe(this.store.admit(plan, cost, plan.windows.map((x) => ahead[x.idx] ?? 0), this.nowArg(), 'dry', true));
     return res.admitted ? 0 : res.waitMs;
+  }
+
+  /** Records a store call's outcome in the health (a failure marks it down, a success up). */
+  private async observe<T>(p: Promise<T>): Promise<T> {
+    try {
+      const r = await p;
+      this.tracker.storeOk();
+      return r;
+    } catch (err) {
+      if (err instanceof RateLimitStoreError && !this.closed) this.tracker.storeFailed(`Redis at ${this.address}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** Fail closed: while the connection is down nothing is asked of Redis, everything is refused. */
+  private refuseWhileDisconnected(): void {
+    const h = this.tracker.health;
+    if (this.tracker.connectionDown && !h.ok) throw new RateLimitStoreError(`rate-limit store unavailable: ${h.reason}`, null);
+  }
+
+  /**
+   * Follows the client's connection: down from 'close' (every lost connection and every failed
+   * reconnect attempt ends in one) until 'ready'. An 'error' only names the cause: some (a failed
+   * SELECT) leave the connection up, so an error alone never marks it down. Returns the function
+   * that stops following it.
+   */
+  private watchClient(redis: Redis): () => void {
+    let lastError = '';
+    const reason = (): string => `Redis at ${this.address} ${lastError === '' ? 'connection lost' : `unreachable: ${lastError}`}`;
+    const onError = (err: unknown): void => {
+      lastError = err instanceof Error ? err.message : String(err);
+      if (!this.closed && this.tracker.connectionDown) this.tracker.connectionLost(reason());
+    };
+    const onClose = (): void => {
+      if (this.closed) return;
+      this.tracker.connectionLost(reason());
+      this.failQueued();
+    };
+    const onReady = (): void => {
+      lastError = '';
+      if (!this.closed) this.tracker.connectionUp();
+    };
+    redis.on('error', onError);
+    redis.on('close', onClose);
+    redis.on('ready', onReady);
+    // A client handed over already closed is down from the start.
+    if (redis.status === 'end' || redis.status === 'close') this.tracker.connectionLost(reason());
+    return () => {
+      redis.off('error', onError);
+      redis.off('close', onClose);
+      redis.off('ready', onReady);
+    };
+  }
+
+  /** Every queued request fails at once: none can be admitted without the store. */
+  private failQueued(): void {
+    const h = this.tracker.health;
+    if (h.ok || this.queues.total === 0) return;
+    const err = new RateLimitStoreError(`rate-limit store unavailable: ${h.reason}`, null);
+    this.clearTimer();
+    for (const w of this.queues.drain()) w.fail(err);
   }
 
   private readonly bucketWins = new Map<string, RWin[]>();

@@ -9,6 +9,7 @@
 //   paused for the Retry-After (the group's general cap for a route the table does not name).
 // - `wouldWaitMs`/`nextFreeAt` tell the order manager when the next slot frees so it can coalesce
 //   or drop stale work; `maxWaitMs` on acquire refuses at once instead of queueing blindly.
+import type { BackendHealth } from './backend-health.js';
 import type { ApiGroup } from './budgets.js';
 
 /** Admission order: cancels, then replacements of stale quotes, then new quotes, then reads. */
@@ -87,4 +88,7 @@ export interface RateLimiter {
   utilisation(route: string, api?: ApiGroup): Promise<RouteUtilisation>;
   /** Rejects every waiter with RateLimitClosedError and stops timers. */
   close(): Promise<void>;
+  /** Whether the backend can admit now, and why not (a shared store that is unreachable); while
+   *  not ok every acquire fails closed. Absent: always ok (nothing outside the process). */
+  health?(): BackendHealth;
 }

@@ -25,7 +25,9 @@
 // - quoting is off (every resting quote pulled by reconcile) while paused, while a strategy that
 //   threw is halted (until resume()), and while a circuit breaker is open: the order manager's
 //   (order-entry failures) or the market data's (orders.circuitBreakerFailures consecutive failed
-//   polls). Polling goes on meanwhile, so staleness and status stay current.
+//   polls), and while the rate limiter's backend is down (a shared Redis unreachable: the limiter
+//   admits nothing then, so the daemon does not plan quotes it cannot send; `limiter` option).
+//   Polling goes on meanwhile, so staleness and status stay current.
 // - with a market-data recorder (config `record.enabled`, wired in modes.ts), every poll's
 //   snapshot (with our open orders, which it takes out of the books) and every universe (at start
 //   and on change) is handed to it before the cycle runs;
@@ -50,7 +52,8 @@ import {
   type KillSwitchState, type RiskLimits,
 } from '../execution/risk.js';
 import type { LiveOrder } from '../execution/types.js';
-import type { LedgerPosition, PnlSnapshot } from '../ledger/types.js';
+import { BACKEND_OK, type BackendHealth } from '../ratelimit/backend-health.js';
+import type { LedgerOrder, LedgerPosition, PnlSnapshot } from '../ledger/types.js';
 import { BookCache } from '../marketdata/book-cache.js';
 import { Poller, type PollerStats, type PollStage } from '../marketdata/poller.js';
 import { CronRefreshScheduler, type RefreshScheduler } from '../marketdata/refresh-scheduler.js';
@@ -66,7 +69,7 @@ import {
   buildStrategyInput, collateral, lastFillSeq, marketsByToken, runCycle, utcDay,
   type CycleContext, type CycleReport, type LedgerView,
 } from './cycle.js';
-import type { CancelAllReport, CircuitState, OrderExecutor } from './executor.js';
+import type { CancelAllReport, CircuitState, FillReadStatus, OrderExecutor } from './executor.js';
 import { IncrementalReconciler } from './incremental-reconcile.js';
 import { capitalFromConfig, reconcileOptionsFromConfig, riskLimitsFromConfig } from './limits.js';
 import type { Logger } from './logger.js';
@@ -76,6 +79,10 @@ import { PositionsCheck, type PositionsCheckResult, type PositionsCheckStatus } 
 export interface DaemonLedger extends LedgerView {
   pnlSnapshot(mids: ReadonlyMap<string, Price>): PnlSnapshot;
   close(): void;
+  /** Orders in an open state (the stop reports them when cancelAll could not). */
+  openOrders(): readonly Pick<LedgerOrder, 'id' | 'state'>[];
+  /** The ledger file, named in the stop line when orders are left open. */
+  readonly path?: string;
   /** Settles a resolved market (needed with `marketsListing`; the Ledger class has it). */
   resolveMarket?(conditionId: string, winnerTokenId: string, timeMs?: number): Settlement[];
   /** The market's recorded resolution, or null (markets already settled are not watched). */
@@ -113,6 +120,8 @@ export interface DaemonOptions {
   readonly feed?: 'poll' | 'push';
   /** One page of GET /markets: with it, markets leaving the universe are watched until they resolve. */
   readonly marketsListing?: MarketsPageLister;
+  /** The rate limiter, for its backend's health: quoting stops while it is not ok (absent: always ok). */
+  readonly limiter?: { health?(): BackendHealth };
   /** The resolution watch's timing and budget (defaults in resolution-watch.ts). */
   readonly resolutionWatch?: Pick<ResolutionWatchOptions, 'intervalMs' | 'firstCheckDelayMs' | 'maxWatchMs' | 'budget' | 'maxPagesPerTurn'>;
 }
@@ -164,6 +173,10 @@ export interface DaemonStatus {
   readonly positionsCheck: PositionsCheckStatus | null;
   /** Markets watched for their resolution (left the universe, or held outside it); null: no watch. */
   readonly awaitingResolution: readonly string[] | null;
+  /** The rate limiter's backend (a shared Redis): ok, or why nothing can be sent (quoting is off then). */
+  readonly rateLimiter?: BackendHealth;
+  /** Fill discovery's backlog and what holds placements back; null when the executor does not say. */
+  readonly fillReads: FillReadStatus | null;
 }
 
 export interface StopReport {
@@ -171,7 +184,21 @@ export interface StopReport {
   /** The shutdown deadline passed before every step finished. */
   readonly timedOut: boolean;
   readonly snapshot: PnlSnapshot | null;
+  /**
+   * Ids of our orders that may still rest on the exchange after the stop: those cancelAll could
+   * not cancel (looked up where it could), or, when it did not finish, every order the ledger
+   * holds open and not yet answered as cancelled. The ledger keeps them open; the next start
+   * works through them, and `oddsmaker status` lists them.
+   */
+  readonly remainingLive: readonly string[];
+  /** Cancelled orders whose final read is still owed (ledger state `closing`). */
+  readonly finalReadsOwed: readonly string[];
+  /** How long the stop took, ms (monotonic). */
+  readonly elapsedMs: number;
 }
+
+/** Margin of the shutdown deadline kept for the steps after cancelAll (close, snapshot, ledger). */
+const STOP_TAIL_MS = 500;
 
 const TIMED_OUT = Symbol('timed out');
 const DAY_MS = 86_400_000;
@@ -192,6 +219,7 @@ export class Daemon {
   private readonly ctx: CycleContext;
   private readonly positionsCheck: PositionsCheck | null;
   private readonly watch: ResolutionWatch | null;
+  private readonly limiter: { health?(): BackendHealth } | undefined;
   private state: DaemonState = 'new';
   private paused = false;
   private halted: string | null = null;
@@ -219,6 +247,7 @@ export class Daemon {
     this.ledger = opts.ledger;
     this.onCycle = opts.onCycle;
     this.recorder = opts.recorder;
+    this.limiter = opts.limiter;
     this.feed = opts.feed ?? 'poll';
     this.limits = riskLimitsFromConfig(opts.config);
     this.cache = new BookCache({ maxBookAgeMs: opts.config.poll.maxBookAgeMs, midHistory: opts.config.poll.midHistory });
@@ -327,6 +356,8 @@ export class Daemon {
     let timedOut = false;
     let cancelAll: CancelAllReport | null = null;
     let snapshot: PnlSnapshot | null = null;
+    let remainingLive: string[] = [];
+    let finalReadsOwed: string[] = [];
     try {
       if (this.snapshotTimer !== null) { this.clock.clearTimeout(this.snapshotTimer); this.snapshotTimer = null; }
       this.positionsCheck?.stop();
@@ -338,27 +369,54 @@ export class Daemon {
         try { this.runner.stop(this.input()); } catch (err) { this.log.error({ err }, 'strategy onStop failed'); }
       }
       if (wasStarted && !timedOut) {
-        const left = Math.max(1, timeoutMs - (this.clock.monotonic() - t0));
+        // cancelAll ends within its own deadline (it aborts its requests then), kept inside ours so
+        // its report is never lost to our deadline.
+        const left = Math.max(1, timeoutMs - (this.clock.monotonic() - t0) - Math.min(STOP_TAIL_MS, Math.floor(timeoutMs / 10)));
         const r = await within(this.executor.cancelAll({ timeoutMs: left }).catch((err: unknown) => { this.log.error({ err }, 'cancelAll failed'); return null; }));
         if (r === TIMED_OUT) timedOut = true; else cancelAll = r;
         if (!timedOut && (await within(this.executor.close())) === TIMED_OUT) timedOut = true;
       }
       if (timedOut) this.log.error({ timeoutMs }, 'shutdown deadline passed; closing the ledger with requests possibly in flight');
-      if (cancelAll !== null && cancelAll.remaining.length > 0) {
-        this.log.warn({ remaining: cancelAll.remaining.map((o) => o.id) }, 'orders left open at shutdown');
-      }
       try { snapshot = this.ledger.pnlSnapshot(this.cache.mids()); } catch (err) { this.log.error({ err }, 'final PnL snapshot failed'); }
+      ({ remainingLive, finalReadsOwed } = this.leftOpen(cancelAll));
     } finally {
       if (timer !== null) this.clock.clearTimeout(timer);
       this.ledger.close();
       this.ledgerClosed = true;
       this.state = 'stopped';
     }
-    this.log.info({
-      cancelled: cancelAll?.cancelled ?? 0, remaining: cancelAll?.remaining.length ?? 0, timedOut,
+    const elapsedMs = Math.round(this.clock.monotonic() - t0);
+    const line = {
+      cancelled: cancelAll?.cancelled ?? 0,
+      remaining: remainingLive.length,
+      finalReadsOwed: finalReadsOwed.length,
+      fillsRecorded: cancelAll?.fillsRecorded ?? 0,
+      fillShares: formatMicros((cancelAll?.fillSharesRecorded ?? 0) as Micros),
+      timedOut,
+      elapsedMs,
       pnl: snapshot === null ? null : formatMicros(snapshot.total),
-    }, 'daemon stopped');
-    return { cancelAll, timedOut, snapshot };
+    };
+    if (remainingLive.length > 0) {
+      this.log.error({ ...line, remainingIds: remainingLive },
+        `daemon stopped with ${remainingLive.length} orders possibly still live: they stay open in the ledger (${this.ledger.path ?? 'the ledger'}), are listed by \`oddsmaker status\` after a restart, and are cancelled by the next start`);
+    } else {
+      this.log.info(line, 'daemon stopped');
+    }
+    return { cancelAll, timedOut, snapshot, remainingLive, finalReadsOwed, elapsedMs };
+  }
+
+  /**
+   * What may still be live after the stop, and the final reads still owed. The ledger is the
+   * record when cancelAll did not report (deadline, failure): every order it holds open and not
+   * answered as cancelled may rest.
+   */
+  private leftOpen(r: CancelAllReport | null): { remainingLive: string[]; finalReadsOwed: string[] } {
+    if (r !== null && !r.timedOut) return { remainingLive: r.remaining.map((o) => o.id), finalReadsOwed: [...r.finalReadsOwed] };
+    const open = this.ledger.openOrders();
+    return {
+      remainingLive: open.filter((o) => o.state !== 'closing' && o.state !== 'signed').map((o) => o.id),
+      finalReadsOwed: open.filter((o) => o.state === 'closing').map((o) => o.id),
+    };
   }
 
   // ----------------------------------------------------------------------------- operator controls
@@ -435,7 +493,7 @@ export class Daemon {
         openOrders: m.tokens.reduce((n, t) => n + (openByToken.get(t.tokenId) ?? 0), 0),
       })),
       openOrders: open.length,
-      positions: positions.filter((p) => p.size > 0).map((p) => ({
+      positions: positions.filter((p) => p.size !== 0).map((p) => ({
         tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, avgPrice: p.avgPrice, realized: p.realized, fees: p.fees,
       })),
       pnl: {
@@ -455,6 +513,8 @@ export class Daemon {
       lastCycle: this.lastCycle,
       positionsCheck: this.positionsCheck?.status() ?? null,
       awaitingResolution: this.watch?.watching() ?? null,
+      rateLimiter: this.limiterHealth(),
+      fillReads: this.executor.fillReads?.() ?? null,
     };
   }
 
@@ -497,7 +557,7 @@ export class Daemon {
   private watchHeldOutsideUniverse(): void {
     if (this.watch === null) return;
     const inUniverse = new Set(this.cache.markets().map((m) => m.conditionId));
-    const held = new Set(this.ledger.positions({ openOnly: true }).filter((p) => p.size > 0).map((p) => p.conditionId));
+    const held = new Set(this.ledger.positions({ openOnly: true }).filter((p) => p.size !== 0).map((p) => p.conditionId));
     for (const c of held) {
       if (c === '' || inUniverse.has(c) || (this.ledger.resolution?.(c) ?? null) !== null) continue;
       this.watch.watch(c);
@@ -528,7 +588,11 @@ export class Daemon {
 
   private quoting(): boolean {
     return this.state === 'running' && !this.paused && this.halted === null
-      && this.marketDataCircuit() === 'closed' && this.executor.circuitState === 'closed';
+      && this.marketDataCircuit() === 'closed' && this.executor.circuitState === 'closed' && this.limiterHealth().ok;
+  }
+
+  private limiterHealth(): BackendHealth {
+    return this.limiter?.health?.() ?? BACKEND_OK;
   }
 
   private input(): StrategyInput {
@@ -541,6 +605,10 @@ export class Daemon {
   private async onSnapshot(snapshot: MarketSnapshot): Promise<void> {
     if (this.state !== 'running') return;
     this.recorder?.snapshot(snapshot, this.executor.liveOrders());
+    // Without the limiter's backend nothing can be sent (fail closed): a cycle would only have its
+    // cancels and lookups refused one by one. The loss is logged once by the runtime; the next
+    // snapshot after the backend is back runs a full cycle.
+    if (!this.limiterHealth().ok) return;
     const now = this.clock.now();
     const pollFills = now - this.lastFillPollAtMs >= this.config.poll.orderLookupIntervalMs;
     if (pollFills) this.lastFillPollAtMs = now;
@@ -616,9 +684,11 @@ export class Daemon {
   }
 
   private onPollError(err: unknown, stage: PollStage, stats: PollerStats): void {
-    this.log.warn({ err, stage, consecutiveFailures: stats.consecutiveFailures }, `poll ${stage} failed`);
+    // While the limiter's backend is down every poll is refused by it: that loss was logged once.
+    const level = this.limiterHealth().ok ? 'warn' : 'debug';
+    this.log[level]({ err, stage, consecutiveFailures: stats.consecutiveFailures }, `poll ${stage} failed`);
     if (stats.consecutiveFailures === this.config.orders.circuitBreakerFailures) {
-      this.log.error({ failures: stats.consecutiveFailures }, 'market-data circuit breaker open: quoting stopped');
+      this.log[level === 'warn' ? 'error' : 'debug']({ failures: stats.consecutiveFailures }, 'market-data circuit breaker open: quoting stopped');
     }
   }
 

@@ -8,7 +8,11 @@
 // Every mode hands the daemon the account address whose positions its scheduled check compares
 // with the ledger (the sandbox's throwaway account, the live wallet or funder, paper's own).
 // Everything opened here is closed by `Runtime.close()` in reverse order, after the daemon stopped.
-// Secrets are handed to the logger's value filter, so no log line can carry them.
+// Secrets are handed to the logger's value filter, so no log line can carry them (the Redis URL's
+// password too).
+// A shared limiter backend (Redis) must be ready within its connect timeout or the build fails
+// (RateLimitBackendError, the CLI exits 1); `signal` aborts that wait. While running, each loss and
+// recovery of it is logged once (warn, info), and the daemon stops quoting while it is down.
 // With `record.enabled`, every mode also records the polled market data to `record.path`
 // (src/marketdata/recorder.ts); the recording is flushed and closed before the ledger's closer.
 // Every mode hands the daemon the GET /markets listing over the HTTP client (through the limiter),
@@ -30,7 +34,8 @@ import { MarketRecorder } from '../marketdata/recorder.js';
 import type { RefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import type { MarketsPageLister } from '../marketdata/resolution-watch.js';
 import { RecordingWriter } from '../marketdata/recording/writer.js';
-import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
+import { urlPassword } from '../core/redact-url.js';
+import { createRateLimiter, type BackendHealth, type RateLimiter } from '../ratelimit/index.js';
 import { PaperGateway } from '../sim/paper/index.js';
 import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
 import { Daemon } from './daemon.js';
@@ -71,6 +76,8 @@ export interface RuntimeOptions {
   readonly prettyLogs?: boolean;
   /** The universe refresh schedule (default: node-cron on markets.refreshCron; tests pass a ClockRefreshScheduler). */
   readonly refreshScheduler?: RefreshScheduler;
+  /** Aborts the build while it waits for a dependency (the Redis connect): SIGTERM during start-up. */
+  readonly signal?: AbortSignal;
 }
 
 /** One page of GET /markets through the gateway's limiter gate (the resolution watch's source). */
@@ -141,13 +148,23 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const logger = createLogger({
       clock,
       level: config.log.level,
-      secrets: [identity.privateKey, identity.credentials.secret, identity.credentials.passphrase, opts.env[OPERATOR_TOKEN_ENV] ?? ''].filter((s) => s !== ''),
+      secrets: [
+        identity.privateKey, identity.credentials.secret, identity.credentials.passphrase, opts.env[OPERATOR_TOKEN_ENV] ?? '',
+        config.rateLimit.backend.kind === 'redis' ? urlPassword(config.rateLimit.backend.url) : '',
+      ].filter((s) => s !== ''),
       ...(opts.logDestination !== undefined ? { destination: opts.logDestination } : {}),
       ...(opts.prettyLogs !== undefined ? { pretty: opts.prettyLogs } : {}),
     });
 
     const metrics = new OpsMetrics();
-    const limiter: RateLimiter = metrics.meterLimiter(await createRateLimiter({ clock, config: config.rateLimit }));
+    const limiterLog = logger.child({ component: 'ratelimit' });
+    const onHealth = (h: BackendHealth): void => {
+      if (h.ok) limiterLog.info({}, 'rate limiter backend recovered: requests are admitted again, quoting resumes');
+      else limiterLog.warn({ reason: h.reason }, 'rate limiter backend lost: nothing is sent (fail closed), quoting stopped');
+    };
+    const limiter: RateLimiter = metrics.meterLimiter(await createRateLimiter({
+      clock, config: config.rateLimit, onHealth, ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+    }));
     closers.push(() => limiter.close());
     const http = new HttpGateway({
       client: {
@@ -188,7 +205,13 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(config.exchange.funder !== undefined ? { maker: config.exchange.funder } : {}),
       signatureType: config.exchange.signatureType,
       limiter,
-      config: { circuitBreakerFailures: config.orders.circuitBreakerFailures, shutdownTimeoutMs: config.orders.shutdownTimeoutMs },
+      config: {
+        circuitBreakerFailures: config.orders.circuitBreakerFailures,
+        shutdownTimeoutMs: config.orders.shutdownTimeoutMs,
+        fillReadsPerSecond: config.orders.fillReadsPerSecond,
+        maxFinalReadBacklog: config.orders.maxFinalReadBacklog,
+        cancelReserve: config.orders.cancelReserve,
+      },
       logger: logger.child({ component: 'orders' }),
       strategy: config.strategy.name,
       onFill: (f) => { metrics.onFill(f); },
@@ -216,6 +239,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); }, ...(recorder !== undefined ? { recorder } : {}),
       // Resolutions of markets that left the universe: settled in the ledger, RESOLVED when recording.
       marketsListing: marketsListing(http),
+      limiter,
       ...(opts.refreshScheduler !== undefined ? { refreshScheduler: opts.refreshScheduler } : {}),
     });
     return { daemon, logger, simulator, gateway, ops: { metrics, executor: metered, ledger }, close: closeAll };

@@ -101,7 +101,9 @@ describe('resolveRateLimitConfig', () => {
     expect(c.budgets.buckets['data GET /positions']).toEqual([{ limit: 75, windowMs: 10_000 }]);
     expect(c.budgets.general.data).toBeUndefined();
     expect(c.budgets.buckets['clob GET /book']).toEqual([{ limit: 100, windowMs: 10_000 }]);
-    expect(c.backend).toEqual({ kind: 'redis', url: 'redis://:hunter2@127.0.0.1:6379', keyPrefix: 'oddsmaker:rl', timeSource: 'clock' });
+    expect(c.backend).toEqual({
+      kind: 'redis', url: 'redis://:hunter2@127.0.0.1:6379', keyPrefix: 'oddsmaker:rl', timeSource: 'clock', connectTimeoutMs: 3000, commandTimeoutMs: 2000,
+    });
   });
 
   it('names the path and the value of a bad setting, and never echoes a Redis URL', () => {
@@ -119,6 +121,11 @@ describe('resolveRateLimitConfig', () => {
     try { resolveRateLimitConfig({ backend: { kind: 'redis', url: 'redis://:hunter2@h', timeSource: 'moon' } }); } catch (e) { msg = (e as Error).message; }
     expect(msg).toMatch(/timeSource/);
     expect(msg).not.toContain('hunter2');
+    // Not a Redis URL: a config error (exit 2), the value not echoed either.
+    try { resolveRateLimitConfig({ backend: { kind: 'redis', url: 'http://:hunter2@h:1' } }); } catch (e) { msg = (e as Error).message; }
+    expect(msg).toMatch(/backend\.url: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect(msg).not.toContain('hunter2');
+    expect(() => resolveRateLimitConfig({ backend: { kind: 'redis', url: 'redis://h', connectTimeoutMs: 0 } })).toThrow(/connectTimeoutMs/);
   });
 });
 

@@ -6,6 +6,7 @@
 // - behaviour is unchanged: every call, argument, result and error passes through untouched, in
 //   the same order; the wrappers keep no state of their own besides the hooks;
 // - a hook that throws is swallowed (metrics must never break order entry or rate limiting).
+import { BACKEND_OK, type BackendHealth } from '../../ratelimit/backend-health.js';
 import type { ApiGroup } from '../../ratelimit/budgets.js';
 import type {
   AcquireOptions, Permit, QueueDepth, RateLimiter, RouteUtilisation, WaitQuery,
@@ -101,6 +102,10 @@ export class MeteredLimiter implements RateLimiter {
 
   utilisation(route: string, api?: ApiGroup): Promise<RouteUtilisation> {
     return this.inner.utilisation(route, api);
+  }
+
+  health(): BackendHealth {
+    return this.inner.health?.() ?? BACKEND_OK;
   }
 
   close(): Promise<void> {

@@ -121,7 +121,7 @@ export function buildStatusView(i: StatusInputs): StatusView {
       tokenId: p.tokenId, conditionId: p.conditionId, size: formatMicros(p.size), avgPrice: fmt(p.avgPrice),
       mark: fmt(i.mids.get(p.tokenId) ?? null), realized: formatMicros(p.realized), unrealized: null, fees: formatMicros(p.fees),
     }))
-    : i.pnl.tokens.filter((t) => t.size > 0).map((t) => ({
+    : i.pnl.tokens.filter((t) => t.size !== 0).map((t) => ({
       tokenId: t.tokenId, conditionId: t.conditionId, size: formatMicros(t.size), avgPrice: fmt(t.avgPrice),
       mark: fmt(t.mark), realized: formatMicros(t.realized), unrealized: fmt(t.unrealized), fees: formatMicros(t.fees),
     }));

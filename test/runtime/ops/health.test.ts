@@ -141,4 +141,15 @@ describe('healthOf', () => {
     ]);
     expect(healthOf({ ...s, markets: [] }).reasons).toEqual(['stale market data: no market in the universe']);
   });
+
+  it('is unhealthy while the rate limiter\'s backend is down, naming why', async () => {
+    h = await opsHarness();
+    await h.start();
+    const s = h.daemon.status();
+    expect(s.rateLimiter).toEqual({ ok: true }); // the in-memory limiter
+    const down = { ...s, rateLimiter: { ok: false as const, reason: 'Redis at 127.0.0.1:6379 unreachable: connect ECONNREFUSED 127.0.0.1:6379', sinceMs: 0 } };
+    expect(healthOf(down)).toEqual({
+      healthy: false, reasons: ['rate limiter backend down: Redis at 127.0.0.1:6379 unreachable: connect ECONNREFUSED 127.0.0.1:6379'],
+    });
+  });
 });

@@ -67,6 +67,7 @@ export async function opsHarness(opts: OpsHarnessOptions = {}) {
     strategy: opts.strategy ?? tracedBands(trace),
     refreshScheduler: new ClockRefreshScheduler(clock, 600_000),
     onCycle: (r) => { metrics.onCycle(r); opts.onCycle?.(r); },
+    limiter,
   });
   const server: OpsServer = await startOpsServer({
     host: '127.0.0.1', port: 0, clock, logger, daemon, executor: metered, ledger, metrics,
