@@ -31,8 +31,8 @@ function lcg(seed: number): () => number {
 function settingsOf(i: number): ClobMarketSettings {
   return {
     conditionId: `0x${i.toString(16).padStart(64, '0')}`, gameStartTime: null,
-    rewards: { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price },
-    negRisk: false, tokens: [{ tokenId: String(1_000_000 + 2 * i), outcome: 'Yes' }, { tokenId: String(1_000_001 + 2 * i), outcome: 'No' }],
+    rewards: { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price }, rewardConfig: null,
+    acceptingOrders: null, negRisk: false, tokens: [{ tokenId: String(1_000_000 + 2 * i), outcome: 'Yes' }, { tokenId: String(1_000_001 + 2 * i), outcome: 'No' }],
     tickSize: TICK as Price, minOrderSize: 5_000_000 as Shares, feeDetails: { r: 0, e: 0, to: false },
     makerBaseFeeBps: 100, takerBaseFeeBps: 200, rfqe: false, itode: false, ibce: false, oas: 0,
   };

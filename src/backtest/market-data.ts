@@ -20,6 +20,14 @@ import type { MarketDataPort } from '../exchange/gateway.js';
 import type { MarketSettings } from '../marketdata/recording/format.js';
 import type { RecordedDefaults } from './types.js';
 
+/** Settings rebuilt from a recording: every value the recording format carries is set. */
+export type RecordedClobSettings = ClobMarketSettings & {
+  readonly tickSize: Price;
+  readonly minOrderSize: Shares;
+  readonly makerBaseFeeBps: number;
+  readonly takerBaseFeeBps: number;
+};
+
 export const DEFAULT_RECORDED: RecordedDefaults = Object.freeze({ tickSize: 0.01, minOrderSize: 0, makerFeeBps: 0, takerFeeBps: 0 });
 
 interface MarketEntry {
@@ -84,7 +92,7 @@ export class RecordedMarketData implements MarketDataPort {
   }
 
   /** The exchange-shaped settings of a market, or null when the recording does not name two tokens. */
-  settingsOf(conditionId: string): ClobMarketSettings | null {
+  settingsOf(conditionId: string): RecordedClobSettings | null {
     const m = this.markets.get(conditionId);
     if (m === undefined || m.tokens.length !== 2) return null;
     const ss = m.tokens.map((t) => m.settings.get(t) as MarketSettings);
@@ -99,6 +107,7 @@ export class RecordedMarketData implements MarketDataPort {
       rewards: rewards === null
         ? { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price }
         : { rates: [], dailyRate: rewards.dailyRate, minSize: rewards.minSize, maxSpreadCents: rewards.maxSpread / 10_000, maxSpread: rewards.maxSpread },
+      rewardConfig: null,
       negRisk: first((s) => s.negRisk) ?? false,
       tokens: m.tokens.map((tokenId, i) => ({ tokenId, outcome: i === 0 ? 'Yes' : 'No' })),
       tickSize: (first((s) => s.tickSize) ?? Math.round(this.defaults.tickSize * SCALE)) as Price,
@@ -106,6 +115,7 @@ export class RecordedMarketData implements MarketDataPort {
       feeDetails: { r: 0, e: 0, to: false },
       makerBaseFeeBps: first((s) => s.makerFeeBps) ?? this.defaults.makerFeeBps,
       takerBaseFeeBps: first((s) => s.takerFeeBps) ?? this.defaults.takerFeeBps,
+      acceptingOrders: null,
       rfqe: false,
       itode: false,
       ibce: false,
@@ -120,7 +130,7 @@ export class RecordedMarketData implements MarketDataPort {
     const now = this.clock === null ? Number.NEGATIVE_INFINITY : this.clock.now();
     for (const t of tokenIds) {
       const b = this.books.get(t);
-      if (b !== undefined) out.push(b.timestampMs >= now ? b : { ...b, timestampMs: now });
+      if (b !== undefined) out.push(b.timestampMs !== null && b.timestampMs >= now ? b : { ...b, timestampMs: now });
     }
     return Promise.resolve(out);
   }

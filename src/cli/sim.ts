@@ -12,7 +12,9 @@ import { SystemClock, type Clock } from '../core/clock.js';
 import { DIALECT_NAMES, isDialectName, type DialectName } from '../exchange/dialect.js';
 import { FaultConfigError, parseFaultSpec, type FaultConfig } from '../sim/server/faults.js';
 import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
-import { FLOW_INTENSITIES, isFlowIntensity, type FlowIntensity } from '../sim/venue/index.js';
+import {
+  FLOW_INTENSITIES, isFlowIntensity, parseSettlementSpec, SettlementConfigError, type FlowIntensity, type SettlementConfig,
+} from '../sim/venue/index.js';
 import { UsageError } from './exit-codes.js';
 
 export interface SimCliOptions {
@@ -25,6 +27,8 @@ export interface SimCliOptions {
   limits?: string;
   allowIp?: string[];
   faults?: string;
+  settlement?: string;
+  heartbeatExpiryMs?: string;
 }
 
 export interface SimSettings {
@@ -37,6 +41,10 @@ export interface SimSettings {
   limits: boolean;
   allowIps: string[];
   faults: FaultConfig | null;
+  /** Trade settlement (GET /data/trades); null: the simulator's defaults. */
+  settlement: SettlementConfig | null;
+  /** Heartbeat window; null: the simulator's default (10 s). */
+  heartbeatExpiryMs: number | null;
 }
 
 /** A source of termination signals (process, or a test's emitter). */
@@ -80,6 +88,15 @@ export function simSettings(o: SimCliOptions): SimSettings {
       throw e;
     }
   }
+  let settlement: SettlementConfig | null = null;
+  if (o.settlement !== undefined) {
+    try {
+      settlement = parseSettlementSpec(o.settlement);
+    } catch (e) {
+      if (e instanceof SettlementConfigError) throw new UsageError(`--settlement: ${e.message}`);
+      throw e;
+    }
+  }
   return {
     port: intIn('--port', o.port ?? '8080', 0, 65535),
     host: o.host ?? '127.0.0.1',
@@ -90,6 +107,8 @@ export function simSettings(o: SimCliOptions): SimSettings {
     limits: limits === 'on',
     allowIps: o.allowIp ?? [],
     faults,
+    settlement,
+    heartbeatExpiryMs: o.heartbeatExpiryMs === undefined ? null : intIn('--heartbeat-expiry-ms', o.heartbeatExpiryMs, 1, 86_400_000),
   };
 }
 
@@ -116,6 +135,8 @@ export async function runSim(o: SimCliOptions, deps: SimDeps): Promise<void> {
     sim = await startSimulator({
       host: s.host, port: s.port, seed: s.seed, markets: s.markets, dialect: s.dialect, flow: s.flow,
       limits: s.limits, allowIps: s.allowIps, clock: deps.clock, ...(s.faults === null ? {} : { faults: s.faults }),
+      ...(s.settlement === null ? {} : { settlement: s.settlement }),
+      ...(s.heartbeatExpiryMs === null ? {} : { heartbeatExpiryMs: s.heartbeatExpiryMs }),
     });
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
@@ -149,6 +170,8 @@ export function register(program: Command, deps?: Partial<SimDeps>): void {
     .option('--limits <on|off>', 'edge throttling per table 8 of the interface', 'on')
     .option('--allow-ip <ip...>', 'portfolio IP allowlist (others get unauthorized: ip_not_allowlisted)')
     .option('--faults <spec>', 'fault injection, e.g. 500=0.01,503=0.01,425=0.005,html=0.01,delay=0.02,delay_ms=1500')
+    .option('--settlement <spec>', 'trade settlement, e.g. mined_ms=2000,confirmed_ms=10000,fail=0.01 (fail: fraction of trades whose settlement fails and is undone)')
+    .option('--heartbeat-expiry-ms <ms>', 'heartbeat window before an account\'s live orders are cancelled (default 10000)')
     .action(async (opts: SimCliOptions) => {
       await runSim(opts, {
         out: deps?.out ?? process.stdout,

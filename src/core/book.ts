@@ -26,8 +26,12 @@ export interface Book {
   readonly market: string;
   /** Outcome token identifier. */
   readonly assetId: string;
-  /** Exchange time of the snapshot, epoch milliseconds. */
-  readonly timestampMs: number;
+  /**
+   * Exchange time of the snapshot, epoch milliseconds; null when the exchange sent none (the public
+   * exchange may send `"timestamp": null`: Polymarket/py-sdk tests/unit/test_clob_actions.py@1f125cd,
+   * test_parse_order_book_accepts_null_timestamp_and_null_last_trade_price).
+   */
+  readonly timestampMs: number | null;
   /** The exchange's hash of the book as sent (protocol.md §5), "" when it sent none. */
   readonly hash: string;
   /** Best-first: descending price. */
@@ -97,6 +101,9 @@ export function sortLevels(levels: Level[], side: BookSide): LevelProblem | null
 const byPriceDesc = (a: Level, b: Level): number => b.price - a.price;
 const byPriceAsc = (a: Level, b: Level): number => a.price - b.price;
 
+/** A book whose exchange time is known (every book built here, and every recorded one). */
+export type TimedBook = Book & { readonly timestampMs: number };
+
 export interface BookInit {
   market: string;
   assetId: string;
@@ -115,7 +122,7 @@ export interface BookInit {
  * that break the invariants are bugs, so this throws InvariantError; wire input goes through
  * parseBook, which reports a field path instead.
  */
-export function makeBook(init: BookInit): Book {
+export function makeBook(init: BookInit): TimedBook {
   const bids = init.bids.slice();
   const asks = init.asks.slice();
   const pb = sortLevels(bids, 'bids');

@@ -101,31 +101,42 @@ export interface SamplingEvent {
   readonly description: string;
 }
 
+/**
+ * A record of GET /sampling-markets. The interface adds these fields to the base record; the public
+ * exchange sends the plain base record (rs-clob-client src/clob/types/response.rs@d84e8e1 reads its
+ * pages as MarketResponse), so each is null there.
+ */
 export interface SamplingMarket extends Market {
-  readonly status: string;
-  readonly marketId: number;
-  readonly slug: string;
-  readonly assetsIds: readonly string[];
-  readonly outcomes: readonly string[];
-  readonly event: SamplingEvent;
-  readonly rawMetadata: Readonly<Record<string, unknown>>;
+  readonly status: string | null;
+  readonly marketId: number | null;
+  readonly slug: string | null;
+  readonly assetsIds: readonly string[] | null;
+  readonly outcomes: readonly string[] | null;
+  readonly event: SamplingEvent | null;
+  readonly rawMetadata: Readonly<Record<string, unknown>> | null;
 }
 
+/**
+ * A record of GET /sampling-simplified-markets. The public exchange sends only condition_id,
+ * rewards, tokens, active, closed, archived, accepting_orders (rs-clob-client
+ * SimplifiedMarketResponse; docs.polymarket.com get-sampling-simplified-markets): the other fields
+ * are null there.
+ */
 export interface SimplifiedMarket {
   readonly conditionId: string;
-  readonly status: string;
-  readonly negRisk: boolean;
-  readonly marketId: number;
-  readonly question: string;
-  readonly slug: string;
+  readonly status: string | null;
+  readonly negRisk: boolean | null;
+  readonly marketId: number | null;
+  readonly question: string | null;
+  readonly slug: string | null;
   readonly active: boolean;
   readonly closed: boolean;
   readonly archived: boolean;
   readonly acceptingOrders: boolean;
   readonly tokens: readonly MarketToken[];
   readonly rewards: Rewards;
-  readonly assetsIds: readonly string[];
-  readonly outcomes: readonly string[];
+  readonly assetsIds: readonly string[] | null;
+  readonly outcomes: readonly string[] | null;
 }
 
 export interface MarketsPage<T> {
@@ -136,23 +147,50 @@ export interface MarketsPage<T> {
   readonly count: number;
 }
 
-/** GET /clob-markets/{condition_id}. Keys whose meaning the interface does not show keep their wire names. */
+/**
+ * Liquidity-reward parameters as the public exchange's GET /clob-markets sends them (`r`:
+ * {mi, ma, e, smoa, moas}, each optional; clob-client-v2 src/types/clob.ts@f3e1a05 ClobRewards).
+ * It carries no daily rate, so it is kept apart from Rewards.
+ */
+export interface ClobRewardConfig {
+  /** `mi`: orders smaller than this score nothing. */
+  readonly minSize: Shares | null;
+  /** `ma`: as sent (the same unit as a market record's `rewards.max_spread`, cents). */
+  readonly maxSpreadCents: number | null;
+  /** `e`: rewards enabled. */
+  readonly enabled: boolean | null;
+  /** `moas`: minimum order age, seconds. */
+  readonly minOrderAgeSeconds: number | null;
+}
+
+/**
+ * GET /clob-markets/{condition_id}. Keys whose meaning the interface does not show keep their wire
+ * names. The public exchange requires none of its keys (docs.polymarket.com get-clob-market-info;
+ * `nr`, `itode`, `fd.to` are omitted when false): what it leaves out is null, or false for those.
+ */
 export interface ClobMarketSettings {
+  /** `c`, or the condition id that was asked for when the answer omits it. */
   readonly conditionId: string;
   readonly gameStartTime: string | null;
-  readonly rewards: Rewards;
+  /** `r` in the interface's rewards shape; null on the public exchange (its `r` has no rates). */
+  readonly rewards: Rewards | null;
+  /** `r` in the public exchange's shape; null in the interface's dialect or when `r` is null. */
+  readonly rewardConfig: ClobRewardConfig | null;
   readonly negRisk: boolean;
+  /** `t`; empty when the answer has none (consumers refuse a market without tokens). */
   readonly tokens: ReadonlyArray<{ readonly tokenId: string; readonly outcome: string }>;
-  readonly tickSize: Price;
-  readonly minOrderSize: Shares;
-  /** `fd`: fee details as sent ({r, e, to}). */
-  readonly feeDetails: { readonly r: number; readonly e: number; readonly to: boolean };
-  readonly makerBaseFeeBps: number;
-  readonly takerBaseFeeBps: number;
-  readonly rfqe: boolean;
+  readonly tickSize: Price | null;
+  readonly minOrderSize: Shares | null;
+  /** `fd`: fee details as sent ({r: rate, e: exponent, to: taker only}); null when absent. */
+  readonly feeDetails: { readonly r: number | null; readonly e: number | null; readonly to: boolean } | null;
+  readonly makerBaseFeeBps: number | null;
+  readonly takerBaseFeeBps: number | null;
+  /** `ao`: accepting orders (public exchange only). */
+  readonly acceptingOrders: boolean | null;
+  readonly rfqe: boolean | null;
   readonly itode: boolean;
-  readonly ibce: boolean;
-  readonly oas: number;
+  readonly ibce: boolean | null;
+  readonly oas: number | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,6 +254,8 @@ export interface OrderRecord {
   readonly createdAt: string;
   readonly createdAtMs: number;
   readonly associateTrades: readonly string[];
+  /** When a GTD order expires, epoch ms; absent when the exchange says none (or does not say). */
+  readonly expiresAtMs?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,17 +282,52 @@ export interface Position {
   readonly title: string;
   readonly slug: string;
   readonly icon: string;
+  /** The public exchange's `eventId`; null in the interface's dialect, which has none. */
+  readonly eventId: string | null;
   readonly eventSlug: string;
   readonly outcome: string;
   readonly oppositeOutcome: string;
   readonly oppositeAsset: string;
   readonly outcomeIndex: number;
-  /** Unix seconds. */
-  readonly timestamp: number;
+  /** Unix seconds; null on the public exchange, whose current positions carry no timestamp. */
+  readonly timestamp: number | null;
   readonly endDate: string | null;
 }
 
-export type ClosedPosition = Omit<Position, 'negativeRisk'>;
+/**
+ * GET /closed-positions. The interface sends the current position's fields less negativeRisk; the
+ * public exchange sends only avgPrice, totalBought, realizedPnl, curPrice, timestamp and the display
+ * fields (rs-clob-client src/data/types/response.rs@d84e8e1 ClosedPosition; docs.polymarket.com
+ * get-closed-positions-for-a-user): the current figures are null there.
+ */
+export interface ClosedPosition {
+  readonly proxyWallet: string;
+  readonly asset: string;
+  readonly conditionId: string;
+  readonly avgPrice: Price;
+  readonly totalBought: Micros;
+  readonly realizedPnl: Micros;
+  readonly curPrice: Price;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly title: string;
+  readonly slug: string;
+  readonly icon: string;
+  readonly eventSlug: string;
+  readonly outcome: string;
+  readonly outcomeIndex: number;
+  readonly oppositeOutcome: string;
+  readonly oppositeAsset: string;
+  readonly endDate: string | null;
+  readonly size: Shares | null;
+  readonly initialValue: Micros | null;
+  readonly currentValue: Micros | null;
+  readonly cashPnl: Micros | null;
+  readonly percentPnl: number | null;
+  readonly percentRealizedPnl: number | null;
+  readonly redeemable: boolean | null;
+  readonly mergeable: boolean | null;
+}
 
 export interface Trade {
   readonly proxyWallet: string;
@@ -385,12 +460,17 @@ export interface LeaderboardEntry {
   /** Rank as a number (the wire sends a string). */
   readonly rank: number;
   readonly proxyWallet: string;
-  readonly userName: string;
+  /** null when the public exchange leaves it out (rs-clob-client TraderLeaderboardEntry: Option). */
+  readonly userName: string | null;
   readonly vol: Micros;
   readonly pnl: Micros;
-  readonly profileImage: string;
+  readonly profileImage: string | null;
   readonly xUsername: string | null;
-  readonly verifiedBadge: string | null;
+  /**
+   * A string or null in exchange-interface.md §2.17; a boolean on the public exchange (its API
+   * reference get-trader-leaderboard-rankings and rs-clob-client's `verified_badge: Option<bool>`).
+   */
+  readonly verifiedBadge: string | boolean | null;
 }
 
 export interface SearchProfile {
@@ -412,3 +492,7 @@ export interface ApiKeyCreds {
   readonly secret: string;
   readonly passphrase: string;
 }
+
+// Account lifecycle (open orders, account trades and their settlement, balance, heartbeat): its
+// own file, re-exported here so every domain type of the exchange is imported from market.ts.
+export * from './account.js';

@@ -26,6 +26,22 @@ export interface Dialect {
   readonly negRiskVerifyingContract: string;
   /** How `salt` travels in the order JSON. */
   readonly saltOnWire: 'string' | 'number';
+  /**
+   * Shapes of the read answers (market data, market listings and settings, portfolio, trades,
+   * leaderboard): 'interface' = exchange-interface.md's tables; 'public' = the public exchange's,
+   * as its real payloads and official clients show them (test/fixtures/real/wire/markets/ and
+   * portfolio/, SOURCES.md there). Client parsers and simulator renderers are chosen by it.
+   */
+  readonly readWire: 'interface' | 'public';
+  /**
+   * Shapes of the order routes (POST /order, POST /orders, DELETE /order, GET /data/order/{id}):
+   * 'interface' = exchange-interface.md's (camelCase `{order}` envelope, `orderId` cancel key,
+   * conditionId in the order JSON); 'public' = the public exchange's, as its official clients send
+   * and read them (src/exchange/wire-public-orders.ts; test/fixtures/real/wire/orders/SOURCES.md).
+   */
+  readonly orderWire: 'interface' | 'public';
+  /** POST /prices items: `{token_id}` (both sides answered) or `{token_id, side}` (one item a side). */
+  readonly pricesItemSide: boolean;
 }
 
 /** A configuration error about dialects (code starts with CONFIG, so the CLI exits 2). */
@@ -45,6 +61,9 @@ const SPEC: Dialect = Object.freeze({
   verifyingContract: getAddress('0x00000000000000000000000000000000000000e1'),
   negRiskVerifyingContract: getAddress('0x00000000000000000000000000000000000000e2'),
   saltOnWire: 'string',
+  readWire: 'interface',
+  orderWire: 'interface',
+  pricesItemSide: false,
 });
 
 const POLYMARKET: Dialect = Object.freeze({
@@ -57,6 +76,9 @@ const POLYMARKET: Dialect = Object.freeze({
   verifyingContract: getAddress('0xE111180000d2663C0091e4f400237545B87B996B'),
   negRiskVerifyingContract: getAddress('0xe2222d279d744050d28e00520010520000310F59'),
   saltOnWire: 'number',
+  readWire: 'public',
+  orderWire: 'public',
+  pricesItemSide: true,
 });
 
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({ spec: SPEC, polymarket: POLYMARKET });

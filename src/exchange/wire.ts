@@ -9,6 +9,7 @@
 // - string unions name the values protocol.md fixes where the interface says "not shown";
 //   a server emits exactly these, a client's parser accepts them (and the prefixed order statuses).
 // Types only: this file has no runtime code.
+import type { WirePublicOrderSubmission } from './wire-public-orders.js';
 
 // ---------------------------------------------------------------------------------------------
 // Value sets (protocol.md §4, interface §4.4/§4.5)
@@ -61,13 +62,16 @@ export interface WireSignedOrder {
 }
 
 /** §2.1 Order submission (one item of POST /order or POST /orders). */
-export interface WireOrderSubmission {
+export interface WireInterfaceOrderSubmission {
   order: WireSignedOrder;
   orderType: WireOrderType;
   owner: string;
   /** GTC/GTD only (protocol.md §4). */
   postOnly?: boolean;
 }
+
+/** A submission in either order wire (Dialect.orderWire): the interface's or the public one. */
+export type WireOrderSubmission = WireInterfaceOrderSubmission | WirePublicOrderSubmission;
 
 /** §2.3 Order placement result. */
 export interface WirePlacementResult {

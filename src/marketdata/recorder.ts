@@ -268,7 +268,8 @@ export class MarketRecorder {
       const exTs = new Map<string, number>();
       const ours = own.length === 0 ? null : this.ownByBook(own);
       for (const b of snap.books) {
-        exTs.set(b.assetId, b.timestampMs);
+        // A book the exchange sent without a time is stamped with its receive time.
+        exTs.set(b.assetId, b.timestampMs ?? local);
         const mine = ours?.get(b.assetId);
         this.book(mine === undefined ? b : withoutOwn(b, mine), local);
       }
@@ -315,16 +316,17 @@ export class MarketRecorder {
       takerFeeBps: known?.takerFeeBps ?? null,
       rewards: known?.rewards ?? null,
     };
-    this.putSettings(next, b.timestampMs, local);
+    const exTs = b.timestampMs ?? local;
+    this.putSettings(next, exTs, local);
     const bids = levelMap(b.bids);
     const asks = levelMap(b.asks);
     const prev = this.held.get(b.assetId);
     if (prev === undefined || prev.lastTradePrice !== b.lastTradePrice) {
-      this.opts.sink.book(b.assetId, b.timestampMs, local, { bids: b.bids, asks: b.asks, hash: b.hash, lastTradePrice: b.lastTradePrice });
+      this.opts.sink.book(b.assetId, exTs, local, { bids: b.bids, asks: b.asks, hash: b.hash, lastTradePrice: b.lastTradePrice });
       this.s.books++;
     } else {
       const changes = [...sideChanges('bids', prev.bids, bids), ...sideChanges('asks', prev.asks, asks)];
-      this.opts.sink.delta(b.assetId, b.timestampMs, local, changes);
+      this.opts.sink.delta(b.assetId, exTs, local, changes);
       this.s.deltas++;
     }
     this.held.set(b.assetId, { bids, asks, lastTradePrice: b.lastTradePrice });

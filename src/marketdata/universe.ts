@@ -11,9 +11,11 @@
 // fail the resolution with an error naming them (never silently dropped); a failed refresh keeps
 // the previous universe (the caller logs it); a market that leaves the universe is reported in the
 // diff, and since its tokens leave the desired set, the next reconcile cancels its quotes.
-// /clob-markets carries no question, end date or accepting flag: explicit markets get question
-// "", no end date, and acceptingOrders true (the exchange refuses orders on a closed market, and
-// such refusals are values the order manager handles).
+// /clob-markets carries no question or end date, and the accepting flag (`ao`) only on the public
+// exchange and not always: explicit markets get question "", no end date, and acceptingOrders true
+// when `ao` is absent (the exchange refuses orders on a closed market, and such refusals are values
+// the order manager handles). The sampling records' interface-only fields (status, event, ...) are
+// never read here, so the public exchange's plain records select the same way.
 import type { ClobMarketSettings, SamplingMarket } from '../core/market.js';
 import { OddsmakerError } from '../core/errors.js';
 import type { MarketDataPort } from '../exchange/gateway.js';
@@ -52,19 +54,29 @@ export interface UniverseDiff {
   readonly markets: readonly UniverseMarket[];
 }
 
-/** Settings of a market known only through GET /clob-markets (see the header for the defaults). */
+/**
+ * Settings of a market known only through GET /clob-markets (see the header for the defaults). The
+ * public exchange requires none of that answer's keys: a market without a tick (`mts`) or minimum
+ * size (`mos`) cannot be quoted and fails with UNIVERSE_BAD_MARKET naming the key; absent base fees
+ * (`mbf`, `tbf`) are no base fee, as the official v2 client reads absent fee fields as 0
+ * (Polymarket/clob-client-v2 src/client.ts@f3e1a05 getClobMarketInfo); an absent `ao` is taken as
+ * accepting (see the header); rewards are known only in the interface's `r` shape (the public one
+ * carries no daily rate).
+ */
 export function settingsFromClob(s: ClobMarketSettings): MarketSettings {
+  if (s.tickSize === null) throw new UniverseError('UNIVERSE_BAD_MARKET', `market ${s.conditionId}: GET /clob-markets sent no tick size (mts)`);
+  if (s.minOrderSize === null) throw new UniverseError('UNIVERSE_BAD_MARKET', `market ${s.conditionId}: GET /clob-markets sent no minimum order size (mos)`);
   return {
     conditionId: s.conditionId,
     question: '',
     tickSize: s.tickSize,
     minOrderSize: s.minOrderSize,
     negRisk: s.negRisk,
-    acceptingOrders: true,
+    acceptingOrders: s.acceptingOrders ?? true,
     endDateMs: null,
-    rewards: s.rewards.rates.length > 0 && s.rewards.dailyRate > 0 ? s.rewards : null,
-    makerBaseFeeBps: s.makerBaseFeeBps,
-    takerBaseFeeBps: s.takerBaseFeeBps,
+    rewards: s.rewards !== null && s.rewards.rates.length > 0 && s.rewards.dailyRate > 0 ? s.rewards : null,
+    makerBaseFeeBps: s.makerBaseFeeBps ?? 0,
+    takerBaseFeeBps: s.takerBaseFeeBps ?? 0,
   };
 }
 

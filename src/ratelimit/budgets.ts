@@ -17,6 +17,17 @@
 //   table 8. Unbounded traffic to it would still be throttled by the exchange, so the default
 //   gives it the public exchange's documented Data API general cap, 1000 / 10 s; config may
 //   change or remove it. `GET /trades` (150 / 10 s) is the only data route table 8 names.
+// - The account-lifecycle routes (open orders, account trades, batch cancels, heartbeat,
+//   balance/allowance) are not in table 8: their budgets are the public exchange's documented
+//   limits (https://docs.polymarket.com/api-reference/rate-limits, "Ledger", "Trading" and the CLOB
+//   general section, as the page read when these were added): GET /data/orders and GET /data/trades 500 / 10 s each,
+//   GET /balance-allowance 200 / 10 s, DELETE /orders 1000 / 10 s and 15000 / 10 min, DELETE
+//   /cancel-all 250 / 10 s and 6000 / 10 min, DELETE /cancel-market-orders 1000 / 10 s and
+//   1500 / 10 min (both windows as published, although the long one is the tighter); the heartbeat
+//   has no published limit of its own and counts in the CLOB general cap only. The same page's
+//   "/trades, /orders, /notifications, /order 900 / 10 s" ledger row is not modelled (it does not
+//   say which methods it covers). The page's trading limits have moved since table 8 was taken
+//   (POST /order 3500 / 10 s today); table 8 stays the interface's truth for its own routes.
 
 export type ApiGroup = 'clob' | 'catalog' | 'data';
 export const API_GROUPS: readonly ApiGroup[] = ['clob', 'catalog', 'data'];
@@ -65,6 +76,13 @@ export const TABLE8: BudgetTable = {
     'data GET /trades': w10(150),
     'clob POST /order': TRADING,
     'clob DELETE /order': TRADING,
+    // Account lifecycle (docs.polymarket.com/api-reference/rate-limits; see the header).
+    'clob GET /data/orders': w10(500),
+    'clob GET /data/trades': w10(500),
+    'clob GET /balance-allowance': w10(200),
+    'clob DELETE /orders': [{ limit: 1000, windowMs: S10 }, { limit: 15_000, windowMs: MIN10 }],
+    'clob DELETE /cancel-all': [{ limit: 250, windowMs: S10 }, { limit: 6000, windowMs: MIN10 }],
+    'clob DELETE /cancel-market-orders': [{ limit: 1000, windowMs: S10 }, { limit: 1500, windowMs: MIN10 }],
   },
   general: { clob: 'clob general', catalog: 'catalog general', data: 'data general' },
   routes: {
@@ -84,6 +102,12 @@ export const TABLE8: BudgetTable = {
     'clob POST /order': ['clob POST /order'],
     'clob POST /orders': ['clob POST /order'],
     'clob DELETE /order': ['clob DELETE /order'],
+    'clob GET /data/orders': ['clob GET /data/orders'],
+    'clob GET /data/trades': ['clob GET /data/trades'],
+    'clob GET /balance-allowance': ['clob GET /balance-allowance'],
+    'clob DELETE /orders': ['clob DELETE /orders'],
+    'clob DELETE /cancel-all': ['clob DELETE /cancel-all'],
+    'clob DELETE /cancel-market-orders': ['clob DELETE /cancel-market-orders'],
   },
 };
 
@@ -115,6 +139,16 @@ export const ROUTE_API: Readonly<Record<string, ApiGroup>> = {
   'GET /neg-risk': 'clob',
   'POST /auth/api-key': 'clob',
   'GET /auth/derive-api-key': 'clob',
+  // Account lifecycle (the public exchange's routes; see the header). `POST /heartbeats` is the
+  // path the API reference shows, `POST /v1/heartbeats` the one the official clients call.
+  'GET /data/orders': 'clob',
+  'GET /data/trades': 'clob',
+  'DELETE /orders': 'clob',
+  'DELETE /cancel-all': 'clob',
+  'DELETE /cancel-market-orders': 'clob',
+  'POST /v1/heartbeats': 'clob',
+  'POST /heartbeats': 'clob',
+  'GET /balance-allowance': 'clob',
   'GET /events': 'catalog',
   'GET /events/slug/{slug}': 'catalog',
   'GET /markets/{id}/tags': 'catalog',

@@ -15,7 +15,7 @@ export function position(asset: string, size: number, over: Partial<Position> = 
     proxyWallet: '0x0000000000000000000000000000000000000001', asset, conditionId: m?.[1] ?? '', size: size as Shares,
     avgPrice: 500_000 as Price, initialValue: 0 as Micros, currentValue: 0 as Micros, cashPnl: 0 as Micros, percentPnl: 0,
     totalBought: 0 as Micros, realizedPnl: 0 as Micros, percentRealizedPnl: 0, curPrice: 500_000 as Price, redeemable: false,
-    mergeable: false, negativeRisk: false, title: '', slug: '', icon: '', eventSlug: '', outcome: '', oppositeOutcome: '',
+    mergeable: false, negativeRisk: false, title: '', slug: '', icon: '', eventId: null, eventSlug: '', outcome: '', oppositeOutcome: '',
     oppositeAsset: '', outcomeIndex: m === null ? 0 : Number(m[2]), timestamp: 0, endDate: null,
     ...over,
   };

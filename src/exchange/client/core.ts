@@ -68,6 +68,8 @@ export interface CallSpec<T> {
   parse: (json: unknown) => T;
   /** The response carries secrets: parser messages are not quoted. */
   secret?: boolean;
+  /** An empty success body is handed to the parser as `null`. */
+  emptyBodyIsNull?: boolean;
   options?: CallOptions | undefined;
 }
 
@@ -114,6 +116,7 @@ export class ClientCore {
       ...(spec.options?.signal !== undefined ? { signal: spec.options.signal } : {}),
       ...(spec.options?.timeoutMs !== undefined ? { timeoutMs: spec.options.timeoutMs } : {}),
       ...(spec.secret === true ? { secretResponse: true } : {}),
+      ...(spec.emptyBodyIsNull === true ? { emptyBodyIsNull: true } : {}),
     };
   }
 

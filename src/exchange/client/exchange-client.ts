@@ -1,6 +1,8 @@
-// ExchangeClient: one method for every route of interface §4 and protocol.md §2/§8, composed
-// from the per-group files (trading, orders, market-data, markets, service, portfolio, catalog,
-// leaderboard, auth) over one ClientCore and one HttpTransport. Invariants kept here:
+// ExchangeClient: one method for every route of interface §4 and protocol.md §2/§8 and for the
+// public exchange's account-lifecycle routes (open orders, account trades, batch cancels,
+// heartbeat, balance/allowance), composed from the per-group files (trading, orders, orders-admin,
+// account, market-data, markets, service, portfolio, catalog, leaderboard, auth) over one
+// ClientCore and one HttpTransport. Invariants kept here:
 // - three base URLs, because the public exchange splits CLOB, Data and Gamma APIs; Data and
 //   Catalog default to the CLOB URL (the simulator serves all three on one origin);
 // - the client owns its transport unless one is injected: close() closes only what it owns;
@@ -12,6 +14,11 @@ import type { Book } from '../../core/book.js';
 import type { Clock } from '../../core/clock.js';
 import type {
   ApiKeyCreds,
+  BalanceAllowance,
+  HeartbeatAck,
+  OpenOrderPage,
+  TradePage,
+  TradeRecord,
   BestPrices,
   CancelResult,
   CatalogEvent,
@@ -50,13 +57,16 @@ import type {
   PublicSearchParams,
   TradesParams,
 } from '../params/types.js';
+import type { AccountTradesParams, BalanceAllowanceParams, OpenOrdersParams } from '../params/account.js';
 import type { WireOrderSubmission } from '../wire.js';
+import * as account from './account.js';
 import * as auth from './auth.js';
 import * as catalog from './catalog.js';
 import { ClientCore, parseBaseUrl, type CallOptions } from './core.js';
 import * as leaderboard from './leaderboard.js';
 import * as md from './market-data.js';
 import * as markets from './markets.js';
+import * as admin from './orders-admin.js';
 import * as orders from './orders.js';
 import * as portfolio from './portfolio.js';
 import * as service from './service.js';
@@ -142,7 +152,24 @@ export class ExchangeClient {
   cancelOrder(orderId: string, o?: CallOptions): Promise<CancelResult> { return trading.cancelOrder(this.core, orderId, o); }
 
   // ---- order data (§4.2), signed read
-  getOrder(orderId: string, o?: CallOptions): Promise<OrderRecord> { return orders.getOrder(this.core, orderId, o); }
+  /** null: the exchange answered that it does not know the id (public order wire). */
+  getOrder(orderId: string, o?: CallOptions): Promise<OrderRecord | null> { return orders.getOrder(this.core, orderId, o); }
+
+  // ---- account lifecycle (the public exchange's routes, both dialects), signed
+  /** One page of the account's live orders (`cursor` default `MA==`). */
+  getOpenOrders(params?: OpenOrdersParams, cursor?: string, o?: CallOptions): Promise<OpenOrderPage> { return account.getOpenOrders(this.core, params, cursor, o); }
+  /** Every live order of the account, following `next_cursor` to the end. */
+  iterateOpenOrders(params?: OpenOrdersParams, o?: CallOptions): AsyncGenerator<OrderRecord, void, undefined> { return account.iterateOpenOrders(this.core, params, o); }
+  /** One page of the account's trades (as taker or maker) with their settlement status. */
+  getAccountTrades(params?: AccountTradesParams, cursor?: string, o?: CallOptions): Promise<TradePage> { return account.getAccountTrades(this.core, params, cursor, o); }
+  iterateAccountTrades(params?: AccountTradesParams, o?: CallOptions): AsyncGenerator<TradeRecord, void, undefined> { return account.iterateAccountTrades(this.core, params, o); }
+  getBalanceAllowance(params: BalanceAllowanceParams, o?: CallOptions): Promise<BalanceAllowance> { return account.getBalanceAllowance(this.core, params, o); }
+  /** null starts a heartbeat; then pass the id of the previous ack (see HeartbeatAck.resynchronized). */
+  postHeartbeat(heartbeatId: string | null, o?: CallOptions): Promise<HeartbeatAck> { return account.postHeartbeat(this.core, heartbeatId, o); }
+  /** Never retried. Duplicate ids are sent once; an empty list sends nothing. */
+  cancelOrders(orderIds: readonly string[], o?: CallOptions): Promise<CancelResult> { return admin.cancelOrders(this.core, orderIds, o); }
+  cancelAll(o?: CallOptions): Promise<CancelResult> { return admin.cancelAll(this.core, o); }
+  cancelMarketOrders(filter: admin.CancelMarketOrdersFilter, o?: CallOptions): Promise<CancelResult> { return admin.cancelMarketOrders(this.core, filter, o); }
 
   // ---- market data (§4.3, protocol.md §5/§8)
   getBook(tokenId: string, o?: CallOptions): Promise<Book> { return md.getBook(this.core, tokenId, o); }

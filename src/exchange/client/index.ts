@@ -5,3 +5,5 @@ export { ROUTES, ROUTE_KEYS, MAX_ORDERS_PER_BATCH, MAX_TOKENS_PER_BATCH, MAX_MAR
 export type { CallOptions } from './core.js';
 export type { L1Headers } from './auth.js';
 export { isRequestLevelError } from './trading.js';
+export type { CancelMarketOrdersFilter } from './orders-admin.js';
+export type { AccountTradesParams, BalanceAllowanceParams, OpenOrdersParams } from '../params/account.js';

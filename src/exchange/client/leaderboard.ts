@@ -5,11 +5,11 @@ import type { LeaderboardEntry } from '../../core/market.js';
 import { encodeQuery } from '../params/spec.js';
 import { LEADERBOARD } from '../params/tables.js';
 import type { LeaderboardParams } from '../params/types.js';
-import { parseLeaderboard } from '../parse/index.js';
 import type { CallOptions, ClientCore } from './core.js';
+import { readParsers } from './read-parsers.js';
 import { ROUTES } from './routes.js';
 
 export async function getLeaderboard(core: ClientCore, params: LeaderboardParams = {}, options?: CallOptions): Promise<LeaderboardEntry[]> {
   const query = encodeQuery(LEADERBOARD, params);
-  return core.call({ route: ROUTES.leaderboard, path: '/v1/leaderboard', query, parse: parseLeaderboard, options });
+  return core.call({ route: ROUTES.leaderboard, path: '/v1/leaderboard', query, parse: readParsers(core.signing.dialect).leaderboard, options });
 }

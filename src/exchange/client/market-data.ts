@@ -14,16 +14,16 @@ import { BATCH_PRICES_HISTORY_OPTIONS, PRICE, PRICES_HISTORY, TOKEN_ONLY } from 
 import type { BatchPricesHistoryOptions, PricesHistoryParams } from '../params/types.js';
 import {
   parseBestPrices,
-  parseBook,
-  parseBooks,
   parseLastTradePrices,
-  parseMidpointResponse,
   parseMidpoints,
   parsePriceHistory,
   parsePriceHistoryBatch,
   parsePriceResponse,
+  parsePublicBestPrices,
 } from '../parse/index.js';
+import type { WirePublicPriceRequest } from '../wire-public-orders.js';
 import { chunks, type CallOptions, type ClientCore } from './core.js';
+import { readParsers } from './read-parsers.js';
 import { MAX_MARKETS_PER_HISTORY_BATCH, MAX_TOKENS_PER_BATCH, ROUTES, type RouteDef } from './routes.js';
 
 function checkIds(param: string, ids: readonly string[]): void {
@@ -52,16 +52,30 @@ function mergeMaps<K, V>(maps: ReadonlyArray<Map<K, V>>): Map<K, V> {
 
 export async function getBook(core: ClientCore, tokenId: string, options?: CallOptions): Promise<Book> {
   const query = encodeQuery(TOKEN_ONLY(ROUTES.book.key), { token_id: tokenId });
-  return core.call({ route: ROUTES.book, path: '/book', query, parse: parseBook, options });
+  return core.call({ route: ROUTES.book, path: '/book', query, parse: readParsers(core.signing.dialect).book, options });
 }
 
 export async function getBooks(core: ClientCore, tokenIds: readonly string[], options?: CallOptions): Promise<Book[]> {
-  return (await tokenBatches(core, ROUTES.books, '/books', tokenIds, parseBooks, options)).flat();
+  return (await tokenBatches(core, ROUTES.books, '/books', tokenIds, readParsers(core.signing.dialect).books, options)).flat();
 }
 
-/** Best bid (`BUY`) and ask (`SELL`) per token; a side without orders is absent. */
+/**
+ * Best bid (`BUY`) and ask (`SELL`) per token; a side without orders is absent. Where the dialect
+ * says items carry a side (Dialect.pricesItemSide), each token is asked for twice, `{token_id,
+ * side: "BUY"}` then `{token_id, side: "SELL"}`, as the public exchange wants ("Each request must
+ * include both token_id and side": docs.polymarket.com get-market-prices-request-body;
+ * clob-client-v2 BookParams; py-clob-client-v2 examples/market/get_prices.py@b0a97fac), so a call
+ * carries at most 250 tokens (500 items).
+ */
 export async function getPrices(core: ClientCore, tokenIds: readonly string[], options?: CallOptions): Promise<Map<string, BestPrices>> {
-  return mergeMaps(await tokenBatches(core, ROUTES.prices, '/prices', tokenIds, parseBestPrices, options));
+  if (!core.signing.dialect.pricesItemSide) return mergeMaps(await tokenBatches(core, ROUTES.prices, '/prices', tokenIds, parseBestPrices, options));
+  checkIds('tokenIds', tokenIds);
+  const out: Array<Map<string, BestPrices>> = [];
+  for (const chunk of chunks(tokenIds, MAX_TOKENS_PER_BATCH / 2)) {
+    const items: WirePublicPriceRequest[] = chunk.flatMap((token_id) => [{ token_id, side: 'BUY' as const }, { token_id, side: 'SELL' as const }]);
+    out.push(await core.call({ route: ROUTES.prices, path: '/prices', body: JSON.stringify(items), parse: parsePublicBestPrices, options }));
+  }
+  return mergeMaps(out);
 }
 
 export async function getMidpoints(core: ClientCore, tokenIds: readonly string[], options?: CallOptions): Promise<Map<string, Price>> {
@@ -97,7 +111,7 @@ export async function getPrice(core: ClientCore, tokenId: string, side: 'BUY' | 
 
 export async function getMidpoint(core: ClientCore, tokenId: string, options?: CallOptions): Promise<Price | null> {
   const query = encodeQuery(TOKEN_ONLY(ROUTES.midpoint.key), { token_id: tokenId });
-  return core.call({ route: ROUTES.midpoint, path: '/midpoint', query, parse: parseMidpointResponse, options });
+  return core.call({ route: ROUTES.midpoint, path: '/midpoint', query, parse: readParsers(core.signing.dialect).midpoint, options });
 }
 
 /** GET /prices-history for one token: a time range or an interval, plus fidelity in minutes. */

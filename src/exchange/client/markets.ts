@@ -8,8 +8,8 @@
 //   server hands back a cursor already visited (a loop would never end).
 import type { ClobMarketSettings, Market, MarketsPage, SamplingMarket, SimplifiedMarket } from '../../core/market.js';
 import { ClientValidationError, ExchangeResponseError } from '../errors.js';
-import { parseClobMarketSettings, parseMarketsEnvelope } from '../parse/index.js';
 import { segment, type CallOptions, type ClientCore } from './core.js';
+import { readParsers } from './read-parsers.js';
 import { END_CURSOR, FIRST_CURSOR, ROUTES, type RouteDef } from './routes.js';
 
 export type MarketsKind = 'markets' | 'sampling' | 'simplified';
@@ -33,7 +33,8 @@ export async function getMarketsPage<K extends MarketsKind>(core: ClientCore, ki
     if (cursor === END_CURSOR) throw new ClientValidationError('next_cursor', cursor, 'is the end marker: there is no page after the last');
   }
   const query = cursor === undefined ? '' : `next_cursor=${encodeURIComponent(cursor)}`;
-  const parse = (json: unknown): MarketsPage<KindMap[K]> => parseMarketsEnvelope(json, kind) as MarketsPage<KindMap[K]>;
+  const parsers = readParsers(core.signing.dialect);
+  const parse = (json: unknown): MarketsPage<KindMap[K]> => parsers.marketsPage(json, kind) as MarketsPage<KindMap[K]>;
   return core.call({ route, path, query, parse, options });
 }
 
@@ -66,5 +67,7 @@ export async function* iterateMarkets<K extends MarketsKind>(core: ClientCore, k
 }
 
 export async function getClobMarket(core: ClientCore, conditionId: string, options?: CallOptions): Promise<ClobMarketSettings> {
-  return core.call({ route: ROUTES.clobMarket, path: `/clob-markets/${segment('condition_id', conditionId)}`, parse: parseClobMarketSettings, options });
+  const parsers = readParsers(core.signing.dialect);
+  const parse = (json: unknown): ClobMarketSettings => parsers.clobMarket(json, conditionId);
+  return core.call({ route: ROUTES.clobMarket, path: `/clob-markets/${segment('condition_id', conditionId)}`, parse, options });
 }

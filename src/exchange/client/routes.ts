@@ -1,9 +1,12 @@
 // Every route the client calls, as data: the stable route key the rate limiter budgets by and
 // errors name (`METHOD /path`, path parameters as `{name}`), the API that serves it (the public
 // exchange splits CLOB, Data and Gamma), whether a retry is harmless, and the auth it needs.
-// Invariants: one entry per route of interface §4 and protocol.md §2/§8; a key never changes
-// once published (the limiter keys budgets by it); `POST /orders` is its own key (the limiter
-// maps it into the POST /order budget); only reads and market-data batches are idempotent.
+// Invariants: one entry per route of interface §4 and protocol.md §2/§8, plus the account-lifecycle
+// routes of the public exchange that the interface does not list (open orders, account trades,
+// batch cancels, heartbeat, balance/allowance; both dialects serve them, see wire-account.ts); a
+// key never changes once published (the limiter keys budgets by it); `POST /orders` is its own
+// key (the limiter maps it into the POST /order budget); only reads and market-data batches are
+// idempotent.
 
 export type Api = 'clob' | 'data' | 'catalog';
 export type Auth = 'none' | 'l1' | 'l2';
@@ -24,6 +27,17 @@ export const ROUTES = Object.freeze({
   cancelOrder: r('DELETE /order', 'clob', false, 'l2'),
   // §4.2 order data (signed read)
   getOrder: r('GET /data/order/{id}', 'clob', true, 'l2'),
+  // Account lifecycle: not in the interface; the public exchange's routes, as its official clients
+  // call them (Polymarket/clob-client-v2 src/endpoints.ts @ f3e1a05f868a1fd0c34ef85dfc45c6ce78f5bb69:
+  // GET_OPEN_ORDERS, GET_TRADES, CANCEL_ORDERS, CANCEL_ALL, CANCEL_MARKET_ORDERS, HEARTBEAT,
+  // GET_BALANCE_ALLOWANCE), all L2-signed; cancels and the heartbeat are writes, never retried.
+  openOrders: r('GET /data/orders', 'clob', true, 'l2'),
+  accountTrades: r('GET /data/trades', 'clob', true, 'l2'),
+  cancelOrders: r('DELETE /orders', 'clob', false, 'l2'),
+  cancelAll: r('DELETE /cancel-all', 'clob', false, 'l2'),
+  cancelMarketOrders: r('DELETE /cancel-market-orders', 'clob', false, 'l2'),
+  heartbeat: r('POST /v1/heartbeats', 'clob', false, 'l2'),
+  balanceAllowance: r('GET /balance-allowance', 'clob', true, 'l2'),
   // §4.3 market data
   book: r('GET /book', 'clob', true),
   books: r('POST /books', 'clob', true),

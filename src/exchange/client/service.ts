@@ -9,6 +9,7 @@ import { isKnownTick } from '../../core/tick.js';
 import { ExchangeResponseError } from '../errors.js';
 import { encodeQuery } from '../params/spec.js';
 import { TOKEN_ONLY } from '../params/tables.js';
+import { parsePublicTickSizeResponse } from '../parse/public-reads.js';
 import { at, bool, nonNegInt, obj, priceOf } from '../parse/read.js';
 import type { CallOptions, ClientCore } from './core.js';
 import { ROUTES } from './routes.js';
@@ -56,7 +57,9 @@ export async function getVersion(core: ClientCore, options?: CallOptions): Promi
 
 export async function getTickSize(core: ClientCore, tokenId: string, options?: CallOptions): Promise<Price> {
   const query = encodeQuery(TOKEN_ONLY(ROUTES.tickSize.key), { token_id: tokenId });
-  return core.call({ route: ROUTES.tickSize, path: '/tick-size', query, parse: parseTickSizeResponse, options });
+  // The public exchange may send the tick as a number or a decimal string (parse/public-reads.ts).
+  const parse = core.signing.dialect.readWire === 'public' ? parsePublicTickSizeResponse : parseTickSizeResponse;
+  return core.call({ route: ROUTES.tickSize, path: '/tick-size', query, parse, options });
 }
 
 export async function getNegRisk(core: ClientCore, tokenId: string, options?: CallOptions): Promise<boolean> {

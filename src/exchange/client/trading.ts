@@ -8,12 +8,15 @@
 // - an exchange's rejection of an order is a value (DESIGN.md §4.3): POST /order answers a
 //   rejected order with 400 (protocol.md §4), which becomes a PlacementResult with
 //   `accepted: false` and the exchange's errorMsg; the request-level 400s (malformed payload, too
-//   many orders, owner not the API key's) are about our request or configuration and throw.
+//   many orders, owner not the API key's) are about our request or configuration and throw;
+// - bodies and answers take the dialect's order-route shapes (order-wire.ts): the cancel body's
+//   key and the parsers come from there.
 import type { CancelResult, PlacementResult } from '../../core/market.js';
 import { ClientValidationError, ExchangeHttpError, ExchangeResponseError } from '../errors.js';
-import { parseCancelResult, parsePlacementResult, parsePlacementResults } from '../parse/index.js';
+import { parsePlacementResult } from '../parse/index.js';
 import type { WireOrderSubmission } from '../wire.js';
 import type { CallOptions, ClientCore } from './core.js';
+import { orderWireOf } from './order-wire.js';
 import { MAX_ORDERS_PER_BATCH, ROUTES } from './routes.js';
 
 /** protocol.md §4 request-level errors: they concern the request, not the order. */
@@ -26,7 +29,7 @@ export function isRequestLevelError(message: string): boolean {
 export async function postOrder(core: ClientCore, submission: WireOrderSubmission, options?: CallOptions): Promise<PlacementResult> {
   const body = JSON.stringify(submission);
   try {
-    return await core.call({ route: ROUTES.postOrder, path: '/order', body, parse: parsePlacementResult, options });
+    return await core.call({ route: ROUTES.postOrder, path: '/order', body, parse: orderWireOf(core.signing.dialect).parsePlacement, options });
   } catch (e) {
     if (e instanceof ExchangeHttpError && e.status === 400 && e.exchangeMessage !== null && !isRequestLevelError(e.exchangeMessage)) {
       return parsePlacementResult({ success: false, errorMsg: e.exchangeMessage });
@@ -41,7 +44,7 @@ export async function postOrders(core: ClientCore, submissions: readonly WireOrd
     throw new ClientValidationError('orders', submissions, `must hold 1 to ${MAX_ORDERS_PER_BATCH} submissions, got ${submissions.length}`);
   }
   const body = JSON.stringify(submissions);
-  const results = await core.call({ route: ROUTES.postOrders, path: '/orders', body, parse: parsePlacementResults, options });
+  const results = await core.call({ route: ROUTES.postOrders, path: '/orders', body, parse: orderWireOf(core.signing.dialect).parsePlacements, options });
   if (results.length !== submissions.length) {
     // The exchange acted on the batch but the answer cannot be matched to the orders.
     throw new ExchangeResponseError({
@@ -58,6 +61,6 @@ export async function postOrders(core: ClientCore, submissions: readonly WireOrd
 
 export async function cancelOrder(core: ClientCore, orderId: string, options?: CallOptions): Promise<CancelResult> {
   if (typeof orderId !== 'string' || orderId === '') throw new ClientValidationError('orderId', orderId, 'must be a non-empty string');
-  const body = JSON.stringify({ orderId });
-  return core.call({ route: ROUTES.cancelOrder, path: '/order', body, parse: parseCancelResult, options });
+  const wire = orderWireOf(core.signing.dialect);
+  return core.call({ route: ROUTES.cancelOrder, path: '/order', body: wire.cancelBody(orderId), parse: wire.parseCancel, options });
 }

@@ -72,6 +72,8 @@ export interface TransportRequest {
   timeoutMs?: number;
   /** The success body holds secrets (API credentials): never quote it in an error. */
   secretResponse?: boolean;
+  /** requestJson reads an empty success body as JSON `null` (a route that answers "nothing" so). */
+  emptyBodyIsNull?: boolean;
 }
 
 export interface TransportResponse {
@@ -137,6 +139,7 @@ export class HttpTransport {
   /** Like request, then decodes the body as JSON (a non-JSON 2xx is EXCHANGE_BAD_RESPONSE). */
   async requestJson(req: TransportRequest): Promise<unknown> {
     const res = await this.request(req);
+    if (req.emptyBodyIsNull === true && res.text.trim() === '') return null;
     try {
       return JSON.parse(res.text) as unknown;
     } catch (e) {

@@ -5,7 +5,12 @@
 // (0, 1), sizes > 0, no duplicated price), or ParseError names the offending field, e.g.
 // `[3].bids[2].size`. Fields the 2024 shape lacks (min_order_size, tick_size, neg_risk,
 // last_trade_price) and `""` values become null; extra keys (a WS message's event_type) are ignored.
-import { sortLevels, type Book, type BookSide, type Level } from '../../core/book.js';
+// Timestamp: the interface's book always carries one (parseBook requires it, so its books are
+// TimedBooks); the public exchange's may send `null` or none (parsePublicBook: null), as its official
+// parser accepts (Polymarket/py-sdk tests/unit/test_clob_actions.py@1f125cdb2bb684aec7c9b044ac9991e383822498,
+// test_parse_order_book_accepts_null_timestamp_and_null_last_trade_price and
+// test_parse_order_book_accepts_missing_timestamp_and_last_trade_price).
+import { sortLevels, type Book, type BookSide, type Level, type TimedBook } from '../../core/book.js';
 import { ParseError } from '../../core/errors.js';
 import { SCALE, type Price, type Shares } from '../../core/money.js';
 import { isKnownTick } from '../../core/tick.js';
@@ -58,14 +63,12 @@ function optSize(v: unknown, path: string): Shares | null {
   return readShares(v, path);
 }
 
-/** One order book (GET /book, an item of POST /books, or a WS `book` message). */
-export function parseBook(json: unknown, path = ''): Book {
-  const o = obj(json, path);
+function bookFields(o: Record<string, unknown>, path: string, timestampMs: number | null): Book {
   const hash = o['hash'];
   return {
     market: nonEmpty(o['market'], at(path, 'market')),
     assetId: nonEmpty(o['asset_id'], at(path, 'asset_id')),
-    timestampMs: uintString(o['timestamp'], at(path, 'timestamp')),
+    timestampMs,
     hash: hash === undefined ? '' : str(hash, at(path, 'hash')),
     bids: parseSide(o['bids'], path, 'bids'),
     asks: parseSide(o['asks'], path, 'asks'),
@@ -76,10 +79,32 @@ export function parseBook(json: unknown, path = ''): Book {
   };
 }
 
+/** One order book (GET /book, an item of POST /books, or a WS `book` message), timestamp required. */
+export function parseBook(json: unknown, path = ''): TimedBook {
+  const o = obj(json, path);
+  const ts = uintString(o['timestamp'], at(path, 'timestamp'));
+  return bookFields(o, path, ts) as TimedBook;
+}
+
 /** The array answer of POST /books. */
-export function parseBooks(json: unknown, path = ''): Book[] {
+export function parseBooks(json: unknown, path = ''): TimedBook[] {
+  const a = arr(json, path);
+  const out = new Array<TimedBook>(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = parseBook(a[i], idx(path, i));
+  return out;
+}
+
+/** A book as the public exchange sends it: `timestamp` may be null or missing (→ null). */
+export function parsePublicBook(json: unknown, path = ''): Book {
+  const o = obj(json, path);
+  const t = o['timestamp'];
+  return bookFields(o, path, t === undefined || t === null ? null : uintString(t, at(path, 'timestamp')));
+}
+
+/** The public exchange's POST /books answer. */
+export function parsePublicBooks(json: unknown, path = ''): Book[] {
   const a = arr(json, path);
   const out = new Array<Book>(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = parseBook(a[i], idx(path, i));
+  for (let i = 0; i < a.length; i++) out[i] = parsePublicBook(a[i], idx(path, i));
   return out;
 }

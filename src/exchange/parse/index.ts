@@ -21,7 +21,19 @@ export {
   type MarketsKind,
 } from './markets.js';
 export { parseCancelResult, parseOrderLookup, parseOrderStatus, parsePlacementResult, parsePlacementResults } from './orders.js';
+export {
+  parsePublicCancelResult,
+  parsePublicOrderLookup,
+  parsePublicOrderRecord,
+  parsePublicOrderStatus,
+  parsePublicPlacementResult,
+  parsePublicPlacementResults,
+} from './orders-public.js';
+export { parsePublicBestPrices } from './prices-public.js';
 export { parseClosedPositions, parsePositions, parseTrades } from './portfolio.js';
 export { parseComments, parseEventFull, parseEvents, parseLeaderboard, parsePublicSearch, parseTags } from './catalog.js';
 export { parseApiKeyCreds } from './auth.js';
 export { readMicros, readPrice, readShares, scanMicros } from './decimal.js';
+export { parseOpenOrderPage } from './open-orders.js';
+export { parseAccountTrade, parseAccountTradePage, parseMakerOrder, parseTradeStatus } from './account-trades.js';
+export { parseBalanceAllowance, parseHeartbeatId } from './balance.js';

@@ -5,6 +5,8 @@
 // placeholder tokens) becomes null or empty, never zero. Fields the 2022–2024 records predate
 // (itode, taker_order_delay_ms, order_age_seconds, screening_check_enabled) are null when absent.
 // Envelope: `count` and `limit` are kept as sent (informational; data.length is authoritative).
+// These are the interface's shapes; the public exchange's (dialect readWire 'public') are read by
+// public-markets.ts, which shares the record fields here with numbers also taken as decimal strings.
 import { divRound, type Micros, type Price } from '../../core/money.js';
 import type {
   ClobMarketSettings,
@@ -26,6 +28,7 @@ import {
   fail,
   finite,
   int,
+  intOrString,
   nonEmpty,
   nonNegInt,
   obj,
@@ -37,6 +40,7 @@ import {
   priceOf,
   sharesOf,
   str,
+  type NumberForm,
 } from './read.js';
 
 export type MarketsKind = 'markets' | 'sampling' | 'simplified';
@@ -44,45 +48,45 @@ export type MarketsKind = 'markets' | 'sampling' | 'simplified';
 /** The cursor value of the last page (base64 of −1). */
 export const END_CURSOR = 'LTE=';
 
-function parseRewardRate(v: unknown, path: string): RewardRate {
+function parseRewardRate(v: unknown, path: string, form: NumberForm): RewardRate {
   const o = obj(v, path);
   return {
     assetAddress: str(o['asset_address'], at(path, 'asset_address')),
-    dailyRate: amountOf(o['rewards_daily_rate'], at(path, 'rewards_daily_rate'), 'floor'),
+    dailyRate: amountOf(o['rewards_daily_rate'], at(path, 'rewards_daily_rate'), 'floor', form),
   };
 }
 
-export function parseRewards(v: unknown, path: string): Rewards {
+export function parseRewards(v: unknown, path: string, form: NumberForm = 'number'): Rewards {
   const o = obj(v, path);
   const ratesV = o['rates'];
-  const rates = ratesV === null || ratesV === undefined ? [] : arrOf(ratesV, at(path, 'rates'), parseRewardRate);
+  const rate = (x: unknown, p: string): RewardRate => parseRewardRate(x, p, form);
+  const rates = ratesV === null || ratesV === undefined ? [] : arrOf(ratesV, at(path, 'rates'), rate);
   let daily = 0;
   for (const r of rates) daily += r.dailyRate;
-  const cents = finite(o['max_spread'], at(path, 'max_spread'));
-  if (cents < 0) fail(at(path, 'max_spread'), `negative spread ${cents}`);
   // cents → price: millionths of a cent / 100, floored (exact for ≤ 4 decimals of a cent).
-  const centMicros = amountOf(cents, at(path, 'max_spread'), 'floor');
+  const centMicros = amountOf(o['max_spread'], at(path, 'max_spread'), 'floor', form);
+  if (centMicros < 0) fail(at(path, 'max_spread'), `negative spread ${String(o['max_spread'])}`);
   return {
     rates,
     dailyRate: daily as Micros,
-    minSize: sharesOf(o['min_size'], at(path, 'min_size'), 'trunc'),
-    maxSpreadCents: cents,
+    minSize: sharesOf(o['min_size'], at(path, 'min_size'), 'trunc', form),
+    maxSpreadCents: typeof o['max_spread'] === 'number' ? o['max_spread'] : centMicros / 1_000_000,
     maxSpread: Number(divRound(BigInt(centMicros), 100n, 'floor')) as Price,
   };
 }
 
-function parseToken(v: unknown, path: string): MarketToken {
+export function parseToken(v: unknown, path: string, form: NumberForm = 'number'): MarketToken {
   const o = obj(v, path);
   return {
     tokenId: optStr(o['token_id'], at(path, 'token_id')),
     outcome: str(o['outcome'], at(path, 'outcome')),
-    price: o['price'] === null || o['price'] === undefined ? null : priceOf(o['price'], at(path, 'price'), 'half-even'),
+    price: o['price'] === null || o['price'] === undefined ? null : priceOf(o['price'], at(path, 'price'), 'half-even', form),
     winner: bool(o['winner'], at(path, 'winner')),
   };
 }
 
-function tick(v: unknown, path: string): Price {
-  const t = priceOf(v, path, 'half-even');
+export function tick(v: unknown, path: string, form: NumberForm = 'number'): Price {
+  const t = priceOf(v, path, 'half-even', form);
   if (!isKnownTick(t)) fail(path, `unknown tick size ${String(v)}`);
   return t;
 }
@@ -93,20 +97,30 @@ function strings(v: unknown, path: string): string[] {
 
 /** §2.8 base market record. */
 export function parseMarket(json: unknown, path = ''): Market {
-  const o = obj(json, path);
+  return marketFields(obj(json, path), path, 'number');
+}
+
+/**
+ * The fields of a market record. `form` 'number-or-string': numbers may also come as strict
+ * decimal strings and `tokens` may be null (the public exchange's official Rust client reads them
+ * as Decimal and DefaultOnNull: rs-clob-client src/clob/types/response.rs@d84e8e1 MarketResponse).
+ */
+export function marketFields(o: Record<string, unknown>, path: string, form: NumberForm): Market {
   const p = (k: string): string => at(path, k);
   const tags = o['tags'];
+  const fee = (k: string): number => nonNegInt(form === 'number' ? o[k] : intOrString(o[k], p(k)), p(k));
+  const tokens = o['tokens'];
   return {
     conditionId: nonEmpty(o['condition_id'], p('condition_id')),
     questionId: optStr(o['question_id'], p('question_id')),
     question: str(o['question'], p('question')),
     description: str(o['description'], p('description')),
     marketSlug: optStr(o['market_slug'], p('market_slug')),
-    tokens: arrOf(o['tokens'], p('tokens'), parseToken),
-    tickSize: tick(o['minimum_tick_size'], p('minimum_tick_size')),
-    minOrderSize: sharesOf(o['minimum_order_size'], p('minimum_order_size'), 'ceil'),
-    makerBaseFeeBps: nonNegInt(o['maker_base_fee'], p('maker_base_fee')),
-    takerBaseFeeBps: nonNegInt(o['taker_base_fee'], p('taker_base_fee')),
+    tokens: form !== 'number' && tokens === null ? [] : arrOf(tokens, p('tokens'), (v, tp) => parseToken(v, tp, form)),
+    tickSize: tick(o['minimum_tick_size'], p('minimum_tick_size'), form),
+    minOrderSize: sharesOf(o['minimum_order_size'], p('minimum_order_size'), 'ceil', form),
+    makerBaseFeeBps: fee('maker_base_fee'),
+    takerBaseFeeBps: fee('taker_base_fee'),
     negRisk: bool(o['neg_risk'], p('neg_risk')),
     negRiskMarketId: optStr(o['neg_risk_market_id'], p('neg_risk_market_id')),
     negRiskRequestId: optStr(o['neg_risk_request_id'], p('neg_risk_request_id')),
@@ -124,7 +138,7 @@ export function parseMarket(json: unknown, path = ''): Market {
     is5050Outcome: optBool(o['is_50_50_outcome'], p('is_50_50_outcome')),
     icon: optStr(o['icon'], p('icon')),
     image: optStr(o['image'], p('image')),
-    rewards: parseRewards(o['rewards'], p('rewards')),
+    rewards: parseRewards(o['rewards'], p('rewards'), form),
     tags: tags === null || tags === undefined ? [] : strings(tags, p('tags')),
     itode: optBool(o['itode'], p('itode')),
     takerOrderDelayMs: optInt(o['taker_order_delay_ms'], p('taker_order_delay_ms')),
@@ -220,6 +234,8 @@ export function parseClobMarketSettings(json: unknown, path = ''): ClobMarketSet
       e: finite(fd['e'], at(p('fd'), 'e')),
       to: bool(fd['to'], at(p('fd'), 'to')),
     },
+    rewardConfig: null,
+    acceptingOrders: null,
     makerBaseFeeBps: nonNegInt(o['mbf'], p('mbf')),
     takerBaseFeeBps: nonNegInt(o['tbf'], p('tbf')),
     rfqe: bool(o['rfqe'], p('rfqe')),

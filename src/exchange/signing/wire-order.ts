@@ -1,21 +1,25 @@
 // Signed orders on the wire (exchange-interface.md §2.1–2.2, protocol.md §3–4): to the submission
 // JSON a client sends, and back from it on the simulator's side, plus signer recovery for its
 // signature check. Invariants:
-// - keys are emitted in the order of the interface's table 2.2; salt is a decimal string in the
-//   spec dialect and a JSON number in the polymarket dialect (so such a salt must be < 2^53);
+// - the dialect's order wire picks the layout. 'interface': keys in the order of the interface's
+//   table 2.2, conditionId included, `expiration` (GTD) and `postOnly` (GTC/GTD) only where allowed.
+//   'public': exactly the keys, order and JSON types of the official client's orderToJsonV2
+//   (src/exchange/wire-public-orders.ts): `deferExec` and `postOnly` always, `expiration` always
+//   ("0" = none), no conditionId (it is not signed, and the public exchange is not sent it);
+// - salt is a decimal string or a JSON number as Dialect.saltOnWire says (a number must be < 2^53);
 //   amounts, tokenId and the millisecond timestamp are decimal strings;
-// - `expiration` (GTD) and `postOnly` (GTC/GTD) travel unsigned and only where allowed;
 // - parsing accepts both salt forms whatever the dialect ("a server accepts both") and throws a
 //   ParseError naming the field path; it never trusts the wire's types;
 // - recovery hashes by hand (eip712.ts) and recovers the public key: the digest is the order id.
 import { computeAddress, getAddress, SigningKey } from 'ethers';
 import { ParseError } from '../../core/errors.js';
 import { MoneyError, parseIntegerMicros } from '../../core/money.js';
-import type { WireOrderSubmission, WireSignedOrder } from '../wire.js';
+import type { WireInterfaceOrderSubmission, WireOrderSubmission, WireSignedOrder } from '../wire.js';
+import type { WirePublicOrderSubmission } from '../wire-public-orders.js';
 import type { Dialect } from '../dialect.js';
 import { orderDigest } from './eip712.js';
 import { checkOrderTypeOptions } from './order.js';
-import type { OrderType, SignatureType, SignedOrder, UnsignedOrder } from './types.js';
+import { ZERO_BYTES32, type OrderType, type SignatureType, type SignedOrder, type UnsignedOrder } from './types.js';
 
 export interface WireSubmissionOptions {
   orderType: OrderType;
@@ -27,7 +31,7 @@ export interface WireSubmissionOptions {
   expirationSec?: number;
 }
 
-/** The submission object of POST /order (one item of POST /orders). */
+/** The submission object of POST /order (one item of POST /orders), in the dialect's order wire. */
 export function toWireSubmission(signed: SignedOrder, options: WireSubmissionOptions): WireOrderSubmission {
   const { orderType, owner, dialect, postOnly, expirationSec } = options;
   checkOrderTypeOptions(orderType, expirationSec, postOnly);
@@ -36,6 +40,7 @@ export function toWireSubmission(signed: SignedOrder, options: WireSubmissionOpt
     salt = Number(signed.salt);
     if (!Number.isSafeInteger(salt)) throw new ParseError('order.salt', `salt ${signed.salt} is not representable as a JSON number (dialect ${dialect.name})`);
   }
+  if (dialect.orderWire === 'public') return publicSubmission(signed, options, salt);
   const order: WireSignedOrder = {
     tokenId: signed.tokenId,
     conditionId: signed.conditionId,
@@ -52,9 +57,37 @@ export function toWireSubmission(signed: SignedOrder, options: WireSubmissionOpt
     builder: signed.builder,
   };
   if (expirationSec !== undefined) order.expiration = String(expirationSec);
-  const submission: WireOrderSubmission = { order, orderType, owner };
+  const submission: WireInterfaceOrderSubmission = { order, orderType, owner };
   if (postOnly === true) submission.postOnly = true;
   return submission;
+}
+
+// Keys, key order and value types of Polymarket/clob-client-v2's orderToJsonV2
+// (node_modules/@polymarket/clob-client-v2/dist/types/ordersV2.js, v1.1.0), checked against the
+// package itself in test/exchange/client/public-order-bodies.test.ts.
+function publicSubmission(signed: SignedOrder, options: WireSubmissionOptions, salt: string | number): WirePublicOrderSubmission {
+  if (typeof salt !== 'number') throw new ParseError('order.salt', `the public order wire sends salt as a JSON number (dialect ${options.dialect.name})`);
+  return {
+    deferExec: false,
+    postOnly: options.postOnly === true,
+    order: {
+      salt,
+      maker: signed.maker,
+      signer: signed.signer,
+      tokenId: signed.tokenId,
+      makerAmount: String(signed.makerAmount),
+      takerAmount: String(signed.takerAmount),
+      side: signed.side,
+      signatureType: signed.signatureType,
+      timestamp: String(signed.timestampMs),
+      expiration: String(options.expirationSec ?? 0),
+      metadata: signed.metadata,
+      builder: signed.builder,
+      signature: signed.signature,
+    },
+    owner: options.owner,
+    orderType: options.orderType,
+  };
 }
 
 /** A signed order as parsed from the wire: the signed fields, the signature, and the unsigned extras. */
@@ -180,6 +213,11 @@ export function wireOrderId(parsed: ParsedWireOrder, dialect: Dialect, negRisk: 
  * `signer` field). `negRisk` is the market's flag: it picks the verifying contract.
  */
 export function recoverOrderSigner(wireOrder: unknown, dialect: Dialect, negRisk: boolean): string {
-  const parsed = parseWireOrder(wireOrder, dialect);
+  // conditionId is not signed and the public order wire leaves it out: a stand-in for parsing
+  // only, which never leaves this function (the digest does not depend on it).
+  const o = typeof wireOrder === 'object' && wireOrder !== null && !Array.isArray(wireOrder) && !Object.hasOwn(wireOrder, 'conditionId')
+    ? { ...wireOrder, conditionId: ZERO_BYTES32 }
+    : wireOrder;
+  const parsed = parseWireOrder(o, dialect);
   return recoverSigner(wireOrderId(parsed, dialect, negRisk), parsed.signature);
 }

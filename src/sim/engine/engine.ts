@@ -53,6 +53,12 @@
 //
 // 12. Amounts: prices are multiples of 0.0001 and sizes of 0.01 share, so every notional is an
 //    exact integer of millionths (fees.ts); both legs of a mint pay exactly f between them.
+// 13. Reverting a trade (`revertTrade`, a failed on-chain settlement simulated by the venue): each
+//    leg gives back what the fill gave it and gets back what it paid (collateral, tokens, fees),
+//    and the market's lock moves back. A party short of the free balance to give back first has
+//    its resting orders on that asset cancelled, newest first, until the reservation they free
+//    covers it; if even that cannot cover it, or the market is resolved, nothing changes and the
+//    trade stands. Order records keep their sizeMatched (the match happened; its settlement did not).
 //
 // Events (`onTrade`, `onOrderUpdate`) are delivered synchronously once an operation's state is
 // final, in the order they happened; the simulator, paper mode and backtests build positions,
@@ -82,7 +88,7 @@ import { OrderNode } from './order.js';
 import type {
   AccountBalances, Balance, BookView, CancelManyResult, CancelResult, LastTrade, MarketConfig,
   MarketState, OrderInput, OrderRecord, OrderStatus, OrderUpdateListener,
-  OrderUpdateReason, Rejected, SubmitResult, TopOfBook, Trade, TradeKind, TradeListener,
+  OrderUpdateReason, Rejected, Side, SubmitResult, TopOfBook, Trade, TradeKind, TradeListener,
 } from './types.js';
 
 /** Misuse of the engine's own API (unknown market, invalid settings): a caller bug. */
@@ -114,6 +120,19 @@ const NO_TRADES: readonly Trade[] = Object.freeze([]);
 const CANCELED: CancelResult = Object.freeze({ canceled: true });
 const NOT_FOUND: CancelResult = Object.freeze({ canceled: false, reason: CANCEL_NOT_FOUND });
 const ALREADY_MATCHED: CancelResult = Object.freeze({ canceled: false, reason: CANCEL_ALREADY_MATCHED });
+
+/** One side of a trade being reverted (rule 13). */
+interface RevertLeg {
+  readonly account: Account;
+  readonly tokenId: string;
+  readonly isBuy: boolean;
+  readonly notional: number;
+  readonly fee: number;
+  /** What it gives back: tokens (a buyer) or collateral (a seller). */
+  readonly need: number;
+  /** Its free balance of that asset now. */
+  readonly free: () => number;
+}
 
 /** Read-only access to the engine's internals for audit.ts; not for other callers. */
 export interface EngineInternals {
@@ -355,6 +374,55 @@ export class MatchingEngine {
     }
     this.events.flush();
     return ids;
+  }
+
+  /** Undoes a trade's settlement (rule 13); false when it cannot be undone (nothing changed). */
+  revertTrade(t: Trade): boolean {
+    this.begin();
+    const m = this.mustMarket(t.conditionId);
+    if (m.resolved) return false;
+    const maker = this.revertLeg(t.makerOwner, t.makerTokenId, t.makerSide, t.makerPrice, t.makerFee, t.size);
+    const taker = this.revertLeg(t.takerOwner, t.takerTokenId, t.takerSide, t.takerPrice, t.takerFee, t.size);
+    if (maker === null || taker === null) return false;
+    for (const l of [maker, taker]) {
+      if (l.free() < l.need) this.freeReserved(l);
+      const pos = l.account.position(l.tokenId);
+      if (l.isBuy) {
+        pos.available -= t.size;
+        l.account.available += l.notional + l.fee;
+      } else {
+        l.account.available -= l.notional - l.fee;
+        pos.available += t.size;
+      }
+    }
+    m.locked -= (maker.isBuy ? maker.notional : -maker.notional) + (taker.isBuy ? taker.notional : -taker.notional);
+    this.fees -= maker.fee + taker.fee;
+    this.events.flush();
+    return true;
+  }
+
+  /** One leg of a revert, or null when its account cannot give back what the fill gave it. */
+  private revertLeg(owner: string, tokenId: string, side: Side, price: number, fee: number, size: number): RevertLeg | null {
+    const a = this.accounts.find(owner);
+    if (a === undefined) return null;
+    const isBuy = side === 'BUY';
+    const n = notional(price, size);
+    const need = isBuy ? size : n - fee;
+    const free = (): number => (isBuy ? a.position(tokenId).available : a.available);
+    const reserved = isBuy ? a.position(tokenId).reserved : a.reserved;
+    if (free() + reserved < need) return null;
+    return { account: a, tokenId, isBuy, notional: n, fee, need, free };
+  }
+
+  /** Cancels the leg account's resting orders holding the asset it must give back, newest first, until it is free. */
+  private freeReserved(l: RevertLeg): void {
+    const live = l.account.liveOrders();
+    for (let i = live.length - 1; i >= 0 && l.free() < l.need; i--) {
+      const o = live[i] as OrderNode;
+      // A buyer gives back tokens: its SELL orders of that token hold them. A seller gives back
+      // collateral: its BUY orders hold it.
+      if (l.isBuy ? (!o.isBuy && o.tokenId === l.tokenId) : o.isBuy) this.cancelNode(o, 'CANCELED', 'canceled');
+    }
   }
 
   /** Expires every GTD order due at `nowMs` (default: the clock); returns how many expired. */

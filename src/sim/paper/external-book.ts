@@ -8,8 +8,8 @@ import { SCALE, type Price } from '../../core/money.js';
 
 export interface ExternalBook {
   readonly conditionId: string;
-  /** Exchange time of the snapshot (epoch ms). */
-  readonly timestampMs: number;
+  /** Exchange time of the snapshot (epoch ms); null when the exchange sent none. */
+  readonly timestampMs: number | null;
   /** YES-terms bids, descending price. */
   readonly bids: readonly Level[];
   /** YES-terms asks, ascending price. */

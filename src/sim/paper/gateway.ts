@@ -140,7 +140,8 @@ export class PaperGateway implements ExchangeGateway {
     for await (const m of this.inner.samplingMarkets(signal)) {
       // Display fields for positions; the market itself is added from its settings when used.
       this.venue.setMarketDisplay(m.conditionId, {
-        title: m.question, slug: m.marketSlug ?? m.slug, icon: m.icon ?? '', eventSlug: m.event.slug, endDate: m.endDateIso,
+        // The public exchange's sampling records carry no `slug` or `event` (core/market.ts).
+        title: m.question, slug: m.marketSlug ?? m.slug ?? '', icon: m.icon ?? '', eventSlug: m.event?.slug ?? '', endDate: m.endDateIso,
       });
       yield m;
     }

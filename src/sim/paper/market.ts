@@ -45,21 +45,26 @@ export function paperMarketFromSettings(s: ClobMarketSettings): PaperMarket {
   if (a.tokenId === '' || b.tokenId === '' || a.tokenId === b.tokenId) {
     throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: the two token ids must be distinct and non-empty`);
   }
-  if (!isKnownTick(s.tickSize)) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: unknown tick ${String(s.tickSize)}`);
-  if (!Number.isSafeInteger(s.minOrderSize) || s.minOrderSize < 0) {
-    throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: invalid minimum order size ${String(s.minOrderSize)}`);
+  const tick = s.tickSize;
+  if (tick === null || !isKnownTick(tick)) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: unknown tick ${String(tick)}`);
+  const minSize = s.minOrderSize;
+  if (minSize === null || !Number.isSafeInteger(minSize) || minSize < 0) {
+    throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: invalid minimum order size ${String(minSize)}`);
   }
-  if (!validBps(s.makerBaseFeeBps) || !validBps(s.takerBaseFeeBps)) {
+  // Absent base fees (the public exchange omits them) are no base fee, as in marketdata/universe.ts.
+  const makerFeeBps = s.makerBaseFeeBps ?? 0;
+  const takerFeeBps = s.takerBaseFeeBps ?? 0;
+  if (!validBps(makerFeeBps) || !validBps(takerFeeBps)) {
     throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: fees must be integer bps in [0, 10000]`);
   }
   return {
     conditionId: s.conditionId,
     tokens: [a.tokenId, b.tokenId],
     outcomes: [a.outcome, b.outcome],
-    tick: s.tickSize,
-    minSize: s.minOrderSize,
-    makerFeeBps: s.makerBaseFeeBps,
-    takerFeeBps: s.takerBaseFeeBps,
+    tick,
+    minSize,
+    makerFeeBps,
+    takerFeeBps,
     negRisk: s.negRisk,
   };
 }

@@ -101,6 +101,7 @@ export class PaperPositions {
       title: info?.title ?? '',
       slug: info?.slug ?? '',
       icon: info?.icon ?? '',
+      eventId: null,
       eventSlug: info?.eventSlug ?? '',
       outcome: market.outcomes[i],
       oppositeOutcome: market.outcomes[o],

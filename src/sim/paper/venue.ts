@@ -254,7 +254,9 @@ export class PaperVenue {
       if (j === undefined) { chosen.set(ref.slot, i); continue; }
       const cur = books[j] as Book;
       const curOutcome = (this.tokens.get(cur.assetId) as TokenRef).outcome;
-      if (ref.outcome < curOutcome || (ref.outcome === curOutcome && b.timestampMs >= cur.timestampMs)) chosen.set(ref.slot, i);
+      // Same outcome twice: the later in time, or the later in the batch when either has no time.
+      const later = b.timestampMs === null || cur.timestampMs === null || b.timestampMs >= cur.timestampMs;
+      if (ref.outcome < curOutcome || (ref.outcome === curOutcome && later)) chosen.set(ref.slot, i);
     }
     this.booksUnknown += unknown;
     this.booksSkipped += books.length - chosen.size - unknown;
@@ -271,7 +273,8 @@ export class PaperVenue {
   private feed(slot: Slot, book: Book): BookFeed {
     const last = slot.last;
     if (last !== null) {
-      if (book.timestampMs < last.timestampMs) return 'stale';
+      // A book without exchange time cannot be told stale: it is taken as fresh.
+      if (book.timestampMs !== null && last.timestampMs !== null && book.timestampMs < last.timestampMs) return 'stale';
       if (book.assetId === slot.lastToken && book.hash !== '' && book.hash === slot.lastHash && book.timestampMs === last.timestampMs) {
         return 'unchanged';
       }

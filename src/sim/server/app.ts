@@ -18,6 +18,7 @@ import { installBodyParser } from './body.js';
 import type { ServerContext } from './context.js';
 import { internalErrorText, isCatalogPath, MSG_THROTTLED, sendCatalogError, sendError } from './errors.js';
 import { FaultInjector, HTML_FAULT_PAGE, NO_FAULTS, type FaultConfig } from './faults.js';
+import { registerAccountRoutes } from './routes/account.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerLeaderboardRoutes } from './routes/leaderboard.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Page size of the cursor-paged market listings (default 100, the public exchange's). */
   marketsPageSize?: number;
+  /** Page size of GET /data/orders and GET /data/trades (default 500). */
+  accountPageSize?: number;
   /** Signature verification: worker threads (default: cores, at most 4), table width, cache size. */
   verifier?: VerifierOptions;
 }
@@ -133,5 +136,6 @@ export function buildApp(opts: AppOptions): BuiltApp {
   registerCatalogRoutes(app, ctx);
   registerLeaderboardRoutes(app, ctx);
   registerSimRoutes(app, ctx);
+  registerAccountRoutes(app, ctx, opts.accountPageSize);
   return { app, ctx };
 }

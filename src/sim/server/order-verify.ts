@@ -12,8 +12,10 @@
 // - accepted: the PlaceRequest for the venue, with the order id (the EIP-712 digest).
 // Invariants: the signature is verified over the digest of exactly the fields received, in the
 // domain of the market's neg-risk flag; `conditionId` may be absent (Polymarket's client does not
-// send it) and is then the token's market; salt is accepted as a string or a number; unknown extra
-// keys (`deferExec`, `taker`) are ignored.
+// send it) and is then the token's market; salt is accepted as a string or a number; `postOnly`
+// and `deferExec` must be booleans when present (the official client always sends both, `false` by
+// default: clob-client-v2 orderToJsonV2); `deferExec` changes nothing here (every order is matched
+// on arrival); other extra keys (`taker`) are ignored.
 import { ParseError } from '../../core/errors.js';
 import type { Dialect } from '../../exchange/dialect.js';
 import { parseWireOrder, wireOrderId, type ParsedWireOrder } from '../../exchange/signing/index.js';
@@ -44,9 +46,11 @@ export function checkSubmission(item: unknown, who: L2Identity, venue: Venue, di
   const orderType = item['orderType'];
   const owner = item['owner'];
   const postOnly = item['postOnly'];
+  const deferExec = item['deferExec'];
   if (typeof orderType !== 'string' || !(ORDER_TYPES as readonly string[]).includes(orderType)) return fail(400, MSG_INVALID_ORDER_PAYLOAD);
   if (typeof owner !== 'string') return fail(400, MSG_INVALID_ORDER_PAYLOAD);
   if (postOnly !== undefined && typeof postOnly !== 'boolean') return fail(400, MSG_INVALID_ORDER_PAYLOAD);
+  if (deferExec !== undefined && typeof deferExec !== 'boolean') return fail(400, MSG_INVALID_ORDER_PAYLOAD);
   if (owner !== who.apiKey) return fail(400, MSG_OWNER_MISMATCH);
 
   const wire = item['order'];

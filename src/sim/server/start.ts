@@ -10,6 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SystemClock, type Clock } from '../../core/clock.js';
 import type { Micros } from '../../core/money.js';
+import type { SettlementConfig } from '../venue/settlement.js';
 import { getDialect, type Dialect, type DialectName } from '../../exchange/dialect.js';
 import type { BudgetTable } from '../../ratelimit/index.js';
 import { Venue, type FlowFactory, type FlowIntensity } from '../venue/index.js';
@@ -39,6 +40,12 @@ export interface SimulatorOptions {
   worldStartMs?: number;
   sampleIntervalMs?: number;
   marketsPageSize?: number;
+  /** Page size of GET /data/orders and GET /data/trades (default 500). */
+  accountPageSize?: number;
+  /** Trade settlement: `minedAfterMs` (default 2000), `confirmedAfterMs` (10000), `failFraction` (0). */
+  settlement?: Partial<SettlementConfig>;
+  /** Heartbeat window before an account's live orders are cancelled (default 10000 ms). */
+  heartbeatExpiryMs?: number;
   bodyLimit?: number;
   accountCollateral?: Micros;
   /** Signature verification: worker threads (default: cores, at most 4), table width, cache size. */
@@ -79,6 +86,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     ...(opts.worldStartMs === undefined ? {} : { worldStartMs: opts.worldStartMs }),
     ...(opts.sampleIntervalMs === undefined ? {} : { sampleIntervalMs: opts.sampleIntervalMs }),
     ...(opts.accountCollateral === undefined ? {} : { accountCollateral: opts.accountCollateral }),
+    ...(opts.settlement === undefined ? {} : { settlement: opts.settlement }),
+    ...(opts.heartbeatExpiryMs === undefined ? {} : { heartbeatExpiryMs: opts.heartbeatExpiryMs }),
   });
   const limits = opts.limits === undefined ? true : opts.limits === true || opts.limits === 'on';
   let built: ReturnType<typeof buildApp>;
@@ -92,6 +101,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
       ...(opts.allowIps === undefined ? {} : { allowIps: opts.allowIps }),
       ...(opts.bodyLimit === undefined ? {} : { bodyLimit: opts.bodyLimit }),
       ...(opts.marketsPageSize === undefined ? {} : { marketsPageSize: opts.marketsPageSize }),
+      ...(opts.accountPageSize === undefined ? {} : { accountPageSize: opts.accountPageSize }),
       ...(opts.verifier === undefined ? {} : { verifier: opts.verifier }),
     });
   } catch (e) {

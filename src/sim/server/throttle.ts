@@ -1,6 +1,7 @@
 // Edge throttling of the simulator (interface table 8, protocol.md §7), with the rate limiter's own
 // exact sliding windows (src/ratelimit EdgeThrottle): per API key for the trading writes (POST
-// /order, POST /orders, DELETE /order; the key is read from the API_KEY header, as an edge would,
+// /order, POST /orders, DELETE /order, and the public exchange's batch cancels DELETE /orders,
+// /cancel-all, /cancel-market-orders; the key is read from the API_KEY header, as an edge would,
 // before authentication), per client address for everything else. Invariants kept here:
 // - a throttled request answers 429 `{"error": "Too Many Requests"}` with `Retry-After` in whole
 //   seconds (rounded up, at least 1) and is not counted (it never reached the exchange);
@@ -12,7 +13,9 @@ import type { Clock } from '../../core/clock.js';
 import type { Dialect } from '../../exchange/dialect.js';
 import { EdgeThrottle, ROUTE_API, routeKey, TABLE8, type ApiGroup, type BudgetTable } from '../../ratelimit/index.js';
 
-const TRADING_WRITES: ReadonlySet<string> = new Set(['POST /order', 'POST /orders', 'DELETE /order']);
+const TRADING_WRITES: ReadonlySet<string> = new Set([
+  'POST /order', 'POST /orders', 'DELETE /order', 'DELETE /orders', 'DELETE /cancel-all', 'DELETE /cancel-market-orders',
+]);
 
 export interface ThrottleDecision {
   readonly admitted: boolean;

@@ -8,11 +8,19 @@
 //   minted tokens the portfolio never saw, so their sells could not be accounted);
 // - a portfolio failure (a fill the PositionBook refuses) never reaches the engine: the engine
 //   rethrows listener errors into the submitting call, so they are counted here instead;
-// - the last trade of a token is the engine's (taker side in that token's terms).
+// - the last trade of a token is the engine's (taker side in that token's terms);
+// - after both legs are recorded, `onRecorded` (the settlement tracker, settlement.ts) sees the
+//   trade with the cost basis each leg's SELL released (null for a leg without a portfolio
+//   position), so a failed settlement can take the fills back exactly.
 import { createHash } from 'node:crypto';
 import type { MatchingEngine, Trade } from '../engine/index.js';
 import type { Fill, LastTrades, PositionBook, TradeLog, World } from '../world/index.js';
 import { isAddress } from '../world/query.js';
+
+/** The (simulated) settlement transaction hash of one leg of a trade; the same for every reader. */
+export function legTransactionHash(tradeId: string, role: 'maker' | 'taker'): string {
+  return '0x' + createHash('sha256').update(`${tradeId}/${role === 'maker' ? 'm' : 't'}`).digest('hex');
+}
 
 export class WalletMap {
   private readonly cache = new Map<string, string>();
@@ -40,8 +48,16 @@ export interface FillStats {
   lastPositionError: string | null;
 }
 
+/** What each leg's portfolio fill released (PositionBook.applyFill), null when it made none. */
+export interface RecordedLegs {
+  readonly maker: number | null;
+  readonly taker: number | null;
+}
+
 export class FillRecorder {
   readonly stats: FillStats = { fills: 0, positionErrors: 0, lastPositionError: null };
+  /** Called once per trade after its legs are recorded; must not throw. */
+  onRecorded: ((t: Trade, legs: RecordedLegs) => void) | null = null;
 
   constructor(
     private readonly engine: MatchingEngine,
@@ -59,8 +75,8 @@ export class FillRecorder {
   }
 
   private onTrade(t: Trade): void {
-    this.leg(t, t.makerOwner, t.makerTokenId, t.makerSide, t.makerPrice, t.makerFee, `${t.id}/m`, 'maker');
-    this.leg(t, t.takerOwner, t.takerTokenId, t.takerSide, t.takerPrice, t.takerFee, `${t.id}/t`, 'taker');
+    const maker = this.leg(t, t.makerOwner, t.makerTokenId, t.makerSide, t.makerPrice, t.makerFee, 'maker');
+    const taker = this.leg(t, t.takerOwner, t.takerTokenId, t.takerSide, t.takerPrice, t.takerFee, 'taker');
     const m = this.engine.marketOfToken(t.takerTokenId);
     const state = m === undefined ? undefined : this.engine.market(m.conditionId);
     if (state !== undefined) {
@@ -69,9 +85,11 @@ export class FillRecorder {
         if (lt !== null && lt !== undefined) this.lastTrades.record(token, lt.price, lt.side, lt.timeMs);
       }
     }
+    this.onRecorded?.(t, { maker, taker });
   }
 
-  private leg(t: Trade, owner: string, tokenId: string, side: 'BUY' | 'SELL', price: number, fee: number, key: string, role: 'maker' | 'taker'): void {
+  /** Records one leg; returns the basis its portfolio fill released, or null when it made none. */
+  private leg(t: Trade, owner: string, tokenId: string, side: 'BUY' | 'SELL', price: number, fee: number, role: 'maker' | 'taker'): number | null {
     const fill: Fill = {
       user: this.wallets.walletOf(owner),
       tokenId,
@@ -81,16 +99,34 @@ export class FillRecorder {
       size: t.size,
       feeMicros: fee as Fill['feeMicros'],
       timeMs: t.timeMs,
-      transactionHash: '0x' + createHash('sha256').update(key).digest('hex'),
+      transactionHash: legTransactionHash(t.id, role),
       role,
     };
     this.stats.fills++;
     try {
       this.trades.append(fill);
-      if (this.hasPortfolio(owner)) this.positions.applyFill(fill);
+      return this.hasPortfolio(owner) ? this.positions.applyFill(fill) : null;
     } catch (e) {
       this.stats.positionErrors++;
       this.stats.lastPositionError = e instanceof Error ? e.message : String(e);
+      return null;
     }
+  }
+
+  /** The portfolio fill of one leg of `t` as `leg` records it (to take it back). */
+  fillOf(t: Trade, role: 'maker' | 'taker'): Fill {
+    const maker = role === 'maker';
+    return {
+      user: this.wallets.walletOf(maker ? t.makerOwner : t.takerOwner),
+      tokenId: maker ? t.makerTokenId : t.takerTokenId,
+      conditionId: t.conditionId,
+      side: maker ? t.makerSide : t.takerSide,
+      price: (maker ? t.makerPrice : t.takerPrice) as Fill['price'],
+      size: t.size,
+      feeMicros: (maker ? t.makerFee : t.takerFee) as Fill['feeMicros'],
+      timeMs: t.timeMs,
+      transactionHash: legTransactionHash(t.id, role),
+      role,
+    };
   }
 }

@@ -8,5 +8,10 @@ export {
 export { ApiKeyStore } from './keys.js';
 export { deriveWallet, serverSecretFor, TEST_ACCOUNT_COLLATERAL, type WalletKey } from './account.js';
 export { DEFAULT_SAMPLE_INTERVAL_MS, MidSampler } from './sampler.js';
-export { WalletMap, FillRecorder, type FillStats } from './fills.js';
+export { WalletMap, FillRecorder, legTransactionHash, type FillStats } from './fills.js';
 export type { OrderMeta } from './orders-index.js';
+export {
+  DEFAULT_SETTLEMENT, parseSettlementSpec, Settlement, SettlementConfigError, settlementConfig,
+  type SettledTrade, type SettlementConfig, type SettlementStats,
+} from './settlement.js';
+export { DEFAULT_HEARTBEAT_EXPIRY_MS, HeartbeatMonitor, MSG_INVALID_HEARTBEAT, type HeartbeatResult, type HeartbeatStats } from './heartbeat.js';

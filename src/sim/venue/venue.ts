@@ -18,7 +18,11 @@
 //   live, so they turn redeemable/closed at once;
 // - markets generated closed or resolved start closed (or resolved) in the engine too;
 // - memory stays bounded on long runs: finished orders are dropped from the engine after
-//   `retainFinishedMs`, the trade log and price history are rings.
+//   `retainFinishedMs`, the trade log and price history are rings;
+// - the account lifecycle of the public exchange: `settlement` moves the HTTP users' trades
+//   through MATCHED → MINED → CONFIRMED (or RETRYING → FAILED, undone) on the clock
+//   (settlement.ts), `heartbeats` is the dead-man switch that cancels an account's live orders
+//   when its heartbeats stop (heartbeat.ts); both are cleared by close().
 import type { Clock } from '../../core/clock.js';
 import { DAY_MS } from '../world/ids.js';
 import type { Micros, Price } from '../../core/money.js';
@@ -35,9 +39,11 @@ import {
 import { deriveWallet, serverSecretFor, TEST_ACCOUNT_COLLATERAL, type WalletKey } from './account.js';
 import { FillRecorder, WalletMap, type FillStats } from './fills.js';
 import { driverFlowFactory, NoFlow, type FlowControl, type FlowFactory, type FlowIntensity } from './flow.js';
+import { HeartbeatMonitor } from './heartbeat.js';
 import { ApiKeyStore } from './keys.js';
 import { OrderIndex, type OrderMeta } from './orders-index.js';
 import { DEFAULT_SAMPLE_INTERVAL_MS, MidSampler } from './sampler.js';
+import { Settlement, type SettlementConfig } from './settlement.js';
 
 export interface VenueOptions {
   clock: Clock;
@@ -64,6 +70,10 @@ export interface VenueOptions {
    * places tens of thousands of orders an hour, and the engine would otherwise keep them all.
    */
   retainFinishedMs?: number;
+  /** Settlement of trades (delays to MINED and CONFIRMED, failing fraction); settlement.ts defaults. */
+  settlement?: Partial<SettlementConfig>;
+  /** Heartbeat window before an account's live orders are cancelled (default 10 s). */
+  heartbeatExpiryMs?: number;
 }
 
 export const DEFAULT_RETAIN_FINISHED_MS = 6 * 3_600_000;
@@ -112,6 +122,8 @@ export class Venue {
   readonly account: TestAccount;
   readonly flow: FlowControl;
   readonly sampler: MidSampler;
+  readonly settlement: Settlement;
+  readonly heartbeats: HeartbeatMonitor;
   private readonly orders = new OrderIndex();
   /** Engine accounts of wallets the venue issued keys to or funded: they get portfolio positions. */
   private readonly portfolioAccounts = new Set<string>();
@@ -138,6 +150,12 @@ export class Venue {
       this.engine, this.wallets, this.positions, this.trades, this.lastTrades, (owner) => this.portfolioAccounts.has(owner),
     );
     this.detach = this.fills.attach();
+    this.settlement = new Settlement({
+      clock: opts.clock, seed: opts.seed, engine: this.engine, fills: this.fills, positions: this.positions,
+      tracked: (owner) => this.portfolioAccounts.has(owner),
+      ...(opts.settlement === undefined ? {} : { config: opts.settlement }),
+    });
+    this.heartbeats = new HeartbeatMonitor(opts.clock, this.engine, opts.seed, opts.heartbeatExpiryMs);
     this.keys = new ApiKeyStore(opts.serverSecret ?? serverSecretFor(opts.seed), (address) => this.portfolioAccounts.add(Venue.ownerOf(address)));
     const wallet = deriveWallet(opts.seed, 'test-account');
     this.account = { ...wallet, credentials: this.keys.issue(wallet.address, 0) };
@@ -179,6 +197,8 @@ export class Venue {
   close(): void {
     this.flow.dispose();
     this.sampler.stop();
+    this.settlement.close();
+    this.heartbeats.close();
     if (this.detach !== null) {
       this.detach();
       this.detach = null;
@@ -264,6 +284,21 @@ export class Venue {
         const market = this.world.marketByCondition(record.conditionId);
         if (market !== undefined) out.push({ record, meta: undefined, market });
       }
+    }
+    return out;
+  }
+
+  /** What the venue remembers of an order placed through it (kept after the engine drops its record). */
+  orderMeta(orderId: string): OrderMeta | undefined {
+    return this.orders.get(orderId);
+  }
+
+  /** The resting orders of an engine account, oldest first, optionally of one market or token. */
+  liveOrders(owner: string, filter: { conditionId?: string; tokenId?: string } = {}): OrderView[] {
+    const out: OrderView[] = [];
+    for (const record of this.engine.openOrders(owner, filter)) {
+      const market = this.world.marketByCondition(record.conditionId);
+      if (market !== undefined) out.push({ record, meta: this.orders.get(record.id), market });
     }
     return out;
   }

@@ -6,6 +6,12 @@
 //   costBasis·s/size of the basis (all of it when the position empties); realizedPnl +=
 //   p·s − f − released. Selling never changes the average price of what is left;
 // - REDEEM (resolved market): each held share pays 1 (winner) or 0; realizedPnl += payout − basis.
+// - REVERT (a fill whose settlement failed, undone by the venue): the fill's effect comes out,
+//   keeping realizedPnl − costBasis (= proceeds − costs) exact: a BUY's shares and cost leave
+//   (size, costBasis, totalBought, boughtCost); if the position is then empty, or its basis
+//   negative (the sold shares had carried part of the reverted cost), what is left of the basis
+//   moves into realizedPnl. A SELL's shares come back with the basis it released (applyFill
+//   returns it) and its realized PnL is taken back.
 // Figures of a current position (size > 0):
 //   avgPrice = costBasis / size (rounded half-even to a millionth); initialValue = costBasis (the
 //   exact size × average cost, so no rounding of avgPrice leaks into PnL); curPrice = 1 or 0 when
@@ -132,8 +138,11 @@ export class PositionBook {
     return p;
   }
 
-  /** Applies one fill; throws PortfolioError (and changes nothing) when the fill is impossible. */
-  applyFill(f: Fill): void {
+  /**
+   * Applies one fill; throws PortfolioError (and changes nothing) when the fill is impossible.
+   * Returns the cost basis a SELL released (0 for a BUY), which revertFill needs.
+   */
+  applyFill(f: Fill): number {
     if (!isAddress(f.user)) throw new PortfolioError('PORTFOLIO_BAD_FILL', `bad wallet address: ${f.user}`);
     const ref = this.world.token(f.tokenId);
     if (ref === undefined) throw new PortfolioError('PORTFOLIO_UNKNOWN_TOKEN', `unknown token ${f.tokenId}`);
@@ -162,7 +171,7 @@ export class PositionBook {
       p.totalBought = (p.totalBought + f.size) as Shares;
       p.boughtCost = (p.boughtCost + notional + f.feeMicros) as Micros;
       p.closedAtMs = null;
-      return;
+      return 0;
     }
     const released = f.size === p.size
       ? p.costBasis
@@ -171,6 +180,40 @@ export class PositionBook {
     p.costBasis = (p.costBasis - released) as Micros;
     p.size = (p.size - f.size) as Shares;
     if (p.size === 0) p.closedAtMs = f.timeMs;
+    return released;
+  }
+
+  /**
+   * Takes back a fill applyFill accepted (see REVERT in the header); `released` is what applyFill
+   * returned for it. Throws PortfolioError (changing nothing) when the wallet no longer holds the
+   * shares a BUY gave it, or the market is resolved.
+   */
+  revertFill(f: Fill, released: number, timeMs: number): void {
+    const user = f.user.toLowerCase();
+    const ref = this.world.token(f.tokenId);
+    if (ref === undefined) throw new PortfolioError('PORTFOLIO_UNKNOWN_TOKEN', `unknown token ${f.tokenId}`);
+    if (ref.market.state.winner !== null) throw new PortfolioError('PORTFOLIO_MARKET_RESOLVED', `market ${f.conditionId} is resolved`);
+    const p = this.get(user, f.tokenId);
+    if (p === undefined) throw new PortfolioError('PORTFOLIO_BAD_FILL', `no position of ${user} in token ${f.tokenId}`);
+    const notional = mulMicros(f.price, f.size, 'half-even');
+    if (f.side === 'BUY') {
+      if (f.size > p.size) throw new PortfolioError('PORTFOLIO_OVERSELL', `revert of a buy of ${f.size / SCALE} exceeds the ${p.size / SCALE} shares held`);
+      const cost = notional + f.feeMicros;
+      p.size = (p.size - f.size) as Shares;
+      p.costBasis = (p.costBasis - cost) as Micros;
+      p.totalBought = (p.totalBought - f.size) as Shares;
+      p.boughtCost = (p.boughtCost - cost) as Micros;
+      if (p.size === 0 || p.costBasis < 0) {
+        p.realized = (p.realized - p.costBasis) as Micros;
+        p.costBasis = 0 as Micros;
+      }
+      if (p.size === 0 && p.closedAtMs === null && p.totalBought > 0) p.closedAtMs = timeMs;
+      return;
+    }
+    p.realized = (p.realized - (notional - f.feeMicros - released)) as Micros;
+    p.costBasis = (p.costBasis + released) as Micros;
+    p.size = (p.size + f.size) as Shares;
+    p.closedAtMs = null;
   }
 
   /** Redeems the wallet's shares of a resolved market; returns the collateral paid out. */

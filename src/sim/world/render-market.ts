@@ -16,6 +16,9 @@
 //   rfqe RFQ (request for quote) enabled                            itode taker order delay enabled (= itode)
 //   ibce screening check enabled (= screening_check_enabled)        oas   order age seconds (= order_age_seconds)
 //
+// These are the interface's shapes; the public exchange's (the polymarket dialect) are derived from
+// them in ../server/render-public-reads.ts (its /clob-markets `r` is {mi, ma, e}, not this rewards).
+//
 // Market `status` (sampling and simplified records) takes one of: "archived", "resolved", "closed",
 // "paused" (open but not accepting orders), "active"; the first that applies, in that order.
 import type {

@@ -118,7 +118,7 @@ describe('cursor paging', () => {
 
   it('iterates every record from MA== until LTE=', async () => {
     serve('/clob/sampling-simplified-markets');
-    const seen: number[] = [];
+    const seen: Array<number | null> = [];
     const it = h.client.iterateSamplingSimplifiedMarkets();
     await run(h.clock, (async () => { for await (const m of it) seen.push(m.marketId); })());
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -162,7 +162,7 @@ describe('cursor paging', () => {
 
   it('an iterator can resume from a given cursor', async () => {
     serve('/clob/sampling-simplified-markets');
-    const seen: number[] = [];
+    const seen: Array<number | null> = [];
     await run(h.clock, (async () => { for await (const m of h.client.iterateSamplingSimplifiedMarkets('Ng==')) seen.push(m.marketId); })());
     expect(seen).toEqual([6, 7]);
   });

@@ -71,6 +71,8 @@ export function submission(salt = '12345'): WireOrderSubmission {
   };
 }
 
+/** A bare order record of the public order wire (test/fixtures/real/wire/orders/SOURCES.md). */
+export const orderRecordPublic = real('wire/orders/order_get_nautilus.json');
 export const placementLive = (real('clob_rest_order_responses.json') as { post_order_live: WirePlacementResult }).post_order_live;
 export const cancelReal = (real('clob_rest_order_responses.json') as { cancel_order: WireCancelResult }).cancel_order;
 export const bookReal = real('clob_rest_book_2026-06-12.json') as WireBook;

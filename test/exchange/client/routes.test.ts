@@ -48,6 +48,38 @@ const CASES: Case[] = [
     name: 'getOrder', call: (c) => c.getOrder(P.ORDER_ID), method: 'GET', path: `/clob/data/order/${P.ORDER_ID}`, answer: P.orderLookup,
     check: (r) => expect(r).toMatchObject({ id: P.ORDER_ID, status: 'LIVE', originalSize: 21_040_000, price: 500_000 }),
   },
+  // account lifecycle (the public exchange's routes, both dialects)
+  {
+    name: 'getOpenOrders', call: (c) => c.getOpenOrders({ market: P.CONDITION }), method: 'GET', path: '/clob/data/orders',
+    query: `market=${P.CONDITION}&next_cursor=MA%3D%3D`, answer: P.real('wire/lifecycle/data_orders_page_rs_official.json'),
+    check: (r) => expect(r).toMatchObject({ nextCursor: 'next', data: [{ id: '1' }] }),
+  },
+  {
+    name: 'getAccountTrades', call: (c) => c.getAccountTrades({ id: 'abc' }), method: 'GET', path: '/clob/data/trades',
+    query: 'id=abc&next_cursor=MA%3D%3D', answer: P.real('wire/lifecycle/data_trades_page_rs_official.json'),
+    check: (r) => expect(r).toMatchObject({ data: [{ id: '1', status: 'MATCHED' }] }),
+  },
+  {
+    name: 'getBalanceAllowance', call: (c) => c.getBalanceAllowance({ asset_type: 'COLLATERAL' }), method: 'GET', path: '/clob/balance-allowance',
+    query: 'asset_type=COLLATERAL', answer: P.real('wire/lifecycle/balance_allowance_collateral_nautilus.json'),
+    check: (r) => expect(r).toMatchObject({ balance: 1_000_000_000 }),
+  },
+  {
+    name: 'postHeartbeat', call: (c) => c.postHeartbeat(null), method: 'POST', path: '/clob/v1/heartbeats', body: '{"heartbeat_id":""}',
+    answer: { heartbeat_id: 'hb-1' }, check: (r) => expect(r).toEqual({ heartbeatId: 'hb-1', resynchronized: false }),
+  },
+  {
+    name: 'cancelOrders', call: (c) => c.cancelOrders([P.ORDER_ID, '0x01']), method: 'DELETE', path: '/clob/orders',
+    body: `["${P.ORDER_ID}","0x01"]`, answer: P.real('wire/lifecycle/cancel_orders_nautilus.json'), check: (r) => expect(r).toMatchObject({ canceled: { length: 2 } }),
+  },
+  {
+    name: 'cancelAll', call: (c) => c.cancelAll(), method: 'DELETE', path: '/clob/cancel-all',
+    answer: P.real('wire/lifecycle/cancel_all_rs_official.json'), check: (r) => expect(r).toMatchObject({ canceled: ['2'] }),
+  },
+  {
+    name: 'cancelMarketOrders', call: (c) => c.cancelMarketOrders({ market: P.CONDITION }), method: 'DELETE', path: '/clob/cancel-market-orders',
+    body: `{"market":"${P.CONDITION}"}`, answer: P.real('wire/lifecycle/cancel_orders_rs_official.json'), check: (r) => expect(r).toMatchObject({ canceled: ['1'] }),
+  },
   // market data (§4.3, §8)
   {
     name: 'getBook', call: (c) => c.getBook(P.TOKEN), method: 'GET', path: '/clob/book', query: `token_id=${P.TOKEN}`, answer: P.bookReal,
@@ -228,7 +260,10 @@ describe('every route', () => {
 
   it('only reads and market-data batches are idempotent', () => {
     const writes = Object.values(ROUTES).filter((d) => !d.idempotent).map((d) => d.key).sort();
-    expect(writes).toEqual(['DELETE /order', 'POST /auth/api-key', 'POST /order', 'POST /orders']);
+    expect(writes).toEqual([
+      'DELETE /cancel-all', 'DELETE /cancel-market-orders', 'DELETE /order', 'DELETE /orders', 'POST /auth/api-key', 'POST /order', 'POST /orders',
+      'POST /v1/heartbeats',
+    ]);
   });
 });
 

@@ -34,7 +34,7 @@ describe('L2 signing', () => {
       h = await setup({ dialect });
       h.on('POST /clob/order', P.placementLive);
       h.on('DELETE /clob/order', P.cancelReal);
-      h.on(`GET /clob/data/order/${P.ORDER_ID}`, P.orderLookup);
+      h.on(`GET /clob/data/order/${P.ORDER_ID}`, dialect.orderWire === 'public' ? P.orderRecordPublic : P.orderLookup);
       await run(h.clock, h.client.postOrder(P.submission()));
       await run(h.clock, h.client.cancelOrder(P.ORDER_ID));
       await run(h.clock, h.client.getOrder(P.ORDER_ID));

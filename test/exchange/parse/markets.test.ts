@@ -109,7 +109,7 @@ describe('sampling and simplified listings', () => {
     expect(m.marketId).toBe(253591);
     expect(m.slug).toBe(extra.slug);
     expect(m.marketSlug).toBe(single.market_slug);
-    expect(m.event.title).toBe('Presidential Election Winner 2024');
+    expect(m.event?.title).toBe('Presidential Election Winner 2024');
     expect(m.rawMetadata).toEqual({ any: ['thing'] });
     expect(m.tickSize).toBe(1000);
     expect(pathOf(() => parseMarketsEnvelope({ data: [{ ...single, ...extra, market_id: '253591' }], next_cursor: '', limit: 1, count: 1 }, 'sampling'))).toBe('data[0].market_id');
@@ -143,7 +143,7 @@ describe('GET /clob-markets/{condition_id}', () => {
     expect(s.negRisk).toBe(true);
     expect(s.tokens[1]).toEqual({ tokenId: single.tokens[1]!.token_id, outcome: 'No' });
     expect(s.feeDetails).toEqual({ r: 0.02, e: 2, to: true });
-    expect(s.rewards.dailyRate).toBe(750_000_000);
+    expect(s.rewards?.dailyRate).toBe(750_000_000);
   });
 
   it('rejects malformed settings with the path', () => {

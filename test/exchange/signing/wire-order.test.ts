@@ -24,6 +24,11 @@ describe('toWireSubmission', () => {
     expect('postOnly' in spec).toBe(false);
     const poly = toWireSubmission(polySigner.sign(buildOrder(intent(), base)), { orderType: 'GTC', owner: 'k', dialect: DIALECTS.polymarket });
     expect(poly.order.salt).toBe(123456789);
+    // The public order wire: the official client's keys and order (checked against the package in
+    // test/exchange/client/public-order-bodies.test.ts).
+    expect(Object.keys(poly)).toEqual(['deferExec', 'postOnly', 'order', 'owner', 'orderType']);
+    expect(Object.keys(poly.order)).toEqual(['salt', 'maker', 'signer', 'tokenId', 'makerAmount', 'takerAmount', 'side', 'signatureType', 'timestamp', 'expiration', 'metadata', 'builder', 'signature']);
+    expect(poly).toMatchObject({ deferExec: false, postOnly: false, order: { expiration: '0' } });
   });
 
   it('adds expiration for GTD and postOnly where allowed, and refuses the rest', () => {
@@ -50,8 +55,10 @@ describe('parseWireOrder and recoverOrderSigner', () => {
         // The polymarket dialect carries salts as JSON numbers: keep them under 2^53 there.
         const order = dialect.saltOnWire === 'number' ? { ...o, salt: String(BigInt(o.salt) % 2n ** 53n) } : o;
         const signed = signer.sign(order);
-        const wire = JSON.parse(JSON.stringify(toWireSubmission(signed, { orderType: 'GTC', owner: 'k', dialect }))) as { order: unknown };
-        const parsed = parseWireOrder(wire.order, dialect);
+        const wire = JSON.parse(JSON.stringify(toWireSubmission(signed, { orderType: 'GTC', owner: 'k', dialect }))) as { order: Record<string, unknown> };
+        // The public order wire leaves conditionId out (it is not signed): a server adds the market's.
+        if (dialect.orderWire === 'public') expect(Object.hasOwn(wire.order, 'conditionId')).toBe(false);
+        const parsed = parseWireOrder({ conditionId: signed.conditionId, ...wire.order }, dialect);
         const { negRisk: _n, signature: _s, id: _i, ...fields } = signed;
         expect(parsed.fields).toEqual(fields);
         expect(wireOrderId(parsed, dialect, signed.negRisk)).toBe(signed.id);

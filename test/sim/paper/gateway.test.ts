@@ -4,7 +4,7 @@
 // rejections, positions and PnL after a round trip, tick changes, the NO-book mirror, and the
 // exchange's request-level behaviour. After each scenario the engine's own audit must pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Book } from '../../../src/core/book.js';
+import type { Book, TimedBook } from '../../../src/core/book.js';
 import type { SamplingMarket } from '../../../src/core/market.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE, type Micros } from '../../../src/core/money.js';
@@ -43,7 +43,7 @@ function setup(o: SetupOptions = {}) {
   const signer = new TestSigner();
   const fills: PaperFill[] = [];
   venue.onFill((f) => fills.push(f));
-  const poll = async (book: Book): Promise<Book[]> => {
+  const poll = async (book: TimedBook): Promise<Book[]> => {
     clock.advanceTo(book.timestampMs);
     md.books.set(book.assetId, book);
     return gw.getBooks([book.assetId]);
@@ -280,7 +280,7 @@ describe('PaperGateway: cancels, checks and request-level behaviour', () => {
       e instanceof ExchangeHttpError && e.status === 400 && e.exchangeMessage === 'Invalid order payload');
     expect(await h.gw.getOrder(good.id)).toBeNull(); // nothing of the batch was applied
 
-    const malformed = { ...good.sub, order: { ...good.sub.order, makerAmount: '1.5' } };
+    const malformed = { ...good.sub, order: { ...good.sub.order, makerAmount: '1.5' } } as typeof good.sub;
     await expect(h.gw.postOrders([malformed], 'new')).rejects.toBeInstanceOf(ExchangeHttpError);
     await expect(h.gw.postOrders([], 'new')).rejects.toBeInstanceOf(ClientValidationError);
     await expect(h.gw.postOrders(Array.from({ length: 16 }, () => good.sub), 'new')).rejects.toBeInstanceOf(ClientValidationError);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Wallet } from 'ethers';
-import { makeBook, type Book, type Level } from '../../../src/core/book.js';
+import { makeBook, type Book, type Level, type TimedBook } from '../../../src/core/book.js';
 import type { ClobMarketSettings, SamplingMarket } from '../../../src/core/market.js';
 import { parsePrice, parseShares, SCALE, type Micros, type Price, type Shares } from '../../../src/core/money.js';
 import { DIALECTS } from '../../../src/exchange/dialect.js';
@@ -29,7 +29,7 @@ export interface Burst {
   /** Its complement B: outcome 1. */
   readonly no: string;
   /** Token A's book after the snapshot and after each of its changes, in order. */
-  readonly books: readonly Book[];
+  readonly books: readonly TimedBook[];
 }
 
 function levels(side: Map<string, string>): Level[] {
@@ -49,10 +49,10 @@ export function loadBurst(): Burst {
   const bids = new Map(first.bids.map((l) => [l.price, l.size] as const));
   const asks = new Map(first.asks.map((l) => [l.price, l.size] as const));
   const tick = parsePrice('0.001');
-  const book = (ts: string, hash: string): Book => makeBook({
+  const book = (ts: string, hash: string): TimedBook => makeBook({
     market: first.market, assetId: a, timestampMs: Number(ts), hash, bids: levels(bids), asks: levels(asks), tickSize: tick,
   });
-  const books: Book[] = [book(first.timestamp, first.hash)];
+  const books: TimedBook[] = [book(first.timestamp, first.hash)];
   let no = '';
   for (const line of lines.slice(1, -1)) {
     const m = JSON.parse(line) as ChangeMsg;
@@ -66,12 +66,12 @@ export function loadBurst(): Burst {
 }
 
 /** The real REST book of 2026-06-12 (tick 0.001, minimum 5, neg-risk), through the real parser. */
-export function loadRestBook(): Book {
+export function loadRestBook(): TimedBook {
   return parseBook(JSON.parse(readFileSync(fixture('clob_rest_book_2026-06-12.json'), 'utf8')));
 }
 
 /** The complement token's book of a YES book (what the exchange publishes for the NO token). */
-export function mirrorBook(b: Book, noToken: string): Book {
+export function mirrorBook(b: TimedBook, noToken: string): TimedBook {
   const flip = (ls: readonly Level[]): Level[] => ls.map((l) => ({ price: (SCALE - l.price) as Price, size: l.size }));
   return makeBook({
     market: b.market, assetId: noToken, timestampMs: b.timestampMs, hash: `${b.hash}-no`, bids: flip(b.asks), asks: flip(b.bids),
@@ -80,7 +80,7 @@ export function mirrorBook(b: Book, noToken: string): Book {
 }
 
 /** A book with the given levels in plain units ([price, size] pairs), for hand-made moves. */
-export function bookOf(base: Book, ts: number, bids: readonly (readonly [number, number])[], asks: readonly (readonly [number, number])[], tick?: number): Book {
+export function bookOf(base: Book, ts: number, bids: readonly (readonly [number, number])[], asks: readonly (readonly [number, number])[], tick?: number): TimedBook {
   const lv = (ps: readonly (readonly [number, number])[]): Level[] => ps.map(([p, s]) => ({ price: Math.round(p * SCALE) as Price, size: Math.round(s * SCALE) as Shares }));
   return makeBook({
     market: base.market, assetId: base.assetId, timestampMs: ts, hash: `h${ts}`, bids: lv(bids), asks: lv(asks),
@@ -106,6 +106,8 @@ export function settings(s: SettingsInit): ClobMarketSettings {
     conditionId: s.conditionId,
     gameStartTime: null,
     rewards: { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price },
+    rewardConfig: null,
+    acceptingOrders: null,
     negRisk: s.negRisk ?? false,
     tokens: [{ tokenId: s.yes, outcome: 'Yes' }, { tokenId: s.no, outcome: 'No' }],
     tickSize: Math.round((s.tick ?? 0.001) * SCALE) as Price,

@@ -53,7 +53,7 @@ describe('OrderManager + Ledger against the PaperGateway', () => {
     });
     closers.push(() => om.close());
     const settingsNow = await gw.getMarketSettings(burst.conditionId);
-    const market: MarketInfo = { conditionId: burst.conditionId, tickSize: settingsNow.tickSize, negRisk: false, makerBaseFeeBps: 100, takerBaseFeeBps: 200 };
+    const market: MarketInfo = { conditionId: burst.conditionId, tickSize: settingsNow.tickSize as Price, negRisk: false, makerBaseFeeBps: 100, takerBaseFeeBps: 200 };
     const markets = new Map([[burst.yes, market]]);
 
     const cycle = async (i: number, desired: DesiredQuote[]): Promise<void> => {

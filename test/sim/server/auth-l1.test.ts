@@ -38,7 +38,7 @@ describe('L1 key creation and derivation', () => {
     const r = await client.postOrder(submission(t, { market: m, price: 10 * m.state.tick, size: px(20) }, c.apiKey));
     expect(r.accepted).toBe(true);
     // The order's owner is that key.
-    expect((await client.getOrder(r.orderId as string)).owner).toBe(c.apiKey);
+    expect((await client.getOrder(r.orderId as string))?.owner).toBe(c.apiKey);
     await client.close();
   });
 

@@ -15,6 +15,10 @@ describe('simSettings', () => {
   it('has the documented defaults and parses every flag', () => {
     expect(simSettings({})).toEqual({
       port: 8080, host: '127.0.0.1', seed: 1, markets: 50, dialect: 'spec', flow: 'normal', limits: true, allowIps: [], faults: null,
+      settlement: null, heartbeatExpiryMs: null,
+    });
+    expect(simSettings({ settlement: 'fail=0.25,mined_ms=500', heartbeatExpiryMs: '3000' })).toMatchObject({
+      settlement: { minedAfterMs: 500, confirmedAfterMs: 10_000, failFraction: 0.25 }, heartbeatExpiryMs: 3_000,
     });
     const s = simSettings({ port: '0', seed: 'abc', markets: '7', dialect: 'polymarket', flow: 'none', limits: 'off', allowIp: ['10.0.0.1'], faults: '503=0.5,delay_ms=20' });
     expect(s).toMatchObject({ port: 0, seed: 'abc', markets: 7, dialect: 'polymarket', flow: 'none', limits: false, allowIps: ['10.0.0.1'] });
@@ -26,6 +30,7 @@ describe('simSettings', () => {
     for (const o of [
       { port: '70000' }, { port: 'http' }, { markets: '0' }, { markets: '100001' }, { dialect: 'kalshi' }, { flow: 'max' },
       { limits: 'maybe' }, { seed: '' }, { faults: '502=0.1' }, { faults: '500=2' },
+      { settlement: 'fail=2' }, { settlement: 'lag=1' }, { settlement: 'mined_ms=20000' }, { heartbeatExpiryMs: '0' },
     ]) {
       expect(() => simSettings(o), JSON.stringify(o)).toThrow(UsageError);
     }

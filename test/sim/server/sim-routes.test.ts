@@ -59,7 +59,7 @@ describe('/_sim/markets/{id}/resolve and /tick', () => {
     const res = await post(`/_sim/markets/${m.conditionId}/resolve`, { winner: m.tokenIds[1] });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ closed: true, accepting_orders: false, tokens: [{ winner: false, price: 0 }, { winner: true, price: 1 }] });
-    expect((await t.client.getOrder(r.orderId as string)).status).toBe('CANCELED_MARKET_RESOLVED');
+    expect((await t.client.getOrder(r.orderId as string))?.status).toBe('CANCELED_MARKET_RESOLVED');
     const late = await t.client.postOrder(submission(t, { market: m, price: 10 * m.state.tick, size: px(20) }));
     expect(late.errorMsg).toBe('the market is not yet ready to process new orders');
     const listed = ((await raw(t.sim, 'GET', `/markets/${m.conditionId}`)).json as WireMarket);

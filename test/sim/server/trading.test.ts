@@ -58,7 +58,7 @@ describe('POST /order', () => {
       },
     });
     const rec = await t.client.getOrder(r.orderId as string);
-    expect(rec.status).toBe('LIVE');
+    expect(rec?.status).toBe('LIVE');
     await t.client.cancelOrder(r.orderId as string);
   });
 
@@ -71,7 +71,7 @@ describe('POST /order', () => {
     expect(r).toMatchObject({ accepted: true, status: 'matched', takingAmount: px(20), makingAmount: px(4) });
     const rec = await t.client.getOrder(r.orderId as string);
     expect(rec).toMatchObject({ status: 'MATCHED', sizeMatched: px(20), price: px(0.25) });
-    expect(rec.associateTrades.length).toBe(1);
+    expect(rec?.associateTrades.length).toBe(1);
     const mk = await b.client.getOrder(maker.orderId as string);
     expect(mk).toMatchObject({ status: 'MATCHED', sizeMatched: px(20) });
   });
@@ -133,7 +133,7 @@ describe('POST /order', () => {
     const r = await t.client.postOrder(submission(t, { market: m, price: 10 * m.state.tick, size: px(20), orderType: 'GTD', expirationSec: exp }));
     expect(r.status).toBe('live');
     t.clock.advance(121_000);
-    expect((await t.client.getOrder(r.orderId as string)).status).toBe('CANCELED');
+    expect((await t.client.getOrder(r.orderId as string))?.status).toBe('CANCELED');
     const late = submission(t, { market: m, price: 10 * m.state.tick, size: px(20), orderType: 'GTD', expirationSec: Math.floor(t.clock.now() / 1000) - 1 });
     const e = await httpError(t.client.postOrder(late));
     expect(e.status).toBe(400);
@@ -216,7 +216,7 @@ describe('request-level failures', () => {
     const e = await httpError(t.client.postOrder(byB));
     expect(e.status).toBe(401);
     expect(e.exchangeMessage).toBe('the order signer address has to be the address of the API KEY');
-    const forged = { ...byB, order: { ...byB.order, signer: t.sim.account.address, maker: t.sim.account.address } };
+    const forged = { ...byB, order: { ...byB.order, signer: t.sim.account.address, maker: t.sim.account.address } } as WireOrderSubmission;
     const f = await httpError(t.client.postOrder(forged));
     expect(f.status).toBe(401);
     expect(f.exchangeMessage).toBe('invalid order signature: it was not made by the order signer');

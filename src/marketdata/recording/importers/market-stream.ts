@@ -12,7 +12,7 @@
 // - messages of other kinds are counted in `skipped`, not recorded.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Book } from '../../../core/book.js';
+import type { Book, TimedBook } from '../../../core/book.js';
 import { ParseError } from '../../../core/errors.js';
 import { SCALE, type Price } from '../../../core/money.js';
 import { isKnownTick } from '../../../core/tick.js';
@@ -87,7 +87,7 @@ export class MarketStreamImporter {
     this.sink.settings(next, ts, this.local(ts));
   }
 
-  private book(b: Book): void {
+  private book(b: TimedBook): void {
     this.stats.books++;
     this.ensureSettings(b.assetId, b.market, b.timestampMs, b);
     this.sink.book(b.assetId, b.timestampMs, this.local(b.timestampMs), { bids: b.bids, asks: b.asks, hash: b.hash, lastTradePrice: b.lastTradePrice });

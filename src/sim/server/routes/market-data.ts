@@ -1,8 +1,11 @@
 // Market data of interface §4.3 and protocol.md §5/§8: GET /book, POST /books, /prices, /midpoints,
 // /last-trades-prices, /batch-prices-history, GET /price, /midpoint, /prices-history. Invariants:
 // - batch bodies are arrays of `{token_id}` (an item may add `side` on /prices, as Polymarket's
-//   client sends); more than 500 tokens → 400 `Payload exceeds the limit`; anything else malformed
-//   → 400 `Invalid payload`; unknown tokens are left out of batch answers (an empty result is valid);
+//   client sends; where the dialect says /prices items carry a side (Dialect.pricesItemSide) an
+//   item without one is 400 `Invalid payload`: the public exchange's docs say "Each request must
+//   include both token_id and side"); more than 500 items → 400 `Payload exceeds the limit`;
+//   anything else malformed → 400 `Invalid payload`; unknown tokens are left out of batch answers
+//   (an empty result is valid);
 // - GET routes read their query strictly (`missing_field: token_id`, `unknown_field: <name>`,
 //   `invalid_field: side`), and an unknown token is 404 `No orderbook exists for the requested
 //   token id`;
@@ -66,6 +69,7 @@ export function registerMarketDataRoutes(app: FastifyInstance, ctx: ServerContex
   app.post('/prices', async (req, reply) => {
     const items = tokenItems(req.body);
     if (typeof items === 'string') return sendError(reply, 400, items);
+    if (ctx.dialect.pricesItemSide && items.some((it) => it.side === undefined)) return sendError(reply, 400, MSG_INVALID_PAYLOAD);
     const out: WireBestPrices = {};
     for (const it of items) {
       const t = engine.topOfBook(it.token_id);

@@ -6,8 +6,11 @@
 //   `success: false` and `errorMsg`); more than 15 → 400 `Too many orders in payload: N, max
 //   allowed: 15`; not a non-empty array → 400 `Invalid order payload`;
 // - request-level failures (order-verify.ts) fail the whole call before any order is placed;
-// - DELETE /order: body `{orderId}` (or `{orderID}`, Polymarket's spelling); only the caller's own
-//   orders can be cancelled (another's is "not found").
+// - DELETE /order: body `{orderId}` (or `{orderID}`, the public exchange's spelling, which its
+//   official clients send); only the caller's own orders can be cancelled (another's is "not found");
+// - the answers' shapes are the dialect's order wire (Dialect.orderWire): the interface's
+//   (render.ts) or the public exchange's (render-public-orders.ts: key order, `transactionsHashes`
+//   and `tradeIDs` on a fill); the rejection bodies and status codes are the same in both.
 // Invariant: in a batch every submission is checked before the first is placed, so a request-level
 // failure never leaves half a batch in the book.
 import type { FastifyInstance } from 'fastify';
@@ -18,10 +21,14 @@ import {
 } from '../errors.js';
 import { checkSubmission, verifySubmissions, type CheckedSubmission } from '../order-verify.js';
 import { cancelResult, placementResult, rejectedPlacement } from '../render.js';
+import { publicPlacementResult, publicRejectedPlacement } from '../render-public-orders.js';
 
 export function registerTradingRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { venue, dialect, verifier } = ctx;
   const preHandler = ctx.auth.l2PreHandler;
+  const isPublic = dialect.orderWire === 'public';
+  const placed = isPublic ? publicPlacementResult : placementResult;
+  const rejected = isPublic ? publicRejectedPlacement : rejectedPlacement;
 
   app.post('/order', { preHandler }, async (req, reply) => {
     const who = req.l2;
@@ -34,7 +41,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: ServerContext):
     if (bad !== null) return sendError(reply, bad.status, bad.message);
     const r = venue.place(c.request);
     if (!r.ok) return sendError(reply, 400, r.message);
-    return placementResult(r);
+    return placed(r);
   });
 
   app.post('/orders', { preHandler }, async (req, reply) => {
@@ -51,7 +58,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: ServerContext):
     }
     const bad = await verifySubmissions(checked, verifier);
     if (bad !== null) return sendError(reply, bad.status, bad.message);
-    return checked.map((c) => (c.kind === 'place' ? placementResult(venue.place(c.request)) : rejectedPlacement(c.orderId, c.message)));
+    return checked.map((c) => (c.kind === 'place' ? placed(venue.place(c.request)) : rejected(c.orderId, c.message)));
   });
 
   app.delete('/order', { preHandler }, async (req, reply) => {
