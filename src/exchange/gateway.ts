@@ -6,6 +6,7 @@
 // known and written to the ledger before the call, so an ambiguous failure can always be resolved
 // by looking the id up.
 import type { Book } from '../core/book.js';
+import type { BalanceAllowance, HeartbeatAck, TradeRecord } from '../core/account.js';
 import type {
   CancelResult, ClobMarketSettings, OrderRecord, PlacementResult, Position, SamplingMarket,
 } from '../core/market.js';
@@ -39,7 +40,32 @@ export interface AccountPort {
   getPositions(user: string, signal?: AbortSignal): Promise<Position[]>;
 }
 
-export interface ExchangeGateway extends MarketDataPort, OrderEntryPort, AccountPort {
+/**
+ * The public exchange's account-lifecycle routes, which the interface does not list (a venue may
+ * have none of them: every caller checks): batch cancels, the account's live orders and trades,
+ * the heartbeat (dead-man switch) and balance/allowance. Routes and shapes: src/exchange/client/
+ * account.ts and orders-admin.ts, with their sources.
+ */
+export interface AccountLifecyclePort {
+  /** Cancels up to MAX_ORDERS_PER_CANCEL orders in one request (DELETE /orders). */
+  cancelOrders(orderIds: readonly string[], signal?: AbortSignal): Promise<CancelResult>;
+  /** Every live order of the account (GET /data/orders, every page). */
+  openOrders(signal?: AbortSignal): AsyncIterable<OrderRecord>;
+  /** The account's trades matched at or after `afterMs` (GET /data/trades, every page), oldest first. */
+  accountTrades(afterMs: number, signal?: AbortSignal): AsyncIterable<TradeRecord>;
+  /** One heartbeat: null starts a chain, then each answer's id goes with the next beat. */
+  heartbeat(heartbeatId: string | null, signal?: AbortSignal): Promise<HeartbeatAck>;
+  /** Collateral balance and allowances (GET /balance-allowance, asset_type COLLATERAL). */
+  collateralBalance(signal?: AbortSignal): Promise<BalanceAllowance>;
+}
+
+/**
+ * Order ids one DELETE /orders may carry: "Maximum 3000 orders per request"
+ * (https://docs.polymarket.com/api-reference/trade/cancel-multiple-orders).
+ */
+export const MAX_ORDERS_PER_CANCEL = 3000;
+
+export interface ExchangeGateway extends MarketDataPort, OrderEntryPort, AccountPort, Partial<AccountLifecyclePort> {
   /** Short name for logs: "http", "paper", "backtest". */
   readonly kind: string;
   close(): Promise<void>;

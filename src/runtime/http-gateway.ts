@@ -19,6 +19,7 @@
 // getOrder maps "not found" (404, or a 400 whose text says not found) to null. The limiter is the
 // caller's (it may be shared); close() closes only the client the gateway built.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { BalanceAllowance, HeartbeatAck, TradeRecord } from '../core/account.js';
 import type { Book } from '../core/book.js';
 import type {
   CancelResult, ClobMarketSettings, OrderRecord, PlacementResult, Position, SamplingMarket,
@@ -26,7 +27,8 @@ import type {
 import type { Price } from '../core/money.js';
 import { ExchangeClient, ROUTES, type CallOptions, type ExchangeClientOptions } from '../exchange/client/index.js';
 import { ExchangeHttpError } from '../exchange/errors.js';
-import type { ExchangeGateway, WritePriority } from '../exchange/gateway.js';
+import { MAX_ORDERS_PER_CANCEL, type AccountLifecyclePort, type ExchangeGateway, type WritePriority } from '../exchange/gateway.js';
+import { InvariantError } from '../core/errors.js';
 import type { WireOrderSubmission } from '../exchange/wire.js';
 import type { ApiGroup } from '../ratelimit/budgets.js';
 import type { Permit, Priority, RateLimiter } from '../ratelimit/types.js';
@@ -92,6 +94,8 @@ export interface HttpGatewayOptions {
   readonly limiter: RateLimiter;
   /** Page size of GET /positions (interface §4.4: at most 500). */
   readonly positionsPageSize?: number;
+  /** The account's signature type, sent with GET /balance-allowance as the official clients do. */
+  readonly signatureType?: 0 | 1 | 2;
 }
 
 const POSITIONS_MAX_OFFSET = 10_000;
@@ -102,11 +106,13 @@ export class HttpGateway implements ExchangeGateway {
   readonly limiter: RateLimiter;
   readonly gate: LimiterGate;
   private readonly positionsPageSize: number;
+  private readonly signatureType: 0 | 1 | 2 | undefined;
 
   constructor(opts: HttpGatewayOptions) {
     this.limiter = opts.limiter;
     this.gate = new LimiterGate(opts.limiter);
     this.positionsPageSize = opts.positionsPageSize ?? 500;
+    this.signatureType = opts.signatureType;
     if (!Number.isSafeInteger(this.positionsPageSize) || this.positionsPageSize < 1 || this.positionsPageSize > 500) {
       throw new RangeError(`positionsPageSize must be an integer in [1, 500], got ${String(opts.positionsPageSize)}`);
     }
@@ -176,10 +182,52 @@ export class HttpGateway implements ExchangeGateway {
     return out;
   }
 
+  // ---- account lifecycle (AccountLifecyclePort)
+
+  cancelOrders(orderIds: readonly string[], signal?: AbortSignal): Promise<CancelResult> {
+    if (orderIds.length > MAX_ORDERS_PER_CANCEL) throw new InvariantError(`cancelOrders: ${orderIds.length} ids, at most ${MAX_ORDERS_PER_CANCEL} per request`);
+    return this.gate.run('cancel', () => this.client.cancelOrders(orderIds, call(signal)));
+  }
+
+  async *openOrders(signal?: AbortSignal): AsyncIterable<OrderRecord> {
+    // Each page is its own limiter admission (the transport's gate), at read priority.
+    const it = this.client.iterateOpenOrders({}, call(signal));
+    for (;;) {
+      const next = await this.gate.run('read', () => it.next());
+      if (next.done === true) return;
+      yield next.value;
+    }
+  }
+
+  async *accountTrades(afterMs: number, signal?: AbortSignal): AsyncIterable<TradeRecord> {
+    // `after` is in epoch seconds (match_time's unit), inclusive: the caller dedups by trade id.
+    const it = this.client.iterateAccountTrades({ after: Math.max(0, Math.floor(afterMs / 1000)) }, call(signal));
+    for (;;) {
+      const next = await this.gate.run('read', () => it.next());
+      if (next.done === true) return;
+      yield next.value;
+    }
+  }
+
+  heartbeat(heartbeatId: string | null, signal?: AbortSignal): Promise<HeartbeatAck> {
+    // A heartbeat keeps our orders alive: it goes first, like a cancel.
+    return this.gate.run('cancel', () => this.client.postHeartbeat(heartbeatId, call(signal)));
+  }
+
+  collateralBalance(signal?: AbortSignal): Promise<BalanceAllowance> {
+    return this.gate.run('read', () => this.client.getBalanceAllowance({
+      asset_type: 'COLLATERAL', ...(this.signatureType !== undefined ? { signature_type: this.signatureType } : {}),
+    }, call(signal)));
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }
 }
+
+// The HTTP gateway has every lifecycle route.
+const asLifecycle = (g: HttpGateway): AccountLifecyclePort => g;
+void asLifecycle;
 
 function call(signal: AbortSignal | undefined): CallOptions | undefined {
   return signal === undefined ? undefined : { signal };

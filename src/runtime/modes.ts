@@ -177,6 +177,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
         ...(config.mode === 'paper' ? {} : { credentials: identity.credentials, address: identity.address }),
       },
       limiter,
+      signatureType: config.exchange.signatureType,
     });
     closers.push(() => http.close());
 
