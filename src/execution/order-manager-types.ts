@@ -2,6 +2,7 @@
 // Invariants kept: every setting has a default and is validated once (resolveManagerConfig
 // throws a RangeError naming the setting and the value); reports are plain data.
 import type { Price, Shares } from '../core/money.js';
+import { MAX_ORDERS_PER_CANCEL } from '../exchange/gateway.js';
 import type { BackoffPolicy } from '../exchange/http/backoff.js';
 import type { FeeRates, FillEvent } from './fill-tracker.js';
 import type { LiveOrder } from './types.js';
@@ -46,6 +47,8 @@ export interface OrderManagerConfig {
   readonly cancelReserve: number;
   /** Share of cancelAll's time kept for the final reads and the lookup of what is left. */
   readonly finalReadShare: number;
+  /** Orders per batch cancel request (DELETE /orders), when the venue has batch cancels. */
+  readonly cancelBatchSize: number;
   /** Requests of one kind (cancels, lookups, placement chunks) in flight at once. */
   readonly concurrency: number;
   /** Bounded time of cancelAll (orders.shutdownTimeoutMs). */
@@ -72,6 +75,9 @@ export const DEFAULT_MANAGER_CONFIG: OrderManagerConfig = Object.freeze({
   maxFinalReadBacklog: 1_000,
   cancelReserve: 100,
   finalReadShare: 0.3,
+  // The exchange takes up to 3000 ids a request (gateway.ts MAX_ORDERS_PER_CANCEL); smaller
+  // requests answer sooner and lose less to one failure.
+  cancelBatchSize: 500,
   concurrency: 8,
   shutdownTimeoutMs: 20_000,
   cancelAllRounds: 5,
@@ -96,6 +102,8 @@ export function resolveManagerConfig(partial: Partial<OrderManagerConfig> = {}):
   int('readConcurrency', 1);
   int('maxFinalReadBacklog', 0);
   int('cancelReserve', 0);
+  int('cancelBatchSize', 1);
+  if (c.cancelBatchSize > MAX_ORDERS_PER_CANCEL) throw new RangeError(`orderManager.cancelBatchSize must be at most ${MAX_ORDERS_PER_CANCEL}, got ${c.cancelBatchSize}`);
   if (!(c.finalReadShare > 0 && c.finalReadShare < 1)) throw new RangeError(`orderManager.finalReadShare must be in (0, 1), got ${String(c.finalReadShare)}`);
   int('concurrency', 1);
   int('shutdownTimeoutMs', 1);
@@ -186,6 +194,13 @@ export interface StartupReport {
   readonly closed: number;
   /** Orders the exchange does not know (never arrived). */
   readonly notFound: number;
+  /**
+   * Live orders the exchange listed (GET /data/orders) that this process did not track (a lost
+   * ledger, a second process): written to the ledger, then cancelled or adopted per policy.
+   */
+  readonly foreign: number;
+  /** Whether the exchange's open-order listing was read (null: the venue has none; false: it failed). */
+  readonly listed: boolean | null;
   /** Orders that could not be resolved (lookup failed, or an orphan's cancel failed): they block their keys. */
   readonly unresolved: readonly string[];
   readonly fills: readonly FillEvent[];

@@ -57,7 +57,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
-import type { OrderRecord, PlacementResult } from '../core/market.js';
+import type { CancelResult, OrderRecord, PlacementResult } from '../core/market.js';
 import type { Shares } from '../core/money.js';
 import type { Dialect } from '../exchange/dialect.js';
 import type { ExchangeGateway, WritePriority } from '../exchange/gateway.js';
@@ -200,6 +200,7 @@ const SUPERSEDED: ApplyReport = Object.freeze(Object.assign(new Tally(), { super
 const EMPTY: ApplyReport = Object.freeze({ ...new Tally().report(), rejected: Object.freeze([]), dropped: Object.freeze([]), fills: Object.freeze([]) });
 const PLACE_ROUTE = 'POST /orders';
 const CANCEL_ROUTE = 'DELETE /order';
+const BATCH_CANCEL_ROUTE = 'DELETE /orders';
 
 export class OrderManager {
   readonly config: OrderManagerConfig;
@@ -378,16 +379,34 @@ export class OrderManager {
     return out;
   }
 
-  /** Sends the cancels (priority cancel); returns the keys whose cancel did not complete. */
+  /**
+   * Sends the cancels (priority cancel): one DELETE /orders per MAX_ORDERS_PER_CANCEL orders when
+   * the venue has batch cancels (cancelBatchSize), one DELETE /order each otherwise. Returns the
+   * keys whose cancel did not complete.
+   */
   private async cancelOrders(orders: readonly TrackedOrder[], tally: Tally, signal?: AbortSignal): Promise<Set<string>> {
     if (orders.length === 0) return new Set();
     for (const o of orders) o.state = 'cancelling';
     // Written before any cancel is sent (one commit): a crash now leaves each order owed its cancel.
     this.ledger.markCancelling(orders.map((o) => o.id), 'cancel requested');
-    const done = await mapLimit(orders, this.config.concurrency, (o) => this.cancelOne(o, tally, signal));
+    const batch = this.batchCancel();
+    let done: boolean[];
+    if (batch === null) {
+      done = await mapLimit(orders, this.config.concurrency, (o) => this.cancelOne(o, tally, signal));
+    } else {
+      const chunks: TrackedOrder[][] = [];
+      for (let i = 0; i < orders.length; i += this.config.cancelBatchSize) chunks.push(orders.slice(i, i + this.config.cancelBatchSize));
+      done = (await mapLimit(chunks, this.config.concurrency, (ch) => this.cancelChunk(batch, ch, tally, signal))).flat();
+    }
     const failed = new Set<string>();
     orders.forEach((o, i) => { if (done[i] !== true) failed.add(o.key); });
     return failed;
+  }
+
+  /** The venue's batch cancel, or null when it has none (then cancels go one by one). */
+  private batchCancel(): ((ids: readonly string[], signal?: AbortSignal) => Promise<CancelResult>) | null {
+    const g = this.gateway;
+    return g.cancelOrders === undefined ? null : (ids, signal) => (g.cancelOrders as NonNullable<typeof g.cancelOrders>)(ids, signal);
   }
 
   /** True when the order is gone (cancelled, or closed meanwhile by a lookup). */
@@ -396,33 +415,58 @@ export class OrderManager {
     try {
       const res = await this.track(this.gateway.cancelOrder(o.id, signal));
       this.breaker.answered();
-      if (this.book.get(o.id) !== o) return true;
-      if (res.canceled.includes(o.id)) {
-        this.ledger.markCancelAnswered(o.id, 'canceled by us');
-        this.book.remove(o.id);
-        this.oweFinalRead(o.id, o.acknowledged);
-        tally.cancelled++;
-        return true;
-      }
-      // "already matched" / "not found or already canceled": the exchange's record says which,
-      // and holds the fills to record, so look it up now (no grace: this answer is definite).
-      const reason = res.notCanceled.get(o.id) ?? 'absent from the cancel answer';
-      tally.cancelsFailed++;
-      this.toUnknown(o, `cancel refused: ${reason}`, 0);
-      return false;
+      return this.cancelAnswered(o, res, tally);
     } catch (e) {
-      const f = this.failed(e, 'cancel', o.id);
-      tally.cancelsFailed++;
-      if (this.book.get(o.id) !== o) return true;
-      if (f.ambiguous) {
-        tally.unknown++;
-        this.toUnknown(o, `cancel failed ambiguously: ${f.code}`, this.config.unknownLookupDelayMs);
-      } else if (o.state === 'cancelling') {
-        o.state = 'live';
-        this.ledger.markCancelNotSent(o.id, f.code);
-      }
-      return false;
+      return this.cancelFailed(o, this.failed(e, 'cancel', o.id), tally);
     }
+  }
+
+  /** One batch cancel request; per order, true when it is gone. */
+  private async cancelChunk(
+    batch: (ids: readonly string[], signal?: AbortSignal) => Promise<CancelResult>,
+    chunk: readonly TrackedOrder[], tally: Tally, signal?: AbortSignal,
+  ): Promise<boolean[]> {
+    tally.cancelsSent += chunk.length;
+    try {
+      const res = await this.track(batch(chunk.map((o) => o.id), signal));
+      this.breaker.answered();
+      return chunk.map((o) => this.cancelAnswered(o, res, tally));
+    } catch (e) {
+      const f = this.failed(e, 'cancel', `${chunk.length} orders`);
+      return chunk.map((o) => this.cancelFailed(o, f, tally));
+    }
+  }
+
+  /** Applies the exchange's answer to our cancel of `o`; true when the order is gone. */
+  private cancelAnswered(o: TrackedOrder, res: CancelResult, tally: Tally): boolean {
+    if (this.book.get(o.id) !== o) return true;
+    if (res.canceled.includes(o.id)) {
+      this.ledger.markCancelAnswered(o.id, 'canceled by us');
+      this.book.remove(o.id);
+      this.oweFinalRead(o.id, o.acknowledged);
+      tally.cancelled++;
+      return true;
+    }
+    // "already matched" / "not found or already canceled": the exchange's record says which,
+    // and holds the fills to record, so look it up now (no grace: this answer is definite).
+    const reason = res.notCanceled.get(o.id) ?? 'absent from the cancel answer';
+    tally.cancelsFailed++;
+    this.toUnknown(o, `cancel refused: ${reason}`, 0);
+    return false;
+  }
+
+  /** A cancel request of `o` failed: ambiguous goes unknown (looked up), certain goes back live. */
+  private cancelFailed(o: TrackedOrder, f: FailureInfo, tally: Tally): boolean {
+    tally.cancelsFailed++;
+    if (this.book.get(o.id) !== o) return true;
+    if (f.ambiguous) {
+      tally.unknown++;
+      this.toUnknown(o, `cancel failed ambiguously: ${f.code}`, this.config.unknownLookupDelayMs);
+    } else if (o.state === 'cancelling') {
+      o.state = 'live';
+      this.ledger.markCancelNotSent(o.id, f.code);
+    }
+    return false;
   }
 
   private choosePlacements(job: Job, failedKeys: ReadonlySet<string>, tally: Tally): Chosen[] {
@@ -493,8 +537,11 @@ export class OrderManager {
     if (limiter?.utilisation === undefined || chosen.length === 0) return chosen;
     let capacity: number;
     try {
-      const u = await limiter.utilisation(CANCEL_ROUTE);
-      capacity = u.windows.reduce((m, w) => Math.min(m, w.limit - w.used), Number.POSITIVE_INFINITY);
+      // With batch cancels one request cancels up to cancelBatchSize orders.
+      const batched = this.batchCancel() !== null;
+      const u = await limiter.utilisation(batched ? BATCH_CANCEL_ROUTE : CANCEL_ROUTE);
+      const requests = u.windows.reduce((m, w) => Math.min(m, w.limit - w.used), Number.POSITIVE_INFINITY);
+      capacity = batched ? requests * this.config.cancelBatchSize : requests;
     } catch {
       capacity = 0; // the budget cannot be read: assume none is left
     }
@@ -850,7 +897,7 @@ export class OrderManager {
   async startupReconcile(opts: { orphanPolicy: OrphanPolicy; markets?: MarketsByToken; signal?: AbortSignal }): Promise<StartupReport> {
     if (opts.markets !== undefined) this.updateMarkets(opts.markets);
     const open = this.ledger.openOrders();
-    const counts = { lookedUp: 0, live: 0, adopted: 0, cancelled: 0, closed: 0, notFound: 0 };
+    const counts = { lookedUp: 0, live: 0, adopted: 0, cancelled: 0, closed: 0, notFound: 0, foreign: 0, listed: null as boolean | null };
     const unresolved: string[] = [];
     const orphans: TrackedOrder[] = [];
     const fills: FillEvent[] = [];
@@ -894,6 +941,11 @@ export class OrderManager {
       else if (opts.orphanPolicy === 'cancel') orphans.push(t);
       else { counts.adopted++; this.log.info({ orderId: lo.id, key: t.key }, 'orphan order adopted'); }
     });
+    const listed = await this.listForeignOrders(opts.orphanPolicy, fills, opts.signal);
+    counts.foreign = listed.foreign.length;
+    counts.listed = listed.listed;
+    if (opts.orphanPolicy === 'cancel') orphans.push(...listed.foreign);
+    else counts.adopted += listed.foreign.length;
     if (orphans.length > 0) {
       const tally = new Tally();
       const failed = await this.cancelOrders(orphans, tally, opts.signal);
@@ -903,6 +955,48 @@ export class OrderManager {
     this.emit(fills);
     this.rescheduleResolve();
     return { ...counts, unresolved, fills };
+  }
+
+  /**
+   * The account's live orders as the exchange lists them (GET /data/orders, when the venue has
+   * it): every one this process does not track - a lost ledger, a second process, an order the
+   * ledger closed that is live after all - is written to the ledger from the exchange's record
+   * (so it can be cancelled, adopted and recovered after a crash like any other) and tracked.
+   * Returns those orders; `listed` is false when the listing failed (logged; only the ledger's own
+   * orders were reconciled), null when the venue has no listing.
+   */
+  private async listForeignOrders(policy: OrphanPolicy, fills: FillEvent[], signal?: AbortSignal): Promise<{ foreign: TrackedOrder[]; listed: boolean | null }> {
+    const list = this.gateway.openOrders;
+    if (list === undefined) return { foreign: [], listed: null };
+    const foreign: TrackedOrder[] = [];
+    try {
+      for await (const rec of list.call(this.gateway, signal)) {
+        if (this.book.get(rec.id) !== undefined || this.settle.has(rec.id)) continue;
+        const known = this.ledger.order(rec.id);
+        if (known === null) {
+          this.ledger.recordSignedOrder({
+            id: rec.id, tokenId: rec.assetId, conditionId: rec.market, side: rec.side, price: rec.price, size: rec.originalSize,
+            orderType: rec.type, salt: '', createdAtMs: rec.createdAtMs ?? this.clock.now(),
+            meta: { key: quoteKey(rec.assetId, rec.side, rec.price), foreign: true, policy },
+          });
+        }
+        const out = this.fills.applyLookup(rec.id, rec, true);
+        fills.push(...out.events);
+        if (out.state !== 'live') continue;
+        const lo = this.ledger.order(rec.id);
+        if (lo === null) continue;
+        foreign.push(this.book.add({
+          id: rec.id, tokenId: lo.tokenId, conditionId: lo.conditionId, side: lo.side, price: lo.price, originalSize: lo.size,
+          sizeMatched: out.sizeMatched, state: 'live', createdAtMs: lo.createdAtMs, acknowledged: true,
+        }));
+        this.log.warn({ orderId: rec.id, key: quoteKey(lo.tokenId, lo.side, lo.price), inLedger: known !== null, policy },
+          `live order on the exchange that this process did not track: ${policy === 'cancel' ? 'cancelling it' : 'adopted'}`);
+      }
+      return { foreign, listed: true };
+    } catch (e) {
+      this.log.warn({ err: String(e), found: foreign.length }, 'listing the account\'s open orders failed: only the ledger\'s own orders were reconciled');
+      return { foreign, listed: false };
+    }
   }
 
   /**

@@ -42,7 +42,7 @@ import type { FillEvent } from '../../src/execution/fill-tracker.js';
 import type { DesiredQuote, Side } from '../../src/execution/types.js';
 import { mulberry32 } from '../../src/core/random.js';
 
-export type Op = 'postOrders' | 'cancelOrder' | 'getOrder';
+export type Op = 'postOrders' | 'cancelOrder' | 'getOrder' | 'cancelOrders' | 'openOrders';
 
 export type Fault =
   | { readonly kind: 'timeout-after-apply' }
@@ -82,6 +82,8 @@ export interface FakeVenueOptions {
   readonly onArrival?: (o: VenueOrder) => number;
   /** Per-call latency on the clock (default 0: immediate). */
   readonly latencyMs?: number;
+  /** The public exchange's account routes too (batch cancel, open-order listing): a LifecycleFakeVenue. */
+  readonly lifecycle?: boolean;
 }
 
 export const timeout = (route: string): ExchangeTransportError => new ExchangeTransportError({
@@ -104,7 +106,9 @@ export function httpError(route: string, status: number, message: string, retryA
   });
 }
 
-const ROUTE: Record<Op, string> = { postOrders: 'POST /orders', cancelOrder: 'DELETE /order', getOrder: 'GET /data/order/{id}' };
+const ROUTE: Record<Op, string> = {
+  postOrders: 'POST /orders', cancelOrder: 'DELETE /order', getOrder: 'GET /data/order/{id}', cancelOrders: 'DELETE /orders', openOrders: 'GET /data/orders',
+};
 
 export class FakeVenue implements ExchangeGateway {
   readonly kind = 'fake';
@@ -118,7 +122,7 @@ export class FakeVenue implements ExchangeGateway {
   readonly settings = new Map<string, ClobMarketSettings>();
   readonly sampling: SamplingMarket[] = [];
   readonly positions = new Map<string, Position[]>();
-  private readonly faults: Record<Op, Fault[]> = { postOrders: [], cancelOrder: [], getOrder: [] };
+  private readonly faults: Record<Op, Fault[]> = { postOrders: [], cancelOrder: [], getOrder: [], cancelOrders: [], openOrders: [] };
   private readonly opts: FakeVenueOptions;
   private closed = false;
 
@@ -237,7 +241,10 @@ export class FakeVenue implements ExchangeGateway {
     if (fault?.kind === 'fail') throw fault.error;
     if (fault !== null && fault.kind !== 'reject') throw timeout(ROUTE.getOrder);
     const o = this.orders.get(orderId);
-    if (o === undefined) return null;
+    return o === undefined ? null : this.record(o);
+  }
+
+  protected record(o: VenueOrder): OrderRecord {
     return {
       id: o.id, status: o.status, market: o.conditionId, assetId: o.tokenId, side: o.side, price: o.price,
       originalSize: o.originalSize, sizeMatched: o.sizeMatched, outcome: 'Yes', makerAddress: '', owner: o.owner,
@@ -274,7 +281,7 @@ export class FakeVenue implements ExchangeGateway {
   }
 
   /** Rate limit, latency, call log; returns the fault for this call (or null). */
-  private async enter(op: Op, priority: Priority, ids: readonly string[], signal?: AbortSignal): Promise<Fault | null> {
+  protected async enter(op: Op, priority: Priority, ids: readonly string[], signal?: AbortSignal): Promise<Fault | null> {
     if (this.hanging.has(op)) {
       // The exchange never answers: the request ends when the caller aborts it or unhang() says.
       await new Promise<never>((_, reject) => {
@@ -294,6 +301,36 @@ export class FakeVenue implements ExchangeGateway {
     const latency = this.opts.latencyMs ?? 0;
     if (latency > 0) await this.opts.clock.sleep(latency);
     return fault;
+  }
+}
+
+/** The venue with the public exchange's batch cancel (DELETE /orders) and open-order listing (GET /data/orders). */
+export class LifecycleFakeVenue extends FakeVenue {
+  async cancelOrders(orderIds: readonly string[], signal?: AbortSignal): Promise<CancelResult> {
+    const fault = await this.enter('cancelOrders', 'cancel', orderIds, signal);
+    if (fault?.kind === 'fail') throw fault.error;
+    if (fault?.kind === 'timeout-unapplied') throw timeout(ROUTE.cancelOrders);
+    const canceled: string[] = [];
+    const notCanceled = new Map<string, string>();
+    for (const id of orderIds) {
+      const o = this.orders.get(id);
+      if (o !== undefined && o.status === 'LIVE') { o.status = 'CANCELED'; canceled.push(id); }
+      else notCanceled.set(id, o?.status === 'MATCHED' ? 'Order already matched' : 'Order not found or already canceled');
+    }
+    if (fault?.kind === 'timeout-after-apply') throw timeout(ROUTE.cancelOrders);
+    return { canceled, notCanceled };
+  }
+
+  async *openOrders(signal?: AbortSignal): AsyncIterable<OrderRecord> {
+    const fault = await this.enter('openOrders', 'read', [], signal);
+    if (fault?.kind === 'fail') throw fault.error;
+    if (fault !== null && fault.kind !== 'reject') throw timeout(ROUTE.openOrders);
+    for (const o of [...this.orders.values()]) if (o.status === 'LIVE') yield this.record(o);
+  }
+
+  /** An order placed by someone else with our account (a second process, a lost ledger). */
+  restForeign(o: Omit<VenueOrder, 'status' | 'sizeMatched' | 'owner' | 'createdAtMs'> & { sizeMatched?: Shares }): void {
+    this.orders.set(o.id, { ...o, sizeMatched: o.sizeMatched ?? (0 as Shares), status: 'LIVE', owner: 'another-process', createdAtMs: 0 });
   }
 }
 
@@ -358,7 +395,8 @@ export function setup(h: HarnessOptions = {}): Harness {
   const clock = new VirtualClock(T0);
   const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
   const limiter = new MemoryRateLimiter({ clock, config: h.limiter ?? {} });
-  const venue = new FakeVenue({ clock, dialect: DIALECTS.spec, limiter, ...h.venue });
+  const venueOpts = { clock, dialect: DIALECTS.spec, limiter, ...h.venue };
+  const venue = h.venue?.lifecycle === true ? new LifecycleFakeVenue(venueOpts) : new FakeVenue(venueOpts);
   const key = Wallet.createRandom().privateKey;
   const pool = h.signer === undefined ? new SigningPool({ privateKey: key, dialect: DIALECTS.spec, workers: 1 }) : null;
   const signer: BatchSigner = h.signer ?? (pool as SigningPool);

@@ -9,7 +9,7 @@ import { feeMicros } from '../../src/execution/fill-tracker.js';
 import { quoteKey } from '../../src/execution/types.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import {
-  API_KEY, MARKETS, TOKEN_A, TOKEN_B, drive, httpError, q, setup, type Harness, type HarnessOptions,
+  API_KEY, CONDITION, MARKETS, TOKEN_A, TOKEN_B, drive, httpError, q, setup, type Harness, type HarnessOptions, type LifecycleFakeVenue,
 } from './fake-venue.js';
 
 const harnesses: Harness[] = [];
@@ -645,5 +645,56 @@ describe('OrderManager: durable obligations (issue #12)', () => {
     const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5_000 }));
     expect(r).toMatchObject({ cancelled: 3, remaining: [], finalReadsOwed: [], fillsRecorded: 2, fillSharesRecorded: 3_000_000, timedOut: false });
     expect(h.ledger.openOrders()).toEqual([]);
+  });
+});
+
+// Issue #13: the account-lifecycle routes of the public exchange, where the venue has them.
+describe('OrderManager: batch cancels and the open-order listing (issue #13)', () => {
+  it('cancels in DELETE /orders batches, not one request an order', async () => {
+    const h = make({ venue: { lifecycle: true }, config: { cancelBatchSize: 15 } });
+    await h.cycle(ladder(20).concat(ladder(20, 0.8).map((x) => ({ ...x, side: 'SELL' as const }))));
+    expect(h.om.liveOrders()).toHaveLength(40);
+    const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5_000 }));
+    expect(r).toMatchObject({ cancelled: 40, remaining: [], finalReadsOwed: [], timedOut: false });
+    const cancels = h.venue.calls.filter((c) => c.op === 'cancelOrders' || c.op === 'cancelOrder');
+    expect(cancels.map((c) => [c.op, c.ids.length])).toEqual([['cancelOrders', 15], ['cancelOrders', 15], ['cancelOrders', 10]]);
+    expect(h.venue.liveOrders()).toEqual([]);
+  });
+
+  it('with batch cancels the reserve counts orders per request of DELETE /orders', async () => {
+    const h = make({
+      venue: { lifecycle: true },
+      config: { cancelBatchSize: 5, cancelReserve: 0 },
+      limiter: { budgets: { buckets: { 'clob DELETE /orders': [{ limit: 2, windowMs: 600_000 }] } } },
+    });
+    const r = await h.cycle(ladder(14));
+    expect(r.placementsSent).toBe(10); // 2 requests × 5 orders
+    expect(r.dropped.filter((d) => d.reason === 'cancel-reserve')).toHaveLength(4);
+  });
+
+  it('startup finds live orders the ledger never recorded (a lost disk, a second process) and cancels them', async () => {
+    const h = make({ venue: { lifecycle: true } });
+    const venue = h.venue as LifecycleFakeVenue;
+    const id = `0x${'ab'.repeat(32)}`;
+    venue.restForeign({ id, tokenId: TOKEN_A, conditionId: CONDITION, side: 'BUY', price: 420_000 as Price, originalSize: 10_000_000 as Shares, sizeMatched: 2_000_000 as Shares });
+    const om2 = h.restart();
+    const rep = await drive(h.clock, om2.startupReconcile({ orphanPolicy: 'cancel', markets: MARKETS }));
+    expect(rep).toMatchObject({ foreign: 1, listed: true, cancelled: 1 });
+    expect(venue.liveOrders()).toEqual([]);
+    // Written to the ledger from the exchange's record, with what had matched: nothing is lost.
+    expect(h.ledger.order(id)).toMatchObject({ state: 'closing', sizeMatched: 2_000_000, meta: { foreign: true } });
+    expect(h.ledger.position(TOKEN_A)?.size).toBe(2_000_000);
+  });
+
+  it('policy adopt tracks such an order as ours', async () => {
+    const h = make({ venue: { lifecycle: true } });
+    const venue = h.venue as LifecycleFakeVenue;
+    const id = `0x${'cd'.repeat(32)}`;
+    venue.restForeign({ id, tokenId: TOKEN_A, conditionId: CONDITION, side: 'SELL', price: 610_000 as Price, originalSize: 5_000_000 as Shares });
+    const om2 = h.restart();
+    const rep = await drive(h.clock, om2.startupReconcile({ orphanPolicy: 'adopt', markets: MARKETS }));
+    expect(rep).toMatchObject({ foreign: 1, adopted: 1, cancelled: 0 });
+    expect(om2.liveOrders().map((o) => o.id)).toEqual([id]);
+    expect(h.ledger.order(id)?.state).toBe('live');
   });
 });

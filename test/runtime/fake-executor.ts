@@ -40,7 +40,7 @@ export class FakeExecutor implements OrderExecutor {
   async startupReconcile(opts: { orphanPolicy: OrphanPolicy; markets?: MarketsByToken }): Promise<StartupReport> {
     this.log('startupReconcile');
     this.startupOrphanPolicy = opts.orphanPolicy;
-    return { lookedUp: 0, live: 0, adopted: 0, cancelled: 0, closed: 0, notFound: 0, unresolved: [], fills: [] };
+    return { lookedUp: 0, live: 0, adopted: 0, cancelled: 0, closed: 0, notFound: 0, foreign: 0, listed: null, unresolved: [], fills: [] };
   }
 
   async apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport> {
