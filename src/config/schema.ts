@@ -113,6 +113,11 @@ export const ordersSchema = z.strictObject({
    * route's budgets (every window) can still cancel, less this many.
    */
   cancelReserve: z.number().int().min(0).default(100),
+  /**
+   * Quotes are post-only (a quote that would cross the book is rejected, never taken); a strategy
+   * may say otherwise per quote (DesiredQuote.postOnly).
+   */
+  postOnly: z.boolean().default(true),
 });
 
 /** The rate limiter's own schema (budgets default to table 8; see src/ratelimit/config.ts). */

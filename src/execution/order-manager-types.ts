@@ -55,7 +55,10 @@ export interface OrderManagerConfig {
   readonly shutdownTimeoutMs: number;
   /** Rounds of cancelAll before it gives up on orders it cannot cancel. */
   readonly cancelAllRounds: number;
-  /** Submissions are post-only (GTC/GTD only): a quote that would cross is rejected, never taken. */
+  /**
+   * Submissions are post-only (GTC/GTD only) unless a quote says otherwise: a quote that would
+   * cross is rejected, never taken (a market maker's quote must not trade by accident).
+   */
   readonly postOnly: boolean;
   /** While the breaker is open, apply cancels every live order (pulls quotes). */
   readonly pullQuotesWhenOpen: boolean;
@@ -81,7 +84,7 @@ export const DEFAULT_MANAGER_CONFIG: OrderManagerConfig = Object.freeze({
   concurrency: 8,
   shutdownTimeoutMs: 20_000,
   cancelAllRounds: 5,
-  postOnly: false,
+  postOnly: true,
   pullQuotesWhenOpen: true,
   backoff: Object.freeze({}),
 });

@@ -58,7 +58,7 @@ import { setMaxListeners } from 'node:events';
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import type { CancelResult, OrderRecord, PlacementResult } from '../core/market.js';
-import type { Shares } from '../core/money.js';
+import type { Price, Shares } from '../core/money.js';
 import type { Dialect } from '../exchange/dialect.js';
 import type { ExchangeGateway, WritePriority } from '../exchange/gateway.js';
 import { MAX_ORDERS_PER_BATCH } from '../exchange/client/routes.js';
@@ -81,7 +81,7 @@ import {
   type ResolveReport, type StartupReport,
 } from './order-manager-types.js';
 import { RejectionCooldown } from './rejection-cooldown.js';
-import { quoteKey, type LiveOrder, type PlacementIntent, type ReconcilePlan } from './types.js';
+import { quoteKey, type LiveOrder, type PlacementIntent, type PlacementRejection, type ReconcilePlan } from './types.js';
 
 /** What signs orders: the SigningPool (worker threads) or anything with its batch call. */
 export interface BatchSigner {
@@ -199,6 +199,11 @@ class Tally {
 const SUPERSEDED: ApplyReport = Object.freeze(Object.assign(new Tally(), { superseded: true }).report());
 const EMPTY: ApplyReport = Object.freeze({ ...new Tally().report(), rejected: Object.freeze([]), dropped: Object.freeze([]), fills: Object.freeze([]) });
 const PLACE_ROUTE = 'POST /orders';
+/**
+ * The exchange's refusal of a post-only order that would cross ("invalid post-only order: order
+ * crosses book", the message the official clients surface; our simulator answers the same).
+ */
+const POST_ONLY_CROSS = /post[- ]only.*cross/i;
 const CANCEL_ROUTE = 'DELETE /order';
 const BATCH_CANCEL_ROUTE = 'DELETE /orders';
 
@@ -228,6 +233,8 @@ export class OrderManager {
   /** Cancel headroom at the last placement check (null before any, or with no limiter). */
   private lastCancelHeadroom: number | null = null;
   private lastHold: PlacementHold | null = null;
+  /** Placements the exchange refused in the latest plan applied (the strategy sees them). */
+  private lastRejected: PlacementRejection[] = [];
   /** Fills emitted so far, and their shares (cancelAll reports what its own run recorded). */
   private emitted = { count: 0, shares: 0 };
   private readonly inflight = new Set<Promise<unknown>>();
@@ -308,6 +315,15 @@ export class OrderManager {
     };
   }
 
+  /**
+   * Placements the exchange refused in the latest plan applied, with their reason: a post-only
+   * quote that would have crossed is one (its key is not placed again before the cool-down ends;
+   * it is never retried as a taking order).
+   */
+  rejections(): readonly PlacementRejection[] {
+    return this.lastRejected;
+  }
+
   /** Settings of the markets quoted (latest wins); fees and ticks come from here. */
   updateMarkets(markets: MarketsByToken): void {
     // The cycle hands the same map until the universe or a tick changes (marketsByToken memo).
@@ -328,6 +344,7 @@ export class OrderManager {
       // Nothing to send, nothing running to supersede, no breaker pulling quotes: executing it
       // would only record the markets. Most cycles are like this (every one, between changes).
       this.updateMarkets(markets);
+      if (this.lastRejected.length > 0) this.lastRejected = [];
       return Promise.resolve(EMPTY);
     }
     return new Promise<ApplyReport>((resolve, reject) => {
@@ -356,6 +373,7 @@ export class OrderManager {
 
   private async execute(job: Job): Promise<ApplyReport> {
     const tally = new Tally();
+    this.lastRejected = [];
     this.updateMarkets(job.markets);
     const toCancel = this.cancelTargets(job.plan);
     const failedKeys = await this.cancelOrders(toCancel, tally);
@@ -564,6 +582,8 @@ export class OrderManager {
 
   private async place(job: Job, chosen: readonly Chosen[], tally: Tally): Promise<void> {
     const now = this.clock.now();
+    // Post-only unless the strategy's quote says otherwise (config orders.postOnly is the default).
+    const postOnlyOf = (c: Chosen): boolean => c.intent.quote.postOnly ?? this.config.postOnly;
     const maker = this.opts.maker ?? this.signer.address;
     const unsigned = chosen.map((c) => buildOrder({
       tokenId: c.intent.quote.tokenId,
@@ -574,7 +594,7 @@ export class OrderManager {
       orderType: 'GTC',
       tick: c.market.tickSize,
       negRisk: c.market.negRisk,
-      ...(this.config.postOnly ? { postOnly: true } : {}),
+      ...(postOnlyOf(c) ? { postOnly: true } : {}),
     }, {
       maker,
       signer: this.signer.address,
@@ -600,7 +620,7 @@ export class OrderManager {
       const block: DropReason | null = this.halted ? 'halted' : this.book.keyBlock(c.key, job.seq);
       if (block !== null) { tally.drop(c.key, block); return; }
       const submission = toWireSubmission(s, {
-        orderType: 'GTC', owner: this.opts.owner, dialect: this.opts.dialect, ...(this.config.postOnly ? { postOnly: true } : {}),
+        orderType: 'GTC', owner: this.opts.owner, dialect: this.opts.dialect, ...(postOnlyOf(c) ? { postOnly: true } : {}),
       });
       const { owner: _owner, ...resendable } = submission;
       const tag = c.intent.quote.tag;
@@ -712,6 +732,7 @@ export class OrderManager {
     this.book.remove(t.id);
     if (coolDown) this.cooldown.record(t.key, errorMsg);
     tally.rejected.push({ key: t.key, orderId: t.id, errorMsg });
+    this.lastRejected.push({ tokenId: t.tokenId, side: t.side, price: t.price, errorMsg, postOnlyCross: POST_ONLY_CROSS.test(errorMsg) });
     this.log.info({ orderId: t.id, key: t.key, errorMsg }, 'placement rejected');
   }
 

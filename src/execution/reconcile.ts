@@ -37,6 +37,8 @@ interface Want {
   readonly price: number;
   size: number;
   readonly tag: string | undefined;
+  /** The first quote's post-only choice at the key (absent: the daemon's default). */
+  readonly postOnly: boolean | undefined;
 }
 
 /** The tolerance around a wanted size D: max(absolute, D × bps / 10⁴), floored. */
@@ -105,6 +107,7 @@ export function reconcile(
     const quote = (size: number): DesiredQuote => ({
       tokenId: want.tokenId, side: want.side, price: want.price as DesiredQuote['price'], size: size as Shares,
       ...(want.tag !== undefined ? { tag: want.tag } : {}),
+      ...(want.postOnly !== undefined ? { postOnly: want.postOnly } : {}),
     });
     if (missing >= min) {
       kept.push(...keptHere);
@@ -130,7 +133,7 @@ function aggregateDesired(desired: readonly DesiredQuote[]): Map<string, Want> {
     if (q.size === 0) continue;
     const key = quoteKey(q.tokenId, q.side, q.price);
     const w = wants.get(key);
-    if (w === undefined) wants.set(key, { tokenId: q.tokenId, side: q.side, price: q.price, size: q.size, tag: q.tag });
+    if (w === undefined) wants.set(key, { tokenId: q.tokenId, side: q.side, price: q.price, size: q.size, tag: q.tag, postOnly: q.postOnly });
     else w.size += q.size;
   }
   return wants;

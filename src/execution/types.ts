@@ -22,6 +22,21 @@ export interface DesiredQuote {
   readonly size: Shares;
   /** Free label from the strategy ("band-0", "bid-1"), carried to logs and the ledger. */
   readonly tag?: string;
+  /**
+   * Post-only (rejected rather than matched if it would cross the book); absent: the daemon's
+   * `orders.postOnly` (true by default). A strategy that means to take liquidity says false.
+   */
+  readonly postOnly?: boolean;
+}
+
+/** A placement the exchange refused (the strategy sees the previous cycle's). */
+export interface PlacementRejection {
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly errorMsg: string;
+  /** A post-only quote refused because it would have crossed the book. */
+  readonly postOnlyCross: boolean;
 }
 
 /**

@@ -174,6 +174,7 @@ export function collateral(capital: Micros, positions: readonly LedgerPosition[]
 export function buildStrategyInput(
   cache: BookCache, nowMs: number, positions: ReadonlyMap<string, Shares>, open: readonly LiveOrder[], free: Micros,
   placementHold: StrategyInput['placementHold'] = null,
+  rejections: StrategyInput['rejections'] = [],
 ): StrategyInput {
   const byToken = new Map<string, LiveOrder[]>();
   for (const o of open) {
@@ -202,7 +203,7 @@ export function buildStrategyInput(
     }
     markets.push({ conditionId: m.conditionId, settings: m.settings, tokens });
   }
-  return { nowMs, markets, openOrders: open, freeCollateral: free, placementHold };
+  return { nowMs, markets, openOrders: open, freeCollateral: free, placementHold, rejections };
 }
 
 /** Risk's view of every token of the universe; a market's data time is its older token's. */
@@ -277,7 +278,7 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
   }
   const open = executor.liveOrders();
   const coll = collateral(ctx.capital, ledgerPositions, open);
-  const input = buildStrategyInput(cache, nowMs, held, open, coll.free, executor.fillReads?.().placementHold ?? null);
+  const input = buildStrategyInput(cache, nowMs, held, open, coll.free, executor.fillReads?.().placementHold ?? null, executor.rejections?.() ?? []);
   const tokens = riskTokens(cache);
   const daily = ledger.dailyPnl(cache.mids());
 

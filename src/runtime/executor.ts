@@ -12,7 +12,7 @@ import type { CircuitState } from '../execution/circuit-breaker.js';
 import type {
   ApplyReport, CancelAllReport, MarketInfo, MarketsByToken, OrphanPolicy, PollFillsOptions, PollReport, ResolveReport, StartupReport,
 } from '../execution/order-manager-types.js';
-import type { LiveOrder, ReconcilePlan } from '../execution/types.js';
+import type { LiveOrder, PlacementRejection, ReconcilePlan } from '../execution/types.js';
 import type { FillReadStatus } from '../execution/order-manager.js';
 
 export type { FillReadStatus };
@@ -39,4 +39,6 @@ export interface OrderExecutor {
   readonly circuitState: CircuitState;
   /** Fill discovery's backlog and what holds placements back (the order manager has it; fakes may not). */
   fillReads?(): FillReadStatus;
+  /** Placements the exchange refused in the latest plan applied. */
+  rejections?(): readonly PlacementRejection[];
 }

@@ -212,6 +212,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
         fillReadsPerSecond: config.orders.fillReadsPerSecond,
         maxFinalReadBacklog: config.orders.maxFinalReadBacklog,
         cancelReserve: config.orders.cancelReserve,
+        postOnly: config.orders.postOnly,
       },
       logger: logger.child({ component: 'orders' }),
       strategy: config.strategy.name,

@@ -7,7 +7,7 @@ import type { Side } from '../core/amounts.js';
 import type { Book } from '../core/book.js';
 import type { Market, Rewards } from '../core/market.js';
 import type { Micros, Price, Shares } from '../core/money.js';
-import type { LiveOrder } from '../execution/types.js';
+import type { LiveOrder, PlacementRejection } from '../execution/types.js';
 
 /** The time, read-only: a strategy never sets timers (it is called; it does not schedule). */
 export interface StrategyClock {
@@ -134,6 +134,12 @@ export interface StrategyInput {
    * meanwhile are not placed; keeping fewer, longer-lived quotes helps.
    */
   readonly placementHold?: 'fill-backlog' | 'cancel-reserve' | null;
+  /**
+   * Placements the exchange refused in the previous cycle, with its reason. A post-only quote that
+   * would have crossed (`postOnlyCross`) is not retried at its price before a cool-down: the book
+   * moved through it, so the strategy should re-price rather than ask again.
+   */
+  readonly rejections?: readonly PlacementRejection[];
 }
 
 export interface StartContext<P> extends StrategyInput {

@@ -698,3 +698,25 @@ describe('OrderManager: batch cancels and the open-order listing (issue #13)', (
     expect(h.ledger.order(id)?.state).toBe('live');
   });
 });
+
+describe('OrderManager: post-only quotes (issue #13)', () => {
+  it('quotes go post-only by default; a strategy may say otherwise per quote', async () => {
+    const h = make();
+    const seen = new Map<string, boolean | undefined>();
+    h.venue.beforePlace = (subs) => { for (const s of subs) seen.set(s.order.side, s.postOnly); };
+    await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10), { ...q(TOKEN_A, 'SELL', 0.6, 10), postOnly: false }]);
+    expect(seen.get('BUY')).toBe(true);
+    expect(seen.get('SELL')).not.toBe(true);
+  });
+
+  it('a post-only refusal is a value the strategy sees, not a retry', async () => {
+    const h = make();
+    h.venue.inject('postOrders', { kind: 'reject', errorMsg: 'invalid post-only order: order crosses book' });
+    const r = await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
+    expect(r.rejected).toHaveLength(1);
+    expect(h.om.rejections()).toEqual([{ tokenId: TOKEN_A, side: 'BUY', price: 400_000, errorMsg: 'invalid post-only order: order crosses book', postOnlyCross: true }]);
+    const again = await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
+    expect(again.placementsSent).toBe(0);
+    expect(again.dropped).toEqual([expect.objectContaining({ reason: 'cooldown' })]);
+  });
+});
