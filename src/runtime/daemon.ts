@@ -306,7 +306,7 @@ export class Daemon {
       const rep = await this.executor.startupReconcile({ orphanPolicy: this.config.orders.orphanPolicy, markets: marketsByToken(this.cache) });
       this.log.info({
         lookedUp: rep.lookedUp, live: rep.live, adopted: rep.adopted, cancelled: rep.cancelled, closed: rep.closed,
-        notFound: rep.notFound, unresolved: rep.unresolved.length, fills: rep.fills.length,
+        notFound: rep.notFound, foreign: rep.foreign, listed: rep.listed, unresolved: rep.unresolved.length, fills: rep.fills.length,
       }, 'startup reconciliation done');
       // Fills recorded before now (startup included) belong to earlier runs: the strategy starts after them.
       this.fillSeq = lastFillSeq(this.ledger);

@@ -1,0 +1,118 @@
+// The order lifecycle of the public exchange end to end, polymarket dialect: `oddsmaker run` (a
+// child process) against the bundled simulator speaking the real exchange's shapes. A daemon that
+// lost its ledger finds its live orders through the open-orders route (GET /data/orders) and
+// cancels them before it quotes; a SIGTERM with 100 live orders cancels them in DELETE /orders
+// batches (the figures: requests and time, printed for the closing note).
+import { writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SystemClock } from '../../src/core/clock.js';
+import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
+import { assertBuilt, DaemonProcess, recordRequests, simOrders, tempDir, type LogLine } from './harness.js';
+
+let sim: RunningSimulator | null = null;
+let daemons: DaemonProcess[] = [];
+
+beforeAll(() => { assertBuilt(); });
+afterEach(async () => {
+  for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+  daemons = [];
+  await sim?.close();
+  sim = null;
+});
+
+async function polymarketSim(seed: number): Promise<RunningSimulator> {
+  // No synthetic flow: our quotes rest untouched, so every count below is exact.
+  return startSimulator({ host: '127.0.0.1', port: 0, seed, markets: 12, flow: 'none', limits: 'on', dialect: 'polymarket', clock: new SystemClock() });
+}
+
+/** A live-mode config in the polymarket dialect: `markets` explicit markets, a ladder of `levels`. */
+function writeConfig(dir: string, s: RunningSimulator, markets: number, levels: number): string {
+  const conditions = s.venue.world.markets.filter((m) => m.state.acceptingOrders && !m.state.closed).slice(0, markets).map((m) => m.conditionId);
+  const ladder = Array.from({ length: levels }, (_, i) => ({ margin: Number(((i + 1) / 100).toFixed(2)), size: 5 }));
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify({
+    mode: 'live',
+    exchange: { dialect: 'polymarket', clobUrl: s.url },
+    markets: { conditions, selector: { max: markets } },
+    poll: { intervalMs: 250, maxBookAgeMs: 5_000, orderLookupIntervalMs: 500 },
+    strategy: { name: 'bands', params: { levels: ladder, maxPosition: 1_000 } },
+    risk: { maxPositionShares: '100000', maxMarketNotional: '100000', maxTotalExposure: '1000000', dailyLossLimit: '100000' },
+    ledger: { path: join(dir, 'ledger.sqlite') },
+    orders: { shutdownTimeoutMs: 15_000 },
+    log: { level: 'info' },
+    health: { enabled: false },
+  }));
+  return path;
+}
+
+const isCycle = (l: LogLine): boolean => l.msg === 'cycle';
+
+function launch(cfg: string, s: RunningSimulator): DaemonProcess {
+  const d = new DaemonProcess(cfg, s);
+  daemons.push(d);
+  return d;
+}
+
+async function liveIds(s: RunningSimulator): Promise<string[]> {
+  return (await simOrders(s)).filter((o) => o.status === 'LIVE').map((o) => o.id);
+}
+
+describe('polymarket dialect: the order lifecycle end to end', () => {
+  it('restarted with an empty ledger, it finds its live orders through GET /data/orders and cancels them before quoting', async () => {
+    sim = await polymarketSim(21);
+    const dir = tempDir();
+    const cfg = writeConfig(dir, sim, 2, 3);
+    const first = launch(cfg, sim);
+    await first.waitFor((l) => isCycle(l) && Number(l.openOrders) >= 12, 'resting quotes');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const left = await liveIds(sim);
+    expect(left.length).toBeGreaterThanOrEqual(12);
+    // The disk is lost: the new process starts with no ledger at all.
+    for (const f of ['ledger.sqlite', 'ledger.sqlite-wal', 'ledger.sqlite-shm']) rmSync(join(dir, f), { force: true });
+
+    const requests = recordRequests(sim);
+    const second = launch(cfg, sim);
+    const rec = await second.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation');
+    expect(rec).toMatchObject({ lookedUp: 0, foreign: left.length, cancelled: left.length, listed: true });
+    // Every order of the first process was cancelled, and before the first new placement.
+    const listedAt = requests.findIndex((r) => r.method === 'GET' && r.path.startsWith('/data/orders'));
+    const firstPlace = requests.findIndex((r) => r.method === 'POST' && (r.path === '/orders' || r.path === '/order'));
+    const firstCancel = requests.findIndex((r) => r.method === 'DELETE');
+    expect(listedAt).toBeGreaterThanOrEqual(0);
+    expect(firstCancel).toBeGreaterThan(listedAt);
+    expect(firstPlace === -1 || firstPlace > firstCancel).toBe(true);
+    const statuses = new Map((await simOrders(sim)).map((o) => [o.id, o.status]));
+    for (const id of left) expect(statuses.get(id)).not.toBe('LIVE');
+
+    await second.waitFor((l) => isCycle(l) && Number(l.openOrders) >= 12, 'quotes again');
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+    expect(await liveIds(sim)).toEqual([]);
+  }, 180_000);
+
+  it('SIGTERM with 100 live orders cancels them in DELETE /orders batches', async () => {
+    sim = await polymarketSim(22);
+    const dir = tempDir();
+    const cfg = writeConfig(dir, sim, 5, 10); // 5 markets × 10 levels × 2 sides
+    const d = launch(cfg, sim);
+    await d.waitFor((l) => isCycle(l) && Number(l.openOrders) >= 100, '100 resting quotes');
+    const live = await liveIds(sim);
+    expect(live.length).toBe(100);
+    const requests = recordRequests(sim);
+    const t0 = Date.now();
+    d.child.kill('SIGTERM');
+    const exit = await d.exited;
+    const stopMs = Date.now() - t0;
+    expect(exit.code).toBe(0);
+    expect(await liveIds(sim)).toEqual([]);
+    const cancels = requests.filter((r) => r.method === 'DELETE');
+    expect(cancels.every((r) => r.path === '/orders')).toBe(true);
+    expect(cancels.length).toBeLessThanOrEqual(2);
+    const stop = d.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('daemon stopped'));
+    expect(stop).toMatchObject({ cancelled: 100, remaining: 0, timedOut: false });
+    // For the closing note: how many requests and how long the stop took.
+    console.log(`FIGURE sigterm_100_orders cancel_requests=${cancels.length} stop_ms=${stopMs} daemon_elapsed_ms=${String(stop?.elapsedMs)}`);
+  }, 180_000);
+});
