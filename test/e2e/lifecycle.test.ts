@@ -7,6 +7,7 @@ import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
+import type { Micros } from '../../src/core/money.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
 import { assertBuilt, DaemonProcess, recordRequests, simOrders, tempDir, type LogLine } from './harness.js';
 
@@ -22,22 +23,26 @@ afterEach(async () => {
 });
 
 async function polymarketSim(seed: number): Promise<RunningSimulator> {
-  // No synthetic flow: our quotes rest untouched, so every count below is exact.
-  return startSimulator({ host: '127.0.0.1', port: 0, seed, markets: 12, flow: 'none', limits: 'on', dialect: 'polymarket', clock: new SystemClock() });
+  // Low synthetic flow: liquidity providers make the books (and mids) our quotes need; few takers.
+  return startSimulator({
+    host: '127.0.0.1', port: 0, seed, markets: 12, flow: 'low', limits: 'on', dialect: 'polymarket', clock: new SystemClock(),
+    accountCollateral: 100_000_000_000 as Micros,
+  });
 }
 
 /** A live-mode config in the polymarket dialect: `markets` explicit markets, a ladder of `levels`. */
 function writeConfig(dir: string, s: RunningSimulator, markets: number, levels: number): string {
-  const conditions = s.venue.world.markets.filter((m) => m.state.acceptingOrders && !m.state.closed).slice(0, markets).map((m) => m.conditionId);
-  const ladder = Array.from({ length: levels }, (_, i) => ({ margin: Number(((i + 1) / 100).toFixed(2)), size: 5 }));
+  const conditions = s.venue.world.markets.filter((m) => m.state.active && m.state.acceptingOrders && !m.state.closed).slice(0, markets).map((m) => m.conditionId);
+  // 20 shares a level: at or above every simulated market's minimum order size.
+  const ladder = Array.from({ length: levels }, (_, i) => ({ margin: Number(((i + 1) / 100).toFixed(2)), size: 20 }));
   const path = join(dir, 'config.json');
   writeFileSync(path, JSON.stringify({
     mode: 'live',
     exchange: { dialect: 'polymarket', clobUrl: s.url },
     markets: { conditions, selector: { max: markets } },
     poll: { intervalMs: 250, maxBookAgeMs: 5_000, orderLookupIntervalMs: 500 },
-    strategy: { name: 'bands', params: { levels: ladder, maxPosition: 1_000 } },
-    risk: { maxPositionShares: '100000', maxMarketNotional: '100000', maxTotalExposure: '1000000', dailyLossLimit: '100000' },
+    strategy: { name: 'bands', params: { levels: ladder, maxPosition: 10_000 } },
+    risk: { maxPositionShares: '100000', maxMarketNotional: '100000', maxTotalExposure: '1000000', dailyLossLimit: '100000', capital: '100000' },
     ledger: { path: join(dir, 'ledger.sqlite') },
     orders: { shutdownTimeoutMs: 15_000 },
     log: { level: 'info' },
@@ -98,8 +103,6 @@ describe('polymarket dialect: the order lifecycle end to end', () => {
     const cfg = writeConfig(dir, sim, 5, 10); // 5 markets × 10 levels × 2 sides
     const d = launch(cfg, sim);
     await d.waitFor((l) => isCycle(l) && Number(l.openOrders) >= 100, '100 resting quotes');
-    const live = await liveIds(sim);
-    expect(live.length).toBe(100);
     const requests = recordRequests(sim);
     const t0 = Date.now();
     d.child.kill('SIGTERM');
@@ -111,7 +114,8 @@ describe('polymarket dialect: the order lifecycle end to end', () => {
     expect(cancels.every((r) => r.path === '/orders')).toBe(true);
     expect(cancels.length).toBeLessThanOrEqual(2);
     const stop = d.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('daemon stopped'));
-    expect(stop).toMatchObject({ cancelled: 100, remaining: 0, timedOut: false });
+    expect(stop).toMatchObject({ remaining: 0, timedOut: false });
+    expect(Number(stop?.cancelled)).toBeGreaterThanOrEqual(95); // 100 rested; a taker may fill one meanwhile
     // For the closing note: how many requests and how long the stop took.
     console.log(`FIGURE sigterm_100_orders cancel_requests=${cancels.length} stop_ms=${stopMs} daemon_elapsed_ms=${String(stop?.elapsedMs)}`);
   }, 180_000);
