@@ -1,6 +1,7 @@
 // Chaos figures: what a chaos run reports, one `CHAOS <scenario>.<name> <value> <unit>` line per
 // figure. Owns the Figure and RunResult shapes, the figures of a reconciliation and of a stop, and
 // the seeded PRNG the kill moments come from.
+import { mulberry32 } from '../../src/core/random.js';
 import { shares, type Reconciliation } from './compare.js';
 import type { StopResult } from './harness.js';
 
@@ -11,17 +12,8 @@ export function formatFigures(scenario: string, figures: readonly Figure[]): str
   return figures.map((f) => `CHAOS ${scenario}.${f.name} ${Number.isInteger(f.value) ? f.value : f.value.toFixed(3)} ${f.unit}`).join('\n');
 }
 
-/** mulberry32: a small seeded PRNG, so kill moments repeat for a seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The core's seeded PRNG (mulberry32), so kill moments repeat for a seed. */
+export const prng = mulberry32;
 
 /** The facts of one stop, as figures. */
 export function stopFigures(s: StopResult): Figure[] {
