@@ -41,7 +41,7 @@ import { ClockRefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
 import type { CycleReport } from '../runtime/cycle.js';
 import { Daemon, type DaemonLedger } from '../runtime/daemon.js';
-import { capitalFromConfig } from '../runtime/limits.js';
+import { capitalFromConfig, managerConfigFromConfig } from '../runtime/limits.js';
 import { createLogger } from '../runtime/logger.js';
 import type { Book } from '../core/book.js';
 import { PaperError, PaperGateway, PaperVenue, paperMarketFromSettings, type FillModel, type PaperFill } from '../sim/paper/index.js';
@@ -250,7 +250,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const manager = new OrderManager({
       clock, gateway, ledger, signer: digestOnlySigner(seededKey(seed), config), dialect, owner: 'backtest',
       signatureType: config.exchange.signatureType, limiter, random: mulberry32(seed ^ 0x5a17),
-      config: { circuitBreakerFailures: config.orders.circuitBreakerFailures, shutdownTimeoutMs: config.orders.shutdownTimeoutMs },
+      config: managerConfigFromConfig(config),
       logger: logger.child({ component: 'orders' }), strategy: config.strategy.name,
     });
     const daemon = new Daemon({

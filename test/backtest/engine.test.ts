@@ -66,13 +66,19 @@ describe('runBacktest on a synthetic recording', () => {
 
   it('placement latency delays the fill', async () => {
     const path = await writeSynthetic();
-    const fast = await runBacktest({ recording: path, config: testConfig(), seed: 3 });
-    const slow = await runBacktest({ recording: path, config: testConfig(), seed: 3, latency: { placeMs: 12_000, cancelMs: 0 } });
+    // Quotes that may take liquidity (postOnly off): a late order trades at arrival.
+    const taking = testConfig({ orders: { postOnly: false } });
+    const fast = await runBacktest({ recording: path, config: taking, seed: 3 });
+    const slow = await runBacktest({ recording: path, config: taking, seed: 3, latency: { placeMs: 12_000, cancelMs: 0 } });
     expect(fast.fills[0]!.venueTimeMs).toBe(T0 + 10_000);
     expect(slow.fills.length).toBeGreaterThan(0);
     expect(slow.fills[0]!.venueTimeMs).toBeGreaterThan(fast.fills[0]!.venueTimeMs);
     // The first order reached the venue 12 s after the first cycle sent it.
     expect(Math.min(...slow.orders.map((o) => o.stateAtMs))).toBeGreaterThanOrEqual(T0 + 12_000);
+    // Post-only (the default): the same late quotes that would now cross are refused, never taken.
+    const postOnly = await runBacktest({ recording: path, config: testConfig(), seed: 3, latency: { placeMs: 12_000, cancelMs: 0 } });
+    expect(postOnly.orders.some((o) => o.state === 'rejected')).toBe(true);
+    expect(postOnly.fills.filter((f) => f.venueTimeMs === slow.fills[0]!.venueTimeMs)).toEqual([]);
   }, 60_000);
 
   it('is deterministic: the same inputs give byte-identical JSON', async () => {

@@ -49,7 +49,8 @@ describe('OrderManager + Ledger against the PaperGateway', () => {
     const managerFills: FillEvent[] = [];
     const om = new OrderManager({
       clock, gateway: gw, ledger, signer: inlineSigner(), dialect: DIALECTS.spec, owner: API_KEY, random: seeded(11),
-      onFill: (f) => managerFills.push(f), config: { backoff: { baseDelayMs: 0 } },
+      // This test takes liquidity on purpose (a taker fill on arrival): quotes are not post-only.
+      onFill: (f) => managerFills.push(f), config: { backoff: { baseDelayMs: 0 }, postOnly: false },
     });
     closers.push(() => om.close());
     const settingsNow = await gw.getMarketSettings(burst.conditionId);
