@@ -2,7 +2,9 @@
 // (maker and taker) for the PositionBook and the public trade log, and moves the last trade price
 // of both tokens of the market. Invariants kept here:
 // - engine accounts are shown under their wallet: an address id as itself (lower case), any other
-//   id as a world trader's wallet chosen by a hash of the id (deterministic);
+//   id (a synthetic flow trader) as a wallet derived from a hash of the id (deterministic), never a
+//   world trader's: a world trader's trades are its past trades only, so its positions and
+//   leaderboard figures stay explained by its /trades (standings.ts);
 // - only the venue's own accounts (wallets it issued an API key to or funded) get PositionBook
 //   positions; the synthetic traders appear in the public trade log only (they are funded with
 //   minted tokens the portfolio never saw, so their sells could not be accounted);
@@ -32,10 +34,9 @@ export class WalletMap {
     if (isAddress(owner)) return owner.toLowerCase();
     let w = this.cache.get(owner);
     if (w === undefined) {
-      const users = this.world.users;
-      if (users.length === 0) return '0x' + createHash('sha256').update(owner).digest('hex').slice(0, 40);
-      const h = createHash('sha256').update(`flow-wallet/${owner}`).digest().readUInt32BE(0);
-      w = (users[h % users.length] as (typeof users)[number]).proxyWallet;
+      w = '0x' + createHash('sha256').update(`flow-wallet/${owner}`).digest('hex').slice(0, 40);
+      // A hash equal to a world trader's wallet is as likely as guessing a key; keep them apart anyway.
+      if (this.world.userByWallet(w) !== undefined) w = '0x' + createHash('sha256').update(`flow-wallet/${owner}/2`).digest('hex').slice(0, 40);
       this.cache.set(owner, w);
     }
     return w;

@@ -1,23 +1,16 @@
-// Generation of the world's people: traders with profiles, comments with nested replies and
-// reactions, per-category leaderboard figures, and the token holdings shown on comment profiles.
+// Generation of the world's people: traders with profiles, and comments with nested replies and
+// reactions (their trades, leaderboard figures and profile holdings: past-trades.ts, standings.ts).
 // Invariants kept here:
 // - every draw comes from the Rng passed in (one forked stream per concern), so the same seed gives
-//   the same people, and changing comment generation does not move a single leaderboard figure;
+//   the same people, and changing comment generation does not move a single trade;
 // - usernames and wallets are unique; a reply is created after its parent and its replyAddress is
-//   the parent author's wallet; times never pass `nowMs` (the world's start);
-// - leaderboard figures are whole cents, volumes positive; a longer period contains the shorter
-//   (DAY ⊆ WEEK ⊆ MONTH ⊆ ALL volumes grow), and OVERALL is the sum over categories.
-import type { Micros, Shares } from '../../core/money.js';
+//   the parent author's wallet; times never pass `nowMs` (the world's start).
 import { address, assetUrl, DAY_MS, MINUTE_MS, SIM_ASSET_BASE, Uniq } from './ids.js';
-import {
-  CATEGORIES, LEADERBOARD_PERIODS, type Category, type CommentRec, type EventRec, type LeaderboardFigure,
-  type MarketRec, type ReactionRec, type UserRec,
-} from './model.js';
+import type { CommentRec, EventRec, ReactionRec, UserRec } from './model.js';
 import type { Rng } from './rng.js';
 import {
   BIO_LINES, COMMENT_BODIES, COMMENT_OPENERS, PSEUDO_ADJECTIVES, PSEUDO_NOUNS, REACTION_TYPES, REPLY_BODIES,
 } from './vocab.js';
-import { leaderboardKey } from './world.js';
 
 export function generateUsers(rng: Rng, count: number, nowMs: number): UserRec[] {
   const names = new Uniq();
@@ -59,26 +52,6 @@ export function generateUsers(rng: Rng, count: number, nowMs: number): UserRec[]
     });
   }
   return users;
-}
-
-/** Gives each user 0..4 holdings among open markets' tokens (shown on comment profiles). */
-export function assignProfilePositions(rng: Rng, users: UserRec[], markets: readonly MarketRec[]): UserRec[] {
-  const open = markets.filter((m) => !m.state.closed);
-  if (open.length === 0) return users;
-  return users.map((u) => {
-    const n = rng.int(0, 4);
-    const seen = new Set<string>();
-    const positions: { tokenId: string; positionSize: Shares }[] = [];
-    for (let k = 0; k < n; k++) {
-      const m = rng.pick(open);
-      const tokenId = m.tokenIds[rng.int(0, 1)] ?? m.tokenIds[0];
-      if (seen.has(tokenId)) continue;
-      seen.add(tokenId);
-      // Whole cents of a share, 5..20,000 shares.
-      positions.push({ tokenId, positionSize: (rng.int(500, 2_000_000) * 10_000) as Shares });
-    }
-    return { ...u, positions };
-  });
 }
 
 interface CommentIds { next: number }
@@ -145,52 +118,4 @@ export function generateComments(rng: Rng, users: readonly UserRec[], events: re
     for (let i = 0; i < n; i++) out.push(makeComment(rng, users, e, null, 0, nowMs, ids, reactionIds));
   }
   return out;
-}
-
-const CENT = 10_000;
-
-function cents(x: number): Micros {
-  // "+ 0" turns a -0 (a tiny negative rounded away) into 0.
-  return (Math.round(x * 100) * CENT + 0) as Micros;
-}
-
-/** Figures per (category, period) for users active there, OVERALL summed over categories. */
-export function generateLeaderboard(rng: Rng, users: readonly UserRec[]): Map<string, LeaderboardFigure[]> {
-  const out = new Map<string, LeaderboardFigure[]>();
-  const overall = new Map<string, Map<number, { vol: number; pnl: number }>>();
-  for (const p of LEADERBOARD_PERIODS) overall.set(p, new Map());
-  for (const c of CATEGORIES) for (const p of LEADERBOARD_PERIODS) out.set(leaderboardKey(upper(c), p), []);
-  for (const u of users) {
-    const favourites = new Set<Category>(rng.sample(CATEGORIES, rng.int(1, 3)));
-    for (const c of CATEGORIES) {
-      if (!favourites.has(c) && !rng.chance(0.2)) continue;
-      const scale = favourites.has(c) ? 10 : 1;
-      const x = rng.float();
-      const all = 500 * scale * (1 + 199 * x * x * x);
-      const month = rng.chance(0.85) ? all * (0.1 + 0.5 * rng.float()) : 0;
-      const week = month > 0 && rng.chance(0.8) ? month * (0.15 + 0.5 * rng.float()) : 0;
-      const day = week > 0 && rng.chance(0.6) ? week * (0.1 + 0.4 * rng.float()) : 0;
-      const vols: Record<string, number> = { ALL: all, MONTH: month, WEEK: week, DAY: day };
-      for (const p of LEADERBOARD_PERIODS) {
-        const vol = cents(vols[p] ?? 0);
-        if (vol <= 0) continue;
-        const pnl = cents((vols[p] ?? 0) * rng.normal(0.01, 0.06));
-        out.get(leaderboardKey(upper(c), p))?.push({ userIndex: u.index, vol, pnl });
-        const o = overall.get(p);
-        const prev = o?.get(u.index) ?? { vol: 0, pnl: 0 };
-        o?.set(u.index, { vol: prev.vol + vol, pnl: prev.pnl + pnl });
-      }
-    }
-  }
-  for (const p of LEADERBOARD_PERIODS) {
-    const rows: LeaderboardFigure[] = [];
-    for (const [userIndex, f] of overall.get(p) ?? []) rows.push({ userIndex, vol: f.vol as Micros, pnl: f.pnl as Micros });
-    rows.sort((a, b) => a.userIndex - b.userIndex);
-    out.set(leaderboardKey('OVERALL', p), rows);
-  }
-  return out;
-}
-
-function upper(c: Category): Uppercase<Category> {
-  return c.toUpperCase() as Uppercase<Category>;
 }

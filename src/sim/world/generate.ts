@@ -1,6 +1,7 @@
 // generateWorld: a seeded, deterministic synthetic catalog (events → markets with YES/NO-style
-// token pairs, tags, series, neg-risk groups, rewards, fees, a status mix), plus traders, comments
-// and leaderboard figures. Invariants kept here:
+// token pairs, tags, series, neg-risk groups, rewards, fees, a status mix), plus traders, comments,
+// the traders' past trades and what follows from them (leaderboard figures, profile holdings; the
+// venue replays the same trades into its positions and trade log). Invariants kept here:
 // - the world is a pure function of (seed, markets, startMs, users): same inputs → byte-identical
 //   `JSON.stringify(world)`; each event draws from its own forked stream, so a world of N markets
 //   is a prefix of a world of N+k (except the last event's truncated market list);
@@ -13,13 +14,15 @@
 // - every market's displayed prices are on its tick and sum to 1 (resolved: 1 and 0).
 import { SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
 import { clampToOrderRange } from '../../core/tick.js';
-import { assignProfilePositions, generateComments, generateLeaderboard, generateUsers } from './community.js';
+import { generateComments, generateUsers } from './community.js';
 import { address, assetUrl, DAY_MS, hash64, HOUR_MS, MINUTE_MS, slugify, tokenId, Uniq } from './ids.js';
 import type { Category, EventRec, FeeRec, MarketRec, MarketState, OutcomeIndex, RewardsRec, SeriesRec, TagRec } from './model.js';
+import { generatePastTrades } from './past-trades.js';
 import { Rng, type Seed } from './rng.js';
+import { deriveStandings } from './standings.js';
 import { CATEGORY_WEIGHTS, HORIZON_DAYS, TEMPLATES, type EventDraft, type SeriesDraft } from './templates.js';
 import { CATEGORY_LABELS, TOPIC_TAGS } from './vocab.js';
-import { World } from './world.js';
+import { World, type WorldData } from './world.js';
 
 export interface WorldOptions {
   seed: Seed;
@@ -274,11 +277,10 @@ export function generateWorld(opts: WorldOptions): World {
     });
   }
 
-  const baseUsers = generateUsers(root.fork('users'), userCount, nowMs);
-  const users = assignProfilePositions(root.fork('profile-positions'), baseUsers, markets);
+  const users = generateUsers(root.fork('users'), userCount, nowMs);
   const comments = generateComments(root.fork('comments'), users, events, nowMs);
-  const leaderboard = generateLeaderboard(root.fork('leaderboard'), users);
-  return new World({
+  const pastTrades = generatePastTrades(root.fork('past-trades'), markets, users, nowMs);
+  const data: WorldData = {
     seed: root.key,
     startMs: nowMs,
     tags,
@@ -287,7 +289,15 @@ export function generateWorld(opts: WorldOptions): World {
     markets,
     users,
     comments,
-    leaderboard,
+    pastTrades,
+    leaderboard: new Map(),
     collateral,
+  };
+  // The leaderboard and the profiles' holdings follow from the past trades (standings.ts).
+  const standings = deriveStandings(new World(data));
+  return new World({
+    ...data,
+    users: users.map((u) => ({ ...u, positions: standings.holdings.get(u.index) ?? [] })),
+    leaderboard: standings.leaderboard,
   });
 }

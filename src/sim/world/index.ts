@@ -23,6 +23,8 @@
 //   GET  /prices-history                   priceHistory.query(q, clock.now())
 //   POST /batch-prices-history             priceHistory.batch(body, clock.now())
 //   POST /last-trades-prices               lastTrades.lastTradesPrices(body)
+// Start: replayPast(world, positionBook, tradeLog) feeds the world's past trades (the history its
+// leaderboard is derived from) before any live fill.
 // Feeding: each engine trade → one Fill per wallet → positionBook.applyFill + tradeLog.append,
 // lastTrades.record; a clock interval → priceHistory.sampleMids(world, mid, now) and
 // world.setTokenPrice(token, mid); tick changes, closing and resolution → world.setTick / close /
@@ -43,4 +45,6 @@ export * from './query-leaderboard.js';
 export { PositionBook, PortfolioError, toWirePosition, toWireClosedPosition, type Fill, type PriceFn, type PositionView } from './portfolio.js';
 export * from './query-positions.js';
 export { TradeLog } from './trades.js';
+export { generatePastTrades, LOT } from './past-trades.js';
+export { deriveStandings, LEADERBOARD_WINDOW_MS, pastFill, replayPast, type Holding, type Standings } from './standings.js';
 export { PriceHistory, LastTrades, HistoryError, type LastTrade } from './history.js';

@@ -1,9 +1,9 @@
 // Domain records of the synthetic world (no wire shapes here: renderers turn these into the
 // interface's JSON). Invariants kept here:
-// - static records (events, markets, tags, series, users, comments, leaderboard figures) never
-//   change after generation; everything the venue can change about a market lives in its
-//   `MarketState`, mutated only through `World` methods (world.ts), so renderers always reflect the
-//   venue's current tick, flags, prices and winner;
+// - static records (events, markets, tags, series, users, comments, past trades, leaderboard
+//   figures) never change after generation; everything the venue can change about a market lives
+//   in its `MarketState`, mutated only through `World` methods (world.ts), so renderers always
+//   reflect the venue's current tick, flags, prices and winner;
 // - money-like figures are integer millionths (Price, Shares, Micros); times are epoch ms;
 // - a market has exactly two outcome tokens, index 0 and 1, and `winner` is set only when resolved.
 import type { Micros, Price, Shares } from '../../core/money.js';
@@ -213,6 +213,23 @@ export const LEADERBOARD_CATEGORIES = [
 export const LEADERBOARD_PERIODS = ['DAY', 'WEEK', 'MONTH', 'ALL'] as const;
 export type LeaderboardCategoryName = (typeof LEADERBOARD_CATEGORIES)[number];
 export type LeaderboardPeriodName = (typeof LEADERBOARD_PERIODS)[number];
+
+/**
+ * One trade of the world's synthetic past (before its start), as one wallet's side of a match:
+ * the history the leaderboard, positions, closed positions and /trades are all derived from
+ * (past-trades.ts generates it, standings.ts derives the rest). Price on the market's tick, size
+ * a whole multiple of 10 shares, whole seconds, no fee (a maker, or a taker on a fee-free market).
+ */
+export interface PastTrade {
+  readonly userIndex: number;
+  readonly marketIndex: number;
+  readonly outcomeIndex: OutcomeIndex;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: Price;
+  readonly size: Shares;
+  readonly timeMs: number;
+  readonly role: 'maker' | 'taker';
+}
 
 /** One user's figures in one category and period (collateral millionths, whole cents). */
 export interface LeaderboardFigure {

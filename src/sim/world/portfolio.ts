@@ -28,6 +28,8 @@
 //   totalBought (the life's average buy cost), timestamp = when it closed (the emptying fill or
 //   redemption, or the resolution for a claim), redeemable = an unredeemed claim, mergeable false.
 // A position that empties and is bought again is one record again current (cumulative figures).
+// A fill in a resolved market is refused, except a fill of the world's past (applyFill's `past`)
+// dated before the resolution: the venue replays that history into the book at start.
 // `asset` is `<condition_id>:<outcome_index>` as §2.11 says (the public exchange puts the token id
 // there); `oppositeAsset` uses the same form for the other outcome.
 // All money is integer millionths; products through mulMicros, quotients through divRound.
@@ -109,18 +111,15 @@ function checkInt(v: number, what: string, min: number, max = Number.MAX_SAFE_IN
 }
 
 export class PositionBook {
-  private readonly positions = new Map<string, PositionState>();
+  /** Per wallet, per token (nested maps: no key string built per lookup). */
+  private readonly positions = new Map<string, Map<string, PositionState>>();
   private readonly byUser = new Map<string, PositionState[]>();
   private seq = 0;
 
   constructor(private readonly world: World, private readonly priceOf: PriceFn = () => null) {}
 
-  private key(user: string, tokenId: string): string {
-    return `${user}|${tokenId}`;
-  }
-
   private get(user: string, tokenId: string): PositionState | undefined {
-    return this.positions.get(this.key(user, tokenId));
+    return this.positions.get(user)?.get(tokenId);
   }
 
   private open(user: string, market: MarketRec, outcomeIndex: OutcomeIndex): PositionState {
@@ -132,7 +131,8 @@ export class PositionBook {
       size: 0 as Shares, costBasis: 0 as Micros, totalBought: 0 as Shares, boughtCost: 0 as Micros, realized: 0 as Micros,
       lastFillMs: 0, closedAtMs: null,
     };
-    this.positions.set(this.key(user, tokenId), p);
+    const mine = this.positions.get(user);
+    if (mine === undefined) this.positions.set(user, new Map([[tokenId, p]])); else mine.set(tokenId, p);
     const list = this.byUser.get(user);
     if (list === undefined) this.byUser.set(user, [p]); else list.push(p);
     return p;
@@ -140,16 +140,20 @@ export class PositionBook {
 
   /**
    * Applies one fill; throws PortfolioError (and changes nothing) when the fill is impossible.
-   * Returns the cost basis a SELL released (0 for a BUY), which revertFill needs.
+   * Returns the cost basis a SELL released (0 for a BUY), which revertFill needs. `past`: a fill of
+   * the world's generated history (standings.ts), which may lie in a market resolved after it.
    */
-  applyFill(f: Fill): number {
+  applyFill(f: Fill, opts: { past?: boolean } = {}): number {
     if (!isAddress(f.user)) throw new PortfolioError('PORTFOLIO_BAD_FILL', `bad wallet address: ${f.user}`);
     const ref = this.world.token(f.tokenId);
     if (ref === undefined) throw new PortfolioError('PORTFOLIO_UNKNOWN_TOKEN', `unknown token ${f.tokenId}`);
     if (ref.market.conditionId !== f.conditionId.toLowerCase()) {
       throw new PortfolioError('PORTFOLIO_BAD_FILL', `token ${f.tokenId} is not in market ${f.conditionId}`);
     }
-    if (ref.market.state.winner !== null) throw new PortfolioError('PORTFOLIO_MARKET_RESOLVED', `market ${f.conditionId} is resolved`);
+    const s = ref.market.state;
+    if (s.winner !== null && !(opts.past === true && f.timeMs < (s.resolvedAtMs ?? 0))) {
+      throw new PortfolioError('PORTFOLIO_MARKET_RESOLVED', `market ${f.conditionId} is resolved`);
+    }
     checkInt(f.price, 'price', 0, SCALE);
     checkInt(f.size, 'size', 1);
     checkInt(f.feeMicros, 'fee', 0);

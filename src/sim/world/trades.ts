@@ -1,9 +1,11 @@
 // TradeLog: the public trade history behind GET /trades (protocol.md §8), fed with the same fills
 // as the PositionBook. Invariants kept here:
-// - bounded memory: the newest `capacity` fills are kept (oldest dropped first);
+// - bounded memory: the newest `capacity` fills are kept (oldest dropped first); the world's past
+//   trades (`preload`, standings.ts) are kept apart and never dropped, so a leaderboard wallet's
+//   history stays listed however long the venue runs;
 // - a fill is validated against the world (known token, matching condition id) before it is kept;
 // - a fill without a transaction hash gets a deterministic one (SHA-256 of its sequence number and
-//   fields), so the same sequence of fills always lists the same hashes;
+//   fields, computed when first listed), so the same sequence of fills always lists the same hashes;
 // - query: user (wallet, any case), market (comma-separated condition ids), limit 1–500 (default
 //   100), offset 0–10000 (default 0); newest first, ties by arrival (latest first); data error
 //   shape (`unknown_field`, `invalid_field`), status 400;
@@ -21,11 +23,13 @@ interface Logged {
   readonly seq: number;
   readonly fill: Fill;
   readonly user: string;
-  readonly hash: string;
+  /** The fill's hash, or the derived one once computed (null until first listed). */
+  hash: string | null;
 }
 
 export class TradeLog {
   private readonly log: Logged[] = [];
+  private readonly past: Logged[] = [];
   private seq = 0;
 
   constructor(private readonly world: World, private readonly capacity = 100_000) {
@@ -33,22 +37,36 @@ export class TradeLog {
   }
 
   get size(): number {
-    return this.log.length;
+    return this.past.length + this.log.length;
   }
 
-  append(f: Fill): void {
+  private logged(f: Fill): Logged {
     const ref = this.world.token(f.tokenId);
     if (ref === undefined) throw new PortfolioError('PORTFOLIO_UNKNOWN_TOKEN', `unknown token ${f.tokenId}`);
     if (ref.market.conditionId !== f.conditionId.toLowerCase()) {
       throw new PortfolioError('PORTFOLIO_BAD_FILL', `token ${f.tokenId} is not in market ${f.conditionId}`);
     }
     if (!isAddress(f.user)) throw new PortfolioError('PORTFOLIO_BAD_FILL', `bad wallet address: ${f.user}`);
-    const seq = this.seq++;
-    const hash = f.transactionHash ?? '0x' + createHash('sha256')
-      .update(`${seq}|${f.user.toLowerCase()}|${f.tokenId}|${f.side}|${f.price}|${f.size}|${f.timeMs}`)
-      .digest('hex');
-    this.log.push({ seq, fill: f, user: f.user.toLowerCase(), hash });
+    return { seq: this.seq++, fill: f, user: f.user.toLowerCase(), hash: f.transactionHash ?? null };
+  }
+
+  append(f: Fill): void {
+    this.log.push(this.logged(f));
     if (this.log.length > this.capacity) this.log.splice(0, this.log.length - this.capacity);
+  }
+
+  /** Keeps the world's past trades (in time order, before any append), never dropped. */
+  preload(fills: readonly Fill[]): void {
+    if (this.seq !== 0) throw new RangeError('preload must come before the first fill');
+    for (const f of fills) this.past.push(this.logged(f));
+  }
+
+  private hashOf(l: Logged): string {
+    if (l.hash === null) {
+      const f = l.fill;
+      l.hash = '0x' + createHash('sha256').update(`${l.seq}|${l.user}|${f.tokenId}|${f.side}|${f.price}|${f.size}|${f.timeMs}`).digest('hex');
+    }
+    return l.hash;
   }
 
   query(q: RawQuery): QueryResult<WireTrade[]> {
@@ -63,10 +81,9 @@ export class TradeLog {
       const limit = p.int('limit', { min: 1, max: 500 }, 100);
       const offset = p.int('offset', { min: 0, max: 10_000 }, 0);
       const wallet = user?.toLowerCase();
-      const rows = this.log
-        .filter((l) => (wallet === undefined || l.user === wallet) && (markets === undefined || markets.has(l.fill.conditionId.toLowerCase()))
-          && (!takerOnly || l.fill.role === 'taker'))
-        .sort((a, b) => b.fill.timeMs - a.fill.timeMs || b.seq - a.seq);
+      const keep = (l: Logged): boolean => (wallet === undefined || l.user === wallet)
+        && (markets === undefined || markets.has(l.fill.conditionId.toLowerCase())) && (!takerOnly || l.fill.role === 'taker');
+      const rows = [...this.past.filter(keep), ...this.log.filter(keep)].sort((a, b) => b.fill.timeMs - a.fill.timeMs || b.seq - a.seq);
       return page(rows, offset, limit).map((l) => this.render(l));
     });
   }
@@ -87,7 +104,7 @@ export class TradeLog {
       slug: m.slug,
       outcome: m.outcomes[ref.outcomeIndex],
       outcomeIndex: ref.outcomeIndex,
-      transactionHash: l.hash,
+      transactionHash: this.hashOf(l),
     };
   }
 }

@@ -14,7 +14,7 @@ import { SCALE, type Price, type Shares } from '../../core/money.js';
 import { isKnownTick } from '../../core/tick.js';
 import type {
   CommentRec, EventRec, LeaderboardCategoryName, LeaderboardFigure, LeaderboardPeriodName, MarketRec, OutcomeIndex,
-  SeriesRec, TagRec, UserRec,
+  PastTrade, SeriesRec, TagRec, UserRec,
 } from './model.js';
 
 export class WorldError extends OddsmakerError {
@@ -33,7 +33,9 @@ export interface WorldData {
   readonly users: readonly UserRec[];
   /** Top-level comments, each with its nested replies. */
   readonly comments: readonly CommentRec[];
-  /** Figures per `${category}/${period}`. */
+  /** The traders' history before `startMs`, in time order (past-trades.ts). */
+  readonly pastTrades: readonly PastTrade[];
+  /** Figures per `${category}/${period}`, derived from `pastTrades` (standings.ts). */
   readonly leaderboard: ReadonlyMap<string, readonly LeaderboardFigure[]>;
   /** Collateral address rewards are paid in. */
   readonly collateral: string;
@@ -68,6 +70,7 @@ export class World {
   readonly markets: readonly MarketRec[];
   readonly users: readonly UserRec[];
   readonly comments: readonly CommentRec[];
+  readonly pastTrades: readonly PastTrade[];
   readonly collateral: string;
   private readonly leaderboard: ReadonlyMap<string, readonly LeaderboardFigure[]>;
 
@@ -95,6 +98,7 @@ export class World {
     this.markets = data.markets;
     this.users = data.users;
     this.comments = data.comments;
+    this.pastTrades = data.pastTrades;
     this.collateral = data.collateral;
     this.leaderboard = data.leaderboard;
     for (const m of data.markets) {
@@ -296,6 +300,7 @@ export class World {
       markets: this.markets,
       users: this.users,
       comments: this.comments,
+      pastTrades: this.pastTrades,
       leaderboard: [...this.leaderboard.entries()],
     };
   }
