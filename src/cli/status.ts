@@ -105,6 +105,17 @@ export function renderStatus(v: StatusView, opts: { maxOrders?: number } = {}): 
     const l = v.positionsCheck.last;
     out.push(`positions    check ${v.positionsCheck.schedule}: ${l === null ? 'not run yet' : `${l.outcome} at ${l.at}${l.differences > 0 ? ` (${l.differences} differences)` : ''}${l.error === null ? '' : ` (${l.error})`}`}`);
   }
+  const hb = v.heartbeat ?? null;
+  if (hb !== null) {
+    out.push(`heartbeat    ${hb.lapsed ? 'LAPSED: the exchange has cancelled our orders' : hb.failingSince !== null ? `failing since ${hb.failingSince}` : hb.running ? 'alive' : 'stopped'}`
+      + ` · every ${hb.intervalMs} ms, expiry ${hb.expiryMs} ms · ${hb.beats} accepted, ${hb.failures} failed${hb.lastError === null ? '' : ` (${hb.lastError})`}`);
+  }
+  const co = v.collateral ?? null;
+  if (co !== null) {
+    out.push(`collateral   exchange balance ${co.balance ?? '-'}${co.at === null ? '' : ` at ${co.at}`}${co.recent ? '' : ' (not recent: not used)'}`
+      + (co.zeroAllowances.length > 0 ? ` · ZERO ALLOWANCE: ${co.zeroAllowances.map((z) => (z === '' ? '(exchange)' : shortId(z))).join(', ')}` : '')
+      + (co.error === null ? '' : ` · last read failed: ${co.error}`));
+  }
   if (v.awaitingResolution !== null && v.awaitingResolution.length > 0) {
     out.push(`resolution   awaiting ${v.awaitingResolution.length}: ${v.awaitingResolution.map(shortId).join(', ')}`);
   }
@@ -135,11 +146,11 @@ export function renderStatus(v: StatusView, opts: { maxOrders?: number } = {}): 
   out.push('', `POSITIONS (${v.positions.length})`);
   if (v.positions.length > 0) {
     out.push(...table(
-      ['TOKEN', 'MARKET', 'SIZE', 'AVG PRICE', 'MARK', 'REALIZED', 'UNREALIZED', 'FEES'],
+      ['TOKEN', 'MARKET', 'SIZE', 'PENDING', 'AVG PRICE', 'MARK', 'REALIZED', 'UNREALIZED', 'FEES'],
       v.positions.map((x) => [
-        shortId(x.tokenId), shortId(x.conditionId), x.size, x.avgPrice ?? '-', x.mark ?? '-', x.realized, x.unrealized ?? '-', x.fees,
+        shortId(x.tokenId), shortId(x.conditionId), x.size, x.pending, x.avgPrice ?? '-', x.mark ?? '-', x.realized, x.unrealized ?? '-', x.fees,
       ]),
-      [false, false, true, true, true, true, true, true],
+      [false, false, true, true, true, true, true, true, true],
     ));
   }
   return `${out.join('\n')}\n`;

@@ -32,7 +32,29 @@ export const exchangeSchema = z.strictObject({
   chainId: positiveInt.optional(),
   verifyingContract: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   negRiskVerifyingContract: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+  /**
+   * Keep the exchange's heartbeat (dead-man switch, POST /v1/heartbeats) alive while running, so
+   * that it cancels our orders if the daemon dies or hangs (src/runtime/heartbeat.ts). Only where
+   * the gateway has the route (live and sandbox modes).
+   */
+  heartbeat: z.boolean().default(true),
+  /** The exchange's heartbeat expiry: no heartbeat for this long and it cancels our orders. */
+  heartbeatExpiryMs: positiveInt.min(100).default(10_000),
+  /** Time between heartbeats; default a third of heartbeatExpiryMs; must be below it. */
+  heartbeatIntervalMs: positiveInt.min(10).optional(),
+}).superRefine((ex, ctx) => {
+  if (ex.heartbeatIntervalMs !== undefined && ex.heartbeatIntervalMs >= ex.heartbeatExpiryMs) {
+    ctx.addIssue({
+      code: 'custom', path: ['heartbeatIntervalMs'],
+      message: `must be below exchange.heartbeatExpiryMs (${ex.heartbeatExpiryMs}): a heartbeat must arrive before the exchange's expiry`,
+    });
+  }
 });
+
+/** Time between heartbeats: exchange.heartbeatIntervalMs, else a third of the expiry. */
+export function heartbeatIntervalOf(ex: Pick<z.infer<typeof exchangeSchema>, 'heartbeatExpiryMs' | 'heartbeatIntervalMs'>): number {
+  return ex.heartbeatIntervalMs ?? Math.max(1, Math.floor(ex.heartbeatExpiryMs / 3));
+}
 
 export const sandboxSchema = z.strictObject({
   seed: nonNegInt.default(42),
@@ -84,9 +106,9 @@ export const riskSchema = z.strictObject({
   /** Daily loss (realized + unrealized since UTC midnight) that trips the kill switch. */
   dailyLossLimit: decimalString.default('100'),
   /**
-   * Collateral the daemon may trade with, collateral units. The interface has no balance route,
-   * so free collateral is this + realized PnL (net of fees) − cost of the shares held − what our
-   * resting bids reserve.
+   * Collateral the daemon may trade with, collateral units: free collateral is this + realized
+   * PnL (net of fees) − cost of the shares held − what our resting bids reserve, capped by the
+   * exchange's balance while a recent reading exists (ledger.balanceCheckIntervalMs).
    */
   capital: decimalString.default('1000'),
 });
@@ -137,6 +159,12 @@ export const configSchema = z.strictObject({
     path: z.string().min(1).default('data/ledger.sqlite'),
     /** node-cron expression (UTC) of the check comparing the ledger's positions with GET /positions. */
     positionsCheckCron: cronExpression.default('*/5 * * * *'),
+    /**
+     * How often the exchange's collateral balance and allowances are read (GET /balance-allowance,
+     * also at start), ms; free collateral is then min(ledger-derived, balance) − what our bids
+     * reserve while the reading is recent (3 intervals). 0 turns the check off.
+     */
+    balanceCheckIntervalMs: nonNegInt.default(30_000),
   }).prefault({}),
   record: z.strictObject({ enabled: z.boolean().default(false), path: z.string().default('data/recording.omr') }).prefault({}),
   log: z.strictObject({

@@ -7,6 +7,7 @@
 // - an unknown dialect name is a configuration error naming the value (CLI exit 2).
 import { getAddress } from 'ethers';
 import { OddsmakerError } from '../core/errors.js';
+import type { FeeSchedule } from '../core/fees.js';
 
 export type DialectName = 'spec' | 'polymarket';
 
@@ -42,6 +43,13 @@ export interface Dialect {
   readonly orderWire: 'interface' | 'public';
   /** POST /prices items: `{token_id}` (both sides answered) or `{token_id, side}` (one item a side). */
   readonly pricesItemSide: boolean;
+  /**
+   * Which market fields fills are charged by (src/core/fees.ts feeModelOf): 'base-bps' = the
+   * interface's maker_base_fee / taker_base_fee × min(p, 1 − p); 'fee-details' = the public
+   * exchange's `fd` of GET /clob-markets (takers r × (p(1 − p))^e per share, makers nothing;
+   * Polymarket/clob-client-v2 src/fees/index.ts, sources in core/fees.ts).
+   */
+  readonly fees: FeeSchedule;
 }
 
 /** A configuration error about dialects (code starts with CONFIG, so the CLI exits 2). */
@@ -64,6 +72,7 @@ const SPEC: Dialect = Object.freeze({
   readWire: 'interface',
   orderWire: 'interface',
   pricesItemSide: false,
+  fees: 'base-bps',
 });
 
 const POLYMARKET: Dialect = Object.freeze({
@@ -79,6 +88,7 @@ const POLYMARKET: Dialect = Object.freeze({
   readWire: 'public',
   orderWire: 'public',
   pricesItemSide: true,
+  fees: 'fee-details',
 });
 
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = Object.freeze({ spec: SPEC, polymarket: POLYMARKET });

@@ -1,31 +1,47 @@
 // Fills of our orders: turns placement results (amounts matched on arrival) and order lookups
-// (cumulative sizeMatched) into ledger writes and fill events, with fees from the market's base
-// fees. Invariants kept:
+// (cumulative sizeMatched) into ledger writes and fill events, with fees from the market's fee
+// model. Invariants kept:
 // - the ledger is the deduplicator: a fill is keyed by (order id, cumulative matched size), so a
 //   repeated or out-of-order observation records nothing and emits no event; an event is emitted
 //   exactly when the ledger recorded a new increment, with that increment's size and fee;
-// - fee formula (the shape the public exchange and our simulator use, protocol fees in basis
-//   points of the market's maker_base_fee / taker_base_fee):
-//       fee = floor(bps × min(p, 1 − p) × size / 10⁴)   in collateral millionths,
-//   computed exactly in bigint with one rounding, `floor` (the venue's own rounding, so our books
-//   agree with its charges to the millionth). p is the fill price, size the increment;
+// - fees are charged by the one fee function, src/core/fees.ts `fillFee` (the simulator's engine
+//   charges through it too, so our books agree with its charges to the millionth), on the
+//   market's model: `fees` of its settings when the universe set one by the dialect's fee
+//   schedule (the public exchange's `fd`: takers pay C × r × (p(1 − p))^e, makers nothing;
+//   marketdata/universe.ts), else its base fees
+//   (maker_base_fee / taker_base_fee bps × min(p, 1 − p) × size, the interface's). p is the fill
+//   price, size the increment; exact integers, one rounding, `floor`;
 // - the part matched on arrival (placement status `matched`) is a taker fill at the price implied
 //   by its exact amounts; later increments of an acknowledged order are maker fills at its limit
 //   price. An increment first seen by a lookup of an order whose placement answer was lost may
 //   have matched on arrival: it is booked as taker (the higher fee; we cannot tell);
-// - a market whose fees are unknown is charged 0 and reported (`feeKnown: false`).
+// - a market whose fees are unknown (no settings, or `fees: null`: details we cannot charge
+//   exactly) is charged 0 and reported (`feeKnown: false`).
 import { impliedPrice } from '../core/amounts.js';
 import type { Clock } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import type { OrderRecord, PlacementResult } from '../core/market.js';
-import { divRound, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
+import { baseFeeModel, fillFee, type FeeModel, type FeeRole } from '../core/fees.js';
+import type { Micros, Price, Shares } from '../core/money.js';
 import type { Ledger, Liquidity, OrderState } from '../ledger/index.js';
 import type { Side } from './types.js';
 
-/** Maker and taker base fees of a market, basis points. */
+/** Maker and taker base fees of a market, basis points, and the fee model when its wire gives one. */
 export interface FeeRates {
   readonly makerBaseFeeBps: number;
   readonly takerBaseFeeBps: number;
+  /**
+   * The market's fee model (src/core/fees.ts), set from the fields the dialect's exchange charges
+   * by (the public exchange's `fd`); null: the fees cannot be known exactly; absent: the base fees.
+   */
+  readonly fees?: FeeModel | null;
+}
+
+/** The model a market's rates charge by; null when unknown (charged 0, reported). */
+export function feeModelOfRates(rates: FeeRates | undefined): FeeModel | null {
+  if (rates === undefined) return null;
+  if (rates.fees !== undefined) return rates.fees;
+  return baseFeeModel(rates.makerBaseFeeBps, rates.takerBaseFeeBps);
 }
 
 export interface FillEvent {
@@ -41,7 +57,8 @@ export interface FillEvent {
   readonly feeMicros: Micros;
   readonly feeKnown: boolean;
   readonly liquidity: Liquidity;
-  readonly source: 'placement' | 'lookup';
+  /** What found it: a placement answer, an order lookup, or the trades route (trade-feed.ts). */
+  readonly source: 'placement' | 'lookup' | 'trade';
   readonly timeMs: number;
 }
 
@@ -53,17 +70,17 @@ export interface FillOutcome {
   readonly events: readonly FillEvent[];
 }
 
-const TEN_TO_10 = 10_000_000_000n; // 10⁴ (bps) × 10⁶ (millionths of the product)
-const HALF = SCALE / 2;
-
-/** floor(bps × min(p, 1 − p) × size / 10⁴), exact (see the header). */
+/**
+ * floor(bps × min(p, 1 − p) × size / 10⁴): the base-fee model's charge, through the one fee
+ * function (kept for its callers; src/core/fees.ts `fillFee` is the formula).
+ */
 export function feeMicros(bps: number, price: number, size: number): Micros {
-  if (!Number.isSafeInteger(bps) || bps < 0) throw new InvariantError(`fee bps must be a non-negative integer, got ${String(bps)}`);
-  if (!Number.isSafeInteger(price) || price < 0 || price > SCALE) throw new InvariantError(`fee price outside [0, 1]: ${String(price)}`);
-  if (!Number.isSafeInteger(size) || size < 0) throw new InvariantError(`fee size must be a non-negative integer, got ${String(size)}`);
-  if (bps === 0 || size === 0) return 0 as Micros;
-  const m = price < HALF ? price : SCALE - price;
-  return Number(divRound(BigInt(bps) * BigInt(m) * BigInt(size), TEN_TO_10, 'floor')) as Micros;
+  return fillFee(baseFeeModel(bps, bps), 'taker', price, size);
+}
+
+/** The fee of `size` at `price` by `role` on a market's rates (0 when its model is unknown). */
+function chargeOf(model: FeeModel | null, role: FeeRole, price: number, size: number): Micros {
+  return model === null ? (0 as Micros) : fillFee(model, role, price, size);
 }
 
 export class FillTracker {
@@ -84,9 +101,9 @@ export class FillTracker {
       const shares = before.side === 'BUY' ? r.takingAmount : r.makingAmount;
       px = impliedPrice(before.side, r.makingAmount, r.takingAmount).price as Price;
       const increment = Math.max(0, Math.min(shares, before.size) - before.sizeMatched);
-      const rates = this.fees(before.tokenId);
-      feeKnown = rates !== undefined;
-      fee = feeMicros(rates?.takerBaseFeeBps ?? 0, px, increment);
+      const model = feeModelOfRates(this.fees(before.tokenId));
+      feeKnown = model !== null;
+      fee = chargeOf(model, 'taker', px, increment);
     }
     const state = this.ledger.markAccepted(orderId, {
       status: r.status ?? '',
@@ -122,9 +139,9 @@ export class FillTracker {
     if (rec.id !== orderId) throw new InvariantError(`lookup of ${orderId} answered order ${rec.id}`);
     const liquidity: Liquidity = acknowledged ? 'maker' : 'taker';
     const increment = Math.max(0, rec.sizeMatched - before.sizeMatched);
-    const rates = this.fees(before.tokenId);
-    const bps = rates === undefined ? 0 : (acknowledged ? rates.makerBaseFeeBps : rates.takerBaseFeeBps);
-    const fee = feeMicros(bps, before.price, increment);
+    const model = feeModelOfRates(this.fees(before.tokenId));
+    const role: FeeRole = acknowledged ? 'maker' : 'taker';
+    const fee = chargeOf(model, role, before.price, increment);
     const out = this.ledger.markLookup(orderId, {
       status: rec.status, sizeMatched: rec.sizeMatched, feeMicros: fee, liquidity, timeMs: now,
     });
@@ -135,8 +152,8 @@ export class FillTracker {
         orderId, tokenId: after.tokenId, conditionId: after.conditionId, side: after.side, price: after.price,
         size: out.newlyMatched, cumulative: after.sizeMatched,
         // The increment recorded is the one the fee was computed on (nothing else writes between).
-        feeMicros: out.newlyMatched === increment ? fee : feeMicros(bps, before.price, out.newlyMatched),
-        feeKnown: rates !== undefined, liquidity, source: 'lookup', timeMs: now,
+        feeMicros: out.newlyMatched === increment ? fee : chargeOf(model, role, before.price, out.newlyMatched),
+        feeKnown: model !== null, liquidity, source: 'lookup', timeMs: now,
       });
     }
     return { state: out.state, sizeMatched: after.sizeMatched, events };

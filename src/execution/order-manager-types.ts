@@ -173,6 +173,12 @@ export interface PollFillsOptions {
   readonly limit?: number;
   /** Orders that may have filled (at or through the touch of the latest book): read first. */
   readonly mayHaveFilled?: (o: Pick<LiveOrder, 'tokenId' | 'side' | 'price'>) => boolean;
+  /**
+   * Share (0–1] of the budget left after the final reads that live orders may take (default 1).
+   * Where the exchange's trades route already brought the fills, live lookups are the fallback
+   * and take less; final reads are never cut (they make cancelled orders final).
+   */
+  readonly liveReadShare?: number;
 }
 
 export interface PollReport {

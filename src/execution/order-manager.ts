@@ -324,6 +324,11 @@ export class OrderManager {
     return this.lastRejected;
   }
 
+  /** The latest settings of a token's market (ticks, fees), or undefined before any. */
+  marketInfo(tokenId: string): MarketInfo | undefined {
+    return this.markets.get(tokenId);
+  }
+
   /** Settings of the markets quoted (latest wins); fees and ticks come from here. */
   updateMarkets(markets: MarketsByToken): void {
     // The cycle hands the same map until the universe or a tick changes (marketsByToken memo).
@@ -836,7 +841,8 @@ export class OrderManager {
       // A record still LIVE after our cancel was answered: the exchange's word wins, track it again.
       if (this.adoptRecord(id, rec, owed.acknowledged, fills)) this.log.warn({ orderId: id }, 'cancelled order found live: tracked again');
     });
-    const budget = Math.max(0, limit - settling.length);
+    const share = Math.min(1, Math.max(0, opts.liveReadShare ?? 1));
+    const budget = Math.floor(Math.max(0, limit - settling.length) * share);
     const targets = budget === 0 ? [] : this.readOrder(this.book.inState('live'), opts.mayHaveFilled).slice(0, budget);
     await mapLimit(targets, this.config.readConcurrency, async (o) => {
       counts.lookedUp++;

@@ -12,16 +12,22 @@
 //   it only at a later lookup, so it is real money that the payout must still count);
 // - a resolution keeps two times: when the market resolved (the caller's, default the clock) and
 //   when the ledger recorded it; settlement rows carry their record time (the daily PnL's rule);
-// - a token belongs to one condition: a fill naming another condition is an InvariantError.
+// - a token belongs to one condition: a fill naming another condition is an InvariantError;
+// - a position's pending_size (types.ts LedgerPosition.pendingSize) moves in the same transaction
+//   as what moves it: every fill of an order enters it (signed), a trade leg leaves it when final
+//   (trade-store.ts, through addPending); in a resolved market it is 0 (nothing is held);
+// - a reversal (a FAILED trade leg, trade-store.ts) is applied to the position here, written once
+//   with its place among the fills (after_fill_seq) and its realized PnL; a reversal in a resolved
+//   market is settled at once, as a late fill is.
 import type Database from 'better-sqlite3';
 import { impliedPrice } from '../core/amounts.js';
 import type { Clock } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import type { OrderRow, OrderStore } from './order-store.js';
-import { applyFill, averagePrice, FLAT, settlePosition, type PositionState } from './pnl.js';
+import { applyFill, averagePrice, FLAT, reverseFill, settlePosition, type PnlReversal, type PositionState } from './pnl.js';
 import type {
-  CumulativeMatchOptions, FillInput, FillSource, LedgerFill, LedgerPosition, Liquidity, MarketResolution, Settlement, Side,
+  CumulativeMatchOptions, FillInput, FillReversal, FillSource, LedgerFill, LedgerPosition, Liquidity, MarketResolution, Settlement, Side,
 } from './types.js';
 
 interface FillRow {
@@ -51,7 +57,34 @@ interface PositionRow {
   fees: number;
   bought: number;
   sold: number;
+  pending_size: number;
   updated_at_ms: number;
+}
+
+interface ReversalRow {
+  seq: number;
+  trade_id: string;
+  order_id: string;
+  token_id: string;
+  condition_id: string;
+  side: Side;
+  price: number;
+  size: number;
+  notional: number;
+  fee: number;
+  after_fill_seq: number;
+  time_ms: number;
+  recorded_at_ms: number;
+  realized_delta: number;
+}
+
+/** A leg's reversal as trade-store.ts asks for it. */
+export interface ReversalInput extends PnlReversal {
+  readonly tradeId: string;
+  readonly orderId: string;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly timeMs: number;
 }
 
 interface ResolutionRow {
@@ -92,6 +125,11 @@ export class FillStore {
   private readonly selectResolutions;
   private readonly selectSettlements;
   private readonly selectSettlementsOf;
+  private readonly selectFillBySeq;
+  private readonly updatePending;
+  private readonly zeroPending;
+  private readonly insertReversal;
+  private readonly selectReversals;
 
   constructor(db: Database.Database, private readonly clock: Clock, private readonly orders: OrderStore) {
     this.selectFillByKey = db.prepare<[string], FillRow>('SELECT * FROM fills WHERE dedup_key = ?');
@@ -108,7 +146,7 @@ export class FillStore {
     this.selectOpenPositions = db.prepare<[], PositionRow>('SELECT * FROM positions WHERE size != 0 ORDER BY token_id');
     this.selectConditionPositions = db.prepare<[string], PositionRow>(
       'SELECT * FROM positions WHERE condition_id = ? ORDER BY token_id');
-    this.upsertPosition = db.prepare<PositionRow>(
+    this.upsertPosition = db.prepare<Omit<PositionRow, 'pending_size'>>(
       `INSERT INTO positions (token_id, condition_id, size, cost, realized, fees, bought, sold, updated_at_ms)
         VALUES (@token_id, @condition_id, @size, @cost, @realized, @fees, @bought, @sold, @updated_at_ms)
         ON CONFLICT (token_id) DO UPDATE SET size = excluded.size, cost = excluded.cost, realized = excluded.realized,
@@ -124,6 +162,15 @@ export class FillStore {
       'SELECT * FROM market_resolutions ORDER BY resolved_at_ms, condition_id');
     this.selectSettlements = db.prepare<[], SettlementRow>('SELECT * FROM settlements ORDER BY seq');
     this.selectSettlementsOf = db.prepare<[string], SettlementRow>('SELECT * FROM settlements WHERE condition_id = ? ORDER BY seq');
+    this.selectFillBySeq = db.prepare<[number], FillRow>('SELECT * FROM fills WHERE seq = ?');
+    this.updatePending = db.prepare<[number, string]>('UPDATE positions SET pending_size = pending_size + ? WHERE token_id = ?');
+    this.zeroPending = db.prepare<[string]>('UPDATE positions SET pending_size = 0 WHERE token_id = ?');
+    this.insertReversal = db.prepare<Omit<ReversalRow, 'seq'>>(
+      `INSERT INTO fill_reversals (trade_id, order_id, token_id, condition_id, side, price, size, notional, fee, after_fill_seq,
+          time_ms, recorded_at_ms, realized_delta)
+        VALUES (@trade_id, @order_id, @token_id, @condition_id, @side, @price, @size, @notional, @fee, @after_fill_seq,
+          @time_ms, @recorded_at_ms, @realized_delta)`);
+    this.selectReversals = db.prepare<[number, number], ReversalRow>('SELECT * FROM fill_reversals WHERE seq > ? ORDER BY seq LIMIT ?');
   }
 
   /**
@@ -131,6 +178,11 @@ export class FillStore {
    * `loaded` is the fill's order row when the caller holds it: it is updated in place.
    */
   record(f: FillInput, loaded?: OrderRow): boolean {
+    return this.insert(f, loaded) !== null;
+  }
+
+  /** As record(), returning the fill written (null when its key was already recorded). */
+  insert(f: FillInput, loaded?: OrderRow): LedgerFill | null {
     validateFill(f);
     const orderId = f.orderId ?? null;
     const existing = this.selectFillByKey.get(f.dedupKey);
@@ -138,7 +190,7 @@ export class FillStore {
       if (!sameFill(existing, f, orderId)) {
         throw new InvariantError(`fill ${f.dedupKey} is already recorded with other contents`);
       }
-      return false;
+      return null;
     }
     if (orderId !== null) {
       const order = loaded !== undefined && loaded.id === orderId ? loaded : this.orders.row(orderId);
@@ -155,15 +207,57 @@ export class FillStore {
       side: f.side, price: f.price, size: f.size, feeMicros: f.feeMicros,
       ...(f.notional === undefined ? {} : { notional: f.notional }),
     });
-    this.insertFill.run({
+    const row: Omit<FillRow, 'seq'> = {
       dedup_key: f.dedupKey, order_id: orderId, token_id: f.tokenId, condition_id: f.conditionId, side: f.side,
       price: f.price, size: f.size, notional: effect.notional, fee: f.feeMicros, liquidity: f.liquidity, source: f.source,
       time_ms: f.timeMs, recorded_at_ms: now, realized_delta: effect.realizedDelta,
-    });
+    };
+    const seq = Number(this.insertFill.run(row).lastInsertRowid);
     this.savePosition(f.tokenId, f.conditionId, effect.position, now);
     const resolution = this.selectResolution.get(f.conditionId);
+    // A fill of an order is pending until the trade leg holding its shares is final (a resolved
+    // market's settlement zeroes it).
     if (resolution !== undefined) this.settleToken(resolution, f.tokenId, f.conditionId, effect.position, now);
-    return true;
+    else if (orderId !== null) this.updatePending.run(signed(f.side, f.size), f.tokenId);
+    return toFill({ ...row, seq });
+  }
+
+  fillBySeq(seq: number): LedgerFill | null {
+    const r = this.selectFillBySeq.get(seq);
+    return r === undefined ? null : toFill(r);
+  }
+
+  /** Moves a position's pending shares by `delta` (signed); 0 in a resolved market. */
+  addPending(tokenId: string, conditionId: string, delta: number): void {
+    if (this.selectResolution.get(conditionId) !== undefined) this.zeroPending.run(tokenId);
+    else if (delta !== 0) this.updatePending.run(delta, tokenId);
+  }
+
+  /**
+   * Undoes a FAILED leg's shares in the position (pnl.ts reverseFill) and writes the reversal
+   * row; the caller (trade-store.ts) makes sure it happens once per leg. Settled at once in a
+   * resolved market, as a late fill is.
+   */
+  reverse(r: ReversalInput): FillReversal {
+    if (!Number.isSafeInteger(r.size) || r.size <= 0) throw new InvariantError(`reversal of ${r.tradeId}/${r.orderId}: bad size ${String(r.size)}`);
+    const now = this.clock.now();
+    const before = this.loadPosition(r.tokenId, r.conditionId);
+    const effect = reverseFill(before, r);
+    const row: Omit<ReversalRow, 'seq'> = {
+      trade_id: r.tradeId, order_id: r.orderId, token_id: r.tokenId, condition_id: r.conditionId, side: r.side, price: r.price,
+      size: r.size, notional: r.notional, fee: r.feeMicros, after_fill_seq: this.selectLastSeq.get() ?? 0, time_ms: r.timeMs,
+      recorded_at_ms: now, realized_delta: effect.realizedDelta,
+    };
+    const seq = Number(this.insertReversal.run(row).lastInsertRowid);
+    this.savePosition(r.tokenId, r.conditionId, effect.position, now);
+    const resolution = this.selectResolution.get(r.conditionId);
+    if (resolution !== undefined) this.settleToken(resolution, r.tokenId, r.conditionId, effect.position, now);
+    return toReversal({ ...row, seq });
+  }
+
+  /** Reversals in record order, after sequence number `afterSeq`. */
+  reversals(afterSeq: number, limit: number): FillReversal[] {
+    return this.selectReversals.all(afterSeq, limit).map(toReversal);
   }
 
   /**
@@ -274,6 +368,8 @@ export class FillStore {
   }
 
   private settleToken(res: ResolutionRow, tokenId: string, conditionId: string, pos: PositionState, now: number): Settlement | null {
+    // A resolved market holds nothing, so nothing of it is pending.
+    this.zeroPending.run(tokenId);
     if (pos.size === 0) return null;
     const payout = payoutOf(res, tokenId);
     const effect = settlePosition(pos, payout);
@@ -359,7 +455,20 @@ function toPosition(r: PositionRow): LedgerPosition {
   const s = rowToState(r);
   return {
     tokenId: r.token_id, conditionId: r.condition_id, size: s.size, cost: s.cost, avgPrice: averagePrice(s),
-    realized: s.realized, fees: s.fees, bought: s.bought, sold: s.sold, updatedAtMs: r.updated_at_ms,
+    realized: s.realized, fees: s.fees, bought: s.bought, sold: s.sold, pendingSize: r.pending_size as Shares, updatedAtMs: r.updated_at_ms,
+  };
+}
+
+/** Shares with the sign of the side's effect on a position. */
+export function signed(side: Side, size: number): number {
+  return side === 'BUY' ? size : -size;
+}
+
+function toReversal(r: ReversalRow): FillReversal {
+  return {
+    seq: r.seq, tradeId: r.trade_id, orderId: r.order_id, tokenId: r.token_id, conditionId: r.condition_id, side: r.side,
+    price: r.price as Price, size: r.size as Shares, notional: r.notional as Micros, feeMicros: r.fee as Micros,
+    afterFillSeq: r.after_fill_seq, timeMs: r.time_ms, recordedAtMs: r.recorded_at_ms, realizedDelta: r.realized_delta as Micros,
   };
 }
 

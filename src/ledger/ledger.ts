@@ -9,6 +9,9 @@
 //   sent, unknown or live state, including those written but never sent;
 // - fills are idempotent (dedup keys; cumulative matches record only increments), positions and
 //   order matched sizes move in the same transaction as the fill;
+// - trade legs (the exchange's trades of our orders, with their settlement status) share their
+//   shares with the order lookups' fills without double counting, keep positions' pending shares,
+//   and a FAILED leg is reversed in the position exactly once (trade-store.ts);
 // - the only time source is the injected Clock; all amounts are integer millionths.
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
@@ -23,10 +26,11 @@ import {
 import { OrderStore } from './order-store.js';
 import { PnlReporter } from './pnl-report.js';
 import { openDatabase, type SynchronousMode } from './sqlite.js';
+import { TradeStore } from './trade-store.js';
 import type {
-  CumulativeMatchOptions, CycleHour, CycleInput, CycleRecord, DailyPnl, FillInput, LedgerFill, LedgerOrder,
-  LedgerPosition, LookupOutcome, LookupResult, MarketResolution, MarkToMarket, OrderEvent, PlacementResult, PnlSnapshot, Settlement,
-  SignedOrderInput,
+  CumulativeMatchOptions, CycleHour, CycleInput, CycleRecord, DailyPnl, FillInput, FillReversal, LedgerFill, LedgerOrder,
+  LedgerPosition, LedgerTradeLeg, LookupOutcome, LookupResult, MarketResolution, MarkToMarket, OrderEvent, PlacementResult, PnlSnapshot, Settlement,
+  SignedOrderInput, TradeLegInput, TradeLegOutcome,
 } from './types.js';
 
 export interface LedgerOptions {
@@ -52,6 +56,7 @@ export class Ledger {
   private readonly clock: Clock;
   private readonly orders: OrderStore;
   private readonly fillStore: FillStore;
+  private readonly trades: TradeStore;
   private readonly reporter: PnlReporter;
   private readonly cycles: CycleStore;
   private readonly runTx: Database.Transaction<(fn: () => unknown) => unknown>;
@@ -63,6 +68,7 @@ export class Ledger {
     this.migration = migration;
     this.orders = new OrderStore(db, this.clock);
     this.fillStore = new FillStore(db, this.clock, this.orders);
+    this.trades = new TradeStore(db, this.clock, this.orders, this.fillStore);
     this.reporter = new PnlReporter(db, this.clock, this.fillStore);
     this.cycles = new CycleStore(
       db, this.clock, opts.cycleRetentionMs ?? DEFAULT_CYCLE_RETENTION_MS, opts.cycleCompactEvery ?? DEFAULT_COMPACT_EVERY);
@@ -272,6 +278,40 @@ export class Ledger {
 
   fillsOfOrder(orderId: string): LedgerFill[] {
     return this.fillStore.fillsOfOrder(orderId);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Trades (GET /data/trades) and their settlement
+
+  /**
+   * Records one of our legs of an exchange trade, or moves a known leg to the status reported:
+   * shares order lookups already booked are claimed (no double count), only the rest is a new
+   * fill (source 'trade'); CONFIRMED makes the shares final, FAILED reverses them in the position
+   * once (the order keeps its size_matched). A leg of an order the ledger does not know writes
+   * nothing (`unknown-order`). See trade-store.ts.
+   */
+  recordTradeLeg(leg: TradeLegInput): TradeLegOutcome {
+    return this.transaction(() => this.trades.record(leg));
+  }
+
+  /** Trade legs of one order, of one trade, or all, by match time. */
+  tradeLegs(filter: { orderId?: string; tradeId?: string } = {}): LedgerTradeLeg[] {
+    return this.trades.legs(filter);
+  }
+
+  /** Match time of the oldest leg whose trade is not final yet, or null. */
+  oldestUnsettledTradeMs(): number | null {
+    return this.trades.oldestUnsettledMatchMs();
+  }
+
+  /** Match time of the latest trade leg recorded, or null. */
+  latestTradeMs(): number | null {
+    return this.trades.latestMatchMs();
+  }
+
+  /** Reversals of FAILED legs in record order, after sequence number `afterSeq`. */
+  fillReversals(afterSeq = 0, limit = 10_000): FillReversal[] {
+    return this.fillStore.reversals(afterSeq, limit);
   }
 
   // ---------------------------------------------------------------------------------------------

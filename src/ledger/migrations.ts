@@ -268,6 +268,73 @@ CREATE INDEX settlements_recorded ON settlements (recorded_at_ms);
 CREATE INDEX settlements_condition ON settlements (condition_id, seq);
 `,
   },
+  {
+    version: 7,
+    description: 'trade legs with their settlement status, fill reversals of failed trades, pending shares per position',
+    // The exchange's trades route (GET /data/trades) reports each trade of ours with a settlement
+    // status (MATCHED, MINED, RETRYING → CONFIRMED or FAILED). `trade_legs` holds one row per
+    // (trade, order of ours): the part of the leg whose shares order lookups had already recorded
+    // (`claimed_*`, with the collateral and fee those fills booked for them) and the fill the leg
+    // recorded for the rest (`fill_seq`, source 'trade', or null). A FAILED leg is undone once by a
+    // `fill_reversals` row (UNIQUE per leg), applied to the position as the opposite of what was
+    // booked for its shares; `after_fill_seq` places it among the fills for a replay. Orders keep
+    // their size_matched (the exchange keeps the match). `positions.pending_size` is the signed
+    // part of `size` whose trade is not final: every fill of an order enters it, a leg leaves it
+    // when CONFIRMED or FAILED. Existing rows are backfilled so (no leg is known yet, so every
+    // order's fills are pending), except in resolved markets, which hold nothing.
+    sql: `
+CREATE TABLE trade_legs (
+  trade_id         TEXT NOT NULL,
+  order_id         TEXT NOT NULL,
+  token_id         TEXT NOT NULL,
+  condition_id     TEXT NOT NULL,
+  side             TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price            INTEGER NOT NULL CHECK (price BETWEEN 0 AND 1000000),
+  size             INTEGER NOT NULL CHECK (size > 0),
+  fee              INTEGER NOT NULL,
+  liquidity        TEXT NOT NULL CHECK (liquidity IN ('maker', 'taker')),
+  status           TEXT NOT NULL CHECK (status IN ('MATCHED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED')),
+  match_time_ms    INTEGER NOT NULL,
+  last_update_ms   INTEGER NOT NULL,
+  recorded_at_ms   INTEGER NOT NULL,
+  status_at_ms     INTEGER NOT NULL,
+  claimed_size     INTEGER NOT NULL CHECK (claimed_size BETWEEN 0 AND size),
+  claimed_notional INTEGER NOT NULL CHECK (claimed_notional >= 0),
+  claimed_fee      INTEGER NOT NULL,
+  fill_seq         INTEGER,
+  reversal_seq     INTEGER,
+  PRIMARY KEY (trade_id, order_id)
+) STRICT;
+CREATE INDEX trade_legs_order ON trade_legs (order_id);
+CREATE INDEX trade_legs_match ON trade_legs (match_time_ms);
+CREATE INDEX trade_legs_unsettled ON trade_legs (match_time_ms) WHERE status IN ('MATCHED', 'MINED', 'RETRYING');
+
+CREATE TABLE fill_reversals (
+  seq            INTEGER PRIMARY KEY,
+  trade_id       TEXT NOT NULL,
+  order_id       TEXT NOT NULL,
+  token_id       TEXT NOT NULL,
+  condition_id   TEXT NOT NULL,
+  side           TEXT NOT NULL CHECK (side IN ('BUY', 'SELL')),
+  price          INTEGER NOT NULL CHECK (price BETWEEN 0 AND 1000000),
+  size           INTEGER NOT NULL CHECK (size > 0),
+  notional       INTEGER NOT NULL CHECK (notional >= 0),
+  fee            INTEGER NOT NULL,
+  after_fill_seq INTEGER NOT NULL,
+  time_ms        INTEGER NOT NULL,
+  recorded_at_ms INTEGER NOT NULL,
+  realized_delta INTEGER NOT NULL,
+  UNIQUE (trade_id, order_id)
+) STRICT;
+CREATE INDEX fill_reversals_recorded ON fill_reversals (recorded_at_ms);
+
+ALTER TABLE positions ADD COLUMN pending_size INTEGER NOT NULL DEFAULT 0;
+UPDATE positions SET pending_size = coalesce((
+    SELECT sum(CASE f.side WHEN 'BUY' THEN f.size ELSE -f.size END) FROM fills f
+    WHERE f.token_id = positions.token_id AND f.order_id IS NOT NULL), 0)
+  WHERE condition_id NOT IN (SELECT condition_id FROM market_resolutions);
+`,
+  },
 ];
 
 export const LATEST_VERSION: number = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

@@ -3,7 +3,7 @@
 // - unrealized PnL marks each held token at its mid (value rounded down) minus its cost basis; a
 //   held token with no mid is listed in `unmarked` and left out, never marked at a made-up price;
 // - the day starts at UTC midnight; the day's PnL is the realized PnL recorded since midnight
-//   (fills and resolutions, fees included, by the ledger clock's record time) plus the change of
+//   (fills, reversals of failed trades and resolutions, fees included, by the ledger clock's record time) plus the change of
 //   unrealized PnL since the baseline: the last snapshot taken at or before midnight, or 0 when
 //   there is none (a ledger started today, where that is exact). A snapshot taken at midnight
 //   makes the baseline exact; one taken earlier misses what the fills between it and midnight
@@ -28,6 +28,7 @@ export class PnlReporter {
   private readonly selectBaseline;
   private readonly sumFillsSince;
   private readonly sumSettlementsSince;
+  private readonly sumReversalsSince;
 
   constructor(db: Database.Database, private readonly clock: Clock, private readonly fills: FillStore) {
     this.insertSnapshot = db.prepare<[number, number, number, number, number, number, number, string]>(
@@ -39,6 +40,8 @@ export class PnlReporter {
       'SELECT sum(realized_delta) AS s FROM fills WHERE recorded_at_ms >= ?');
     this.sumSettlementsSince = db.prepare<[number], { s: number | null }>(
       'SELECT sum(realized_delta) AS s FROM settlements WHERE recorded_at_ms >= ?');
+    this.sumReversalsSince = db.prepare<[number], { s: number | null }>(
+      'SELECT sum(realized_delta) AS s FROM fill_reversals WHERE recorded_at_ms >= ?');
   }
 
   markToMarket(mids: ReadonlyMap<string, Price>): MarkToMarket {
@@ -88,7 +91,8 @@ export class PnlReporter {
   daily(mids: ReadonlyMap<string, Price>): DailyPnl {
     const now = this.clock.now();
     const dayStartMs = Math.floor(now / DAY_MS) * DAY_MS;
-    const realized = (this.sumFillsSince.get(dayStartMs)?.s ?? 0) + (this.sumSettlementsSince.get(dayStartMs)?.s ?? 0);
+    const realized = (this.sumFillsSince.get(dayStartMs)?.s ?? 0) + (this.sumSettlementsSince.get(dayStartMs)?.s ?? 0)
+      + (this.sumReversalsSince.get(dayStartMs)?.s ?? 0);
     const baseline = this.selectBaseline.get(dayStartMs);
     const m = this.markToMarket(mids);
     const unrealizedChange = m.unrealized - (baseline?.unrealized ?? 0);

@@ -14,6 +14,12 @@
 //   SELL's proceeds and a mark-to-market value round down, the cost removed by a partial sell
 //   rounds up. Realized + unrealized is exact whatever the split.
 // - resolution pays `payout` per share (1 to the winner, 0 to the loser) and closes the position.
+// - a reversal (a trade whose settlement FAILED) is the opposite fill of what was booked for the
+//   shares, with the very same collateral and the fee refunded: size and realized − cost come
+//   back exactly to what they would be without the fill (realized + unrealized is exact at any
+//   mark); how that total splits between realized and the cost basis follows average cost (a
+//   reversed BUY priced off the average realizes the difference). Turnover (bought, sold) drops
+//   by the reversed shares, fees by the refund.
 import { InvariantError } from '../core/errors.js';
 import type { Side } from '../core/amounts.js';
 import { divRound, mulMicros, ONE, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
@@ -115,6 +121,31 @@ export function applyFill(pos: PositionState, fill: PnlFill): FillEffect {
     },
     realizedDelta,
     notional,
+  };
+}
+
+/** What was booked for shares being reversed: the fills' side, exact collateral and fee. */
+export interface PnlReversal {
+  readonly side: Side;
+  /** A price in [0, 1] for the record (the collateral is `notional`). */
+  readonly price: Price;
+  readonly size: Shares;
+  readonly notional: Micros;
+  readonly feeMicros: Micros;
+}
+
+/** Undoes booked shares (a FAILED trade): the opposite fill at the same collateral, fee refunded. */
+export function reverseFill(pos: PositionState, r: PnlReversal): FillEffect {
+  const opposite = r.side === 'BUY' ? 'SELL' : 'BUY';
+  const e = applyFill(pos, { side: opposite, price: r.price, size: r.size, feeMicros: -r.feeMicros as Micros, notional: r.notional });
+  return {
+    ...e,
+    position: {
+      ...e.position,
+      // Not a trade of its own: the reversed side's turnover shrinks, the other's stays.
+      bought: (r.side === 'BUY' ? pos.bought - r.size : pos.bought) as Shares,
+      sold: (r.side === 'SELL' ? pos.sold - r.size : pos.sold) as Shares,
+    },
   };
 }
 

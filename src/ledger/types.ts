@@ -1,10 +1,11 @@
 // The ledger's public record types: what callers hand in and what they get back. Domain types only
 // (branded integer millionths, epoch-millisecond times); no SQLite row shapes leak out of ledger.ts.
 import type { Side } from '../core/amounts.js';
+import type { TradeStatus } from '../core/account.js';
 import type { Micros, Price, Shares } from '../core/money.js';
 import type { OrderState } from './order-state.js';
 
-export type { OrderState, Side };
+export type { OrderState, Side, TradeStatus };
 
 /** Free-form intent metadata kept with an order (JSON-serialisable scalars only). */
 export type OrderMeta = Readonly<Record<string, string | number | boolean | null>>;
@@ -148,6 +149,12 @@ export interface LedgerPosition {
   readonly fees: Micros;
   readonly bought: Shares;
   readonly sold: Shares;
+  /**
+   * The part of `size` (signed like it) from fills whose trade is not yet final: legs still
+   * MATCHED, MINED or RETRYING, and order fills no trade leg has claimed yet. size − pendingSize
+   * is confirmed; 0 once the market is resolved.
+   */
+  readonly pendingSize: Shares;
   readonly updatedAtMs: number;
 }
 
@@ -252,4 +259,90 @@ export interface CycleHour {
   readonly errors: number;
   /** Σ of the hour's cycles' reward scores, share millionths (mean per cycle: rewardScore / cycles). */
   readonly rewardScore: number;
+}
+
+/** One of our legs of an exchange trade (GET /data/trades), as the trade feed hands it in. */
+export interface TradeLegInput {
+  readonly tradeId: string;
+  /** Our order the leg belongs to (it must be in the ledger). */
+  readonly orderId: string;
+  readonly tokenId: string;
+  /** null when the exchange's record leaves it out: the order's side. */
+  readonly side: Side | null;
+  /** The leg's price in its own token's terms. */
+  readonly price: Price;
+  readonly size: Shares;
+  /** Fee of the whole leg (the trade's fee rate applied by the caller). */
+  readonly feeMicros: Micros;
+  readonly liquidity: Liquidity;
+  readonly status: TradeStatus;
+  readonly matchTimeMs: number;
+  readonly lastUpdateMs: number;
+}
+
+export interface LedgerTradeLeg {
+  readonly tradeId: string;
+  readonly orderId: string;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  readonly feeMicros: Micros;
+  readonly liquidity: Liquidity;
+  readonly status: TradeStatus;
+  readonly matchTimeMs: number;
+  readonly lastUpdateMs: number;
+  readonly recordedAtMs: number;
+  readonly statusAtMs: number;
+  /** Shares of the leg that order lookups had already recorded (no new position effect). */
+  readonly claimedSize: Shares;
+  /** Collateral and fee those earlier fills booked for the claimed shares. */
+  readonly claimedNotional: Micros;
+  readonly claimedFee: Micros;
+  /** Seq of the fill (source 'trade') recorded for the rest of the leg; null when all was claimed. */
+  readonly fillSeq: number | null;
+  /** Seq of the reversal once the leg FAILED. */
+  readonly reversalSeq: number | null;
+}
+
+/** A FAILED leg undone in the position: the opposite of what was booked for its shares. */
+export interface FillReversal {
+  readonly seq: number;
+  readonly tradeId: string;
+  readonly orderId: string;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  /** Side of the fills reversed (a reversed BUY takes shares out). */
+  readonly side: Side;
+  readonly price: Price;
+  readonly size: Shares;
+  /** Collateral given back (exactly what was booked for the shares). */
+  readonly notional: Micros;
+  /** Fee refunded. */
+  readonly feeMicros: Micros;
+  /** The last fill seq when it was applied (it comes after that fill in a replay). */
+  readonly afterFillSeq: number;
+  readonly timeMs: number;
+  readonly recordedAtMs: number;
+  readonly realizedDelta: Micros;
+}
+
+export type TradeLegResult =
+  | 'recorded' // a new leg: claimed and/or a new fill, and its status applied
+  | 'updated' // a known leg moved to another status
+  | 'unchanged' // a known leg, same status
+  | 'ignored' // a known leg already final and reported with another status: kept as it is
+  | 'unknown-order'; // the ledger has no such order: nothing written
+
+export interface TradeLegOutcome {
+  readonly result: TradeLegResult;
+  /** The leg as stored afterwards (null for unknown-order). */
+  readonly leg: LedgerTradeLeg | null;
+  /** Status before this call (null for a new leg). */
+  readonly previousStatus: TradeStatus | null;
+  /** The fill this call recorded (the unclaimed rest of a new leg), if any. */
+  readonly fill: LedgerFill | null;
+  /** The reversal this call applied (the leg FAILED now), if any. */
+  readonly reversal: FillReversal | null;
 }

@@ -16,6 +16,13 @@
 // when `ao` is absent (the exchange refuses orders on a closed market, and such refusals are values
 // the order manager handles). The sampling records' interface-only fields (status, event, ...) are
 // never read here, so the public exchange's plain records select the same way.
+// Fees: with a `feeSchedule` (the dialect's Dialect.fees), every market's settings carry the fee
+// model its fills are charged by (`settings.fees`, src/core/fees.ts). 'fee-details' (the public
+// exchange) charges by `fd` of GET /clob-markets, which the sampling records lack: each market the
+// selector keeps is read there once per resolution (a failed read leaves `fees: null`, unknown,
+// which the fill tracker books as 0 and reports); 'base-bps' and no schedule leave `fees` absent
+// (the base fees of the settings).
+import { feeModelOf, type FeeSchedule } from '../core/fees.js';
 import type { ClobMarketSettings, SamplingMarket } from '../core/market.js';
 import { OddsmakerError } from '../core/errors.js';
 import type { MarketDataPort } from '../exchange/gateway.js';
@@ -120,7 +127,7 @@ async function fromSelector(port: UniversePort, sel: SelectorSpec, signal?: Abor
   return out;
 }
 
-async function fromExplicit(port: UniversePort, spec: UniverseSpec, signal?: AbortSignal): Promise<UniverseMarket[]> {
+async function fromExplicit(port: UniversePort, spec: UniverseSpec, signal?: AbortSignal, feeSchedule?: FeeSchedule): Promise<UniverseMarket[]> {
   // condition id → tokens wanted (undefined: all of them)
   const wanted = new Map<string, Set<string> | undefined>();
   for (const c of spec.conditions) wanted.set(c, undefined);
@@ -147,15 +154,29 @@ async function fromExplicit(port: UniversePort, spec: UniverseSpec, signal?: Abo
       const missing = [...only].filter((t) => !s.tokens.some((x) => x.tokenId === t));
       if (missing.length > 0) throw new UniverseError('UNIVERSE_UNKNOWN_TOKEN', `markets.tokens: ${missing.join(', ')} not among the tokens of market ${conditionId}`);
     }
-    out.push({ conditionId, settings: settingsFromClob(s), tokens: pairTokens(s.tokens, only) });
+    const settings = settingsFromClob(s);
+    out.push({ conditionId, settings: feeSchedule === 'fee-details' ? { ...settings, fees: feeModelOf(feeSchedule, s) } : settings, tokens: pairTokens(s.tokens, only) });
   }
   return out;
 }
 
-/** Resolves the configured universe once. */
-export async function resolveUniverse(port: UniversePort, spec: UniverseSpec, signal?: AbortSignal): Promise<UniverseMarket[]> {
-  if (spec.tokens.length > 0 || spec.conditions.length > 0) return fromExplicit(port, spec, signal);
-  return fromSelector(port, spec.selector, signal);
+/** Resolves the configured universe once; with a fee schedule, each market's fee model (header). */
+export async function resolveUniverse(port: UniversePort, spec: UniverseSpec, signal?: AbortSignal, feeSchedule?: FeeSchedule): Promise<UniverseMarket[]> {
+  if (spec.tokens.length > 0 || spec.conditions.length > 0) return fromExplicit(port, spec, signal, feeSchedule);
+  const out = await fromSelector(port, spec.selector, signal);
+  if (feeSchedule !== 'fee-details') return out;
+  // The sampling records carry no `fd`: read each kept market's settings for it.
+  const withFees: UniverseMarket[] = [];
+  for (const m of out) {
+    let fees = null;
+    try {
+      fees = feeModelOf(feeSchedule, await port.getMarketSettings(m.conditionId, signal));
+    } catch (err) {
+      if (signal?.aborted === true) throw err;
+    }
+    withFees.push({ ...m, settings: { ...m.settings, fees } });
+  }
+  return withFees;
 }
 
 /** What changed between two universes, by condition id. */
@@ -179,6 +200,8 @@ export interface UniverseOptions {
   readonly onChange: (diff: UniverseDiff) => void;
   /** A failed scheduled refresh (the previous universe stays). */
   readonly onError: (err: unknown) => void;
+  /** Which fields fills are charged by (the dialect's `fees`): sets each market's `settings.fees`. */
+  readonly feeSchedule?: FeeSchedule;
 }
 
 export class Universe {
@@ -199,7 +222,7 @@ export class Universe {
     const ac = new AbortController();
     this.abort = ac;
     try {
-      const next = await resolveUniverse(this.opts.port, this.opts.spec, ac.signal);
+      const next = await resolveUniverse(this.opts.port, this.opts.spec, ac.signal, this.opts.feeSchedule);
       const diff = diffUniverse(this.current, next);
       this.current = next;
       return diff;

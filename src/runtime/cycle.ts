@@ -2,8 +2,9 @@
 // (markets, tokens with books, mids, recent mids, positions from the ledger, our open orders,
 // free collateral) → strategy.quote → risk (stale data, limits, kill switch) → reconcile against
 // our open orders (token by token, reusing unchanged tokens' plans: incremental-reconcile.ts) →
-// the order manager; then, when due, the order manager looks orders up for
-// fills, and every fill the ledger recorded since the last cycle (whatever found it: placement,
+// the order manager; then, when due, the trade feed reads our trades (the exchange's trades
+// route, the main fill source where there is one) and the order manager looks orders up for
+// fills (the fallback), and every fill the ledger recorded since the last cycle (whatever found it: placement,
 // lookup, the manager's own timers) is told to the strategy. Invariants kept:
 // - `planCycle` is synchronous and does no I/O beyond reading the ledger: it is the internal part
 //   the benchmark times (books received → plan handed to the order manager);
@@ -15,9 +16,12 @@
 //   are pulled at once, never left resting on a broken strategy's last word;
 // - free collateral = capital + realized PnL (the ledger's, net of fees) − cost of the shares
 //   held − collateral reserved by our open bids (price × remaining size, rounded up, in-flight,
-//   unknown and cancelling ones included: the exchange may still hold them). The interface has no
-//   balance route, so this is our own account of it. Risk gets the same figure before the
-//   reservation, because the quotes it checks are the whole resting set;
+//   unknown and cancelling ones included: the exchange may still hold them). That is our own
+//   account of it; when the exchange's balance is known and recent (GET /balance-allowance,
+//   balance-check.ts; `ctx.exchangeBalance`), the figure before the reservation is the lesser of
+//   the two, so free = min(ledger-derived, exchange balance) − reserved. Risk gets the same figure
+//   before the reservation, because the quotes it checks are the whole resting set: BUY quotes
+//   beyond it are dropped, never sent;
 // - fills reach the strategy exactly once each, in ledger order: the ledger deduplicates them and
 //   the cycle remembers the last sequence number it handed on;
 // - every count in the report comes from the plan, risk result and order-manager report used;
@@ -59,6 +63,10 @@ export interface CycleContext {
   readonly capital: Micros;
   /** Reconcile, token by token, with the configured size tolerance. */
   readonly reconciler: IncrementalReconciler;
+  /** Our trades from the exchange's trades route (src/execution/trade-feed.ts), when it has one. */
+  readonly tradeFeed?: { poll(signal?: AbortSignal): Promise<{ readonly complete: boolean }> };
+  /** The exchange's collateral balance when a recent reading exists, else null (absent: never). */
+  readonly exchangeBalance?: () => Micros | null;
 }
 
 export interface CycleControl {
@@ -161,10 +169,15 @@ export function mayHaveFilled(cache: BookCache): (o: Pick<LiveOrder, 'tokenId' |
   };
 }
 
-/** Collateral from the ledger's positions and our open orders (see the header). */
-export function collateral(capital: Micros, positions: readonly LedgerPosition[], open: readonly LiveOrder[]): Collateral {
+/**
+ * Collateral from the ledger's positions and our open orders, capped by the exchange's balance
+ * when one is given (see the header).
+ */
+export function collateral(capital: Micros, positions: readonly LedgerPosition[], open: readonly LiveOrder[], exchangeBalance: Micros | null = null): Collateral {
   let available = capital as number;
   for (const p of positions) available += p.realized - p.cost;
+  // The exchange's balance holds what our resting bids reserve (they are off chain until matched).
+  if (exchangeBalance !== null && exchangeBalance < available) available = exchangeBalance;
   let reserved = 0;
   for (const o of open) if (o.side === 'BUY') reserved += mulMicros(o.price, remainingSize(o), 'ceil');
   return { available: available as Micros, reserved: reserved as Micros, free: Math.max(0, available - reserved) as Micros };
@@ -259,6 +272,9 @@ export function cycleRewardScores(markets: readonly MarketView[], accepted: read
   return { byMarket, total };
 }
 
+/** Share of the live-order lookup budget spent when the trades route brought the fills (see runCycle). */
+export const LIVE_READ_SHARE_WITH_TRADES = 0.25;
+
 /** A score in shares as the ledger stores it: share millionths, rounded to the nearest. */
 export function scoreMillionths(score: number): number {
   return Math.max(0, Math.round(score * SCALE));
@@ -277,7 +293,7 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
     if (p.size !== 0) signed.set(p.tokenId, p.size);
   }
   const open = executor.liveOrders();
-  const coll = collateral(ctx.capital, ledgerPositions, open);
+  const coll = collateral(ctx.capital, ledgerPositions, open, ctx.exchangeBalance?.() ?? null);
   const input = buildStrategyInput(cache, nowMs, held, open, coll.free, executor.fillReads?.().placementHold ?? null, executor.rejections?.() ?? []);
   const tokens = riskTokens(cache);
   const daily = ledger.dailyPnl(cache.mids());
@@ -364,7 +380,12 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
   const done: ApplyReport = await executor.apply(planned.plan, marketsByToken(cache));
 
   if (control.pollFills) {
-    await executor.pollFills({ mayHaveFilled: mayHaveFilled(cache) });
+    // Trades first (exact prices, fees and settlement status); lookups then book only what no
+    // trade has (the ledger claims shares across the two, never counting them twice).
+    const trades = await ctx.tradeFeed?.poll();
+    // With the trades read in full, live lookups are the fallback: a quarter of their budget.
+    const tradesRead = trades?.complete === true;
+    await executor.pollFills({ mayHaveFilled: mayHaveFilled(cache), ...(tradesRead ? { liveReadShare: LIVE_READ_SHARE_WITH_TRADES } : {}) });
     await executor.resolveUnknown();
   }
   const fills = newFills(ledger, control.fillSeq);
@@ -376,7 +397,7 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
     for (const p of positions) if (p.size > 0) held.set(p.tokenId, p.size);
     const open = executor.liveOrders();
     for (const o of open) if (o.tag !== undefined) tags.set(o.id, o.tag);
-    const input = buildStrategyInput(cache, clock.now(), held, open, collateral(ctx.capital, positions, open).free);
+    const input = buildStrategyInput(cache, clock.now(), held, open, collateral(ctx.capital, positions, open, ctx.exchangeBalance?.() ?? null).free);
     for (const f of fills) ctx.runner.fill(input, strategyFill(f, tags));
   }
 

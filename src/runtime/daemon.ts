@@ -12,8 +12,8 @@
 //   two order-lookup intervals logged, never corrected, the last result in status(); off when the
 //   daemon has no account address or its gateway no account port;
 // - stop, in a fixed order and bounded by `orders.shutdownTimeoutMs` as a whole: positions check
-//   stopped (its request aborted) → stop quoting and polling (in-flight requests aborted, the
-//   running cycle awaited) → universe refreshes stopped → resolution watch stopped (awaited) →
+//   stopped (its request aborted), trade feed closed (its read aborted) → stop quoting and
+//   polling (in-flight requests aborted, the running cycle awaited) → universe refreshes stopped → resolution watch stopped (awaited) →
 //   strategy stopped → cancelAll through the order manager (rate-limited, cancels first) and its
 //   in-flight requests drained → PnL snapshot → ledger closed. A second stop() returns the first
 //   one's result and does nothing more;
@@ -36,6 +36,16 @@
 //   by the caller (`feed: 'push'`, the backtester's update-by-update cadence): then the poller
 //   never starts and each push() runs one cycle on the snapshot given, pushes queued in order and
 //   never overlapping, exactly as polled snapshots would be.
+// - the exchange's dead-man switch (a gateway with the heartbeat route and `exchange.heartbeat`,
+//   heartbeat.ts): beats from the end of startup reconciliation until the end of the stop's
+//   cancelAll; when none is accepted for longer than the expiry (the exchange has cancelled our
+//   orders) quoting stops, /healthz says so, and the order manager's orders are all looked up
+//   (rereadOrders) so that its view is no longer stale; the first accepted beat resumes quoting;
+// - the exchange's collateral (a gateway with GET /balance-allowance and
+//   `ledger.balanceCheckIntervalMs` > 0, balance-check.ts): read at start, before the strategy
+//   starts, then on its interval, stopped first at stop; while a reading is recent, free
+//   collateral (the strategy's and risk's) is capped by it (cycle.ts); a zero allowance for the
+//   exchange's contracts is reported in the status and /healthz;
 // - resolutions (with a `marketsListing`, GET /markets; wired in modes.ts): a market that leaves
 //   the universe, and at start every market the ledger holds a position in outside the universe
 //   and not yet resolved, is watched (src/marketdata/resolution-watch.ts); once the listing shows
@@ -45,8 +55,9 @@
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { formatMicros, type Micros, type Price } from '../core/money.js';
-import type { Config } from '../config/schema.js';
-import type { AccountPort, MarketDataPort } from '../exchange/gateway.js';
+import { heartbeatIntervalOf, type Config } from '../config/schema.js';
+import type { FeeSchedule } from '../core/fees.js';
+import type { AccountLifecyclePort, AccountPort, MarketDataPort } from '../exchange/gateway.js';
 import {
   clearKillSwitch as clearedState, KILL_SWITCH_ARMED, tripKillSwitch as trippedState,
   type KillSwitchState, type RiskLimits,
@@ -74,6 +85,8 @@ import { IncrementalReconciler } from './incremental-reconcile.js';
 import { capitalFromConfig, reconcileOptionsFromConfig, riskLimitsFromConfig } from './limits.js';
 import type { Logger } from './logger.js';
 import { PositionsCheck, type PositionsCheckResult, type PositionsCheckStatus } from './positions-check.js';
+import { BalanceCheck, type BalanceCheckStatus } from './balance-check.js';
+import { Heartbeat, rereadOrders, type HeartbeatStatus } from './heartbeat.js';
 
 /** What the daemon needs of the ledger (the Ledger class satisfies it). */
 export interface DaemonLedger extends LedgerView {
@@ -97,7 +110,12 @@ export interface DaemonOptions {
    * Market data (an ExchangeGateway is one). Its account port, when it has one, answers the
    * scheduled positions check.
    */
-  readonly gateway: MarketDataPort & Partial<AccountPort>;
+  readonly gateway: MarketDataPort & Partial<AccountPort> & Partial<Pick<AccountLifecyclePort, 'heartbeat' | 'collateralBalance'>>;
+  /**
+   * Which market fields fills are charged by (the dialect's `fees`, wired in modes.ts): each
+   * universe market's settings then carry its fee model. Absent: the base fees.
+   */
+  readonly feeSchedule?: FeeSchedule;
   /**
    * The account whose positions the exchange holds (the funder, else the signer; in paper mode
    * any address: the paper venue answers for its own account). Without it there is no check.
@@ -120,10 +138,21 @@ export interface DaemonOptions {
   readonly feed?: 'poll' | 'push';
   /** One page of GET /markets: with it, markets leaving the universe are watched until they resolve. */
   readonly marketsListing?: MarketsPageLister;
+  /**
+   * Our trades from the exchange's trades route (src/execution/trade-feed.ts; wired in modes.ts
+   * when the gateway has one): read with the order lookups, before them; closed at stop.
+   */
+  readonly tradeFeed?: DaemonTradeFeed;
   /** The rate limiter, for its backend's health: quoting stops while it is not ok (absent: always ok). */
   readonly limiter?: { health?(): BackendHealth };
   /** The resolution watch's timing and budget (defaults in resolution-watch.ts). */
   readonly resolutionWatch?: Pick<ResolutionWatchOptions, 'intervalMs' | 'firstCheckDelayMs' | 'maxWatchMs' | 'budget' | 'maxPagesPerTurn'>;
+}
+
+/** What the daemon needs of the trade feed (TradeFeed satisfies it). */
+export interface DaemonTradeFeed {
+  poll(signal?: AbortSignal): Promise<{ readonly complete: boolean }>;
+  close(): void;
 }
 
 /** What the daemon tells a recorder: the universe's markets and every polled snapshot. */
@@ -157,7 +186,8 @@ export interface DaemonStatus {
   readonly quoting: boolean;
   readonly markets: readonly MarketStatus[];
   readonly openOrders: number;
-  readonly positions: ReadonlyArray<Pick<LedgerPosition, 'tokenId' | 'conditionId' | 'size' | 'avgPrice' | 'realized' | 'fees'>>;
+  /** Held positions; `pendingSize` is the part whose trades are not final yet (size − it is confirmed). */
+  readonly positions: ReadonlyArray<Pick<LedgerPosition, 'tokenId' | 'conditionId' | 'size' | 'pendingSize' | 'avgPrice' | 'realized' | 'fees'>>;
   readonly pnl: { readonly daily: Micros; readonly realized: Micros; readonly freeCollateral: Micros | null };
   readonly killSwitch: KillSwitchState;
   readonly circuitBreaker: {
@@ -177,6 +207,10 @@ export interface DaemonStatus {
   readonly rateLimiter?: BackendHealth;
   /** Fill discovery's backlog and what holds placements back; null when the executor does not say. */
   readonly fillReads: FillReadStatus | null;
+  /** The exchange's heartbeat (dead-man switch); null when there is none. */
+  readonly heartbeat?: HeartbeatStatus | null;
+  /** The exchange's collateral balance and allowances; null when not read. */
+  readonly collateral?: BalanceCheckStatus | null;
 }
 
 export interface StopReport {
@@ -220,6 +254,9 @@ export class Daemon {
   private readonly positionsCheck: PositionsCheck | null;
   private readonly watch: ResolutionWatch | null;
   private readonly limiter: { health?(): BackendHealth } | undefined;
+  private readonly heartbeat: Heartbeat | null;
+  private readonly balanceCheck: BalanceCheck | null;
+  private readonly tradeFeed: DaemonTradeFeed | undefined;
   private state: DaemonState = 'new';
   private paused = false;
   private halted: string | null = null;
@@ -262,6 +299,7 @@ export class Daemon {
       port: opts.gateway,
       spec: opts.config.markets,
       scheduler: opts.refreshScheduler ?? new CronRefreshScheduler(opts.config.markets.refreshCron),
+      ...(opts.feeSchedule !== undefined ? { feeSchedule: opts.feeSchedule } : {}),
       onChange: (d) => { this.onUniverseChange(d); },
       onError: (err) => { this.log.warn({ err }, 'universe refresh failed; keeping the previous universe'); },
     });
@@ -275,6 +313,8 @@ export class Daemon {
       onSkip: (stats) => { this.log.debug({ skipped: stats.skipped }, 'cycle skipped: the previous one is still running'); },
     });
     this.positionsCheck = this.buildPositionsCheck(opts);
+    this.heartbeat = this.buildHeartbeat(opts);
+    this.balanceCheck = this.buildBalanceCheck(opts);
     this.watch = this.buildResolutionWatch(opts);
     this.ctx = {
       clock: opts.clock,
@@ -285,7 +325,10 @@ export class Daemon {
       limits: this.limits,
       capital: capitalFromConfig(opts.config),
       reconciler: new IncrementalReconciler(reconcileOptionsFromConfig(opts.config)),
+      ...(this.balanceCheck !== null ? { exchangeBalance: () => this.balanceCheck?.balance() ?? null } : {}),
+      ...(opts.tradeFeed !== undefined ? { tradeFeed: opts.tradeFeed } : {}),
     };
+    this.tradeFeed = opts.tradeFeed;
   }
 
   // ----------------------------------------------------------------------------- lifecycle
@@ -308,6 +351,9 @@ export class Daemon {
         lookedUp: rep.lookedUp, live: rep.live, adopted: rep.adopted, cancelled: rep.cancelled, closed: rep.closed,
         notFound: rep.notFound, foreign: rep.foreign, listed: rep.listed, unresolved: rep.unresolved.length, fills: rep.fills.length,
       }, 'startup reconciliation done');
+      // The dead-man switch from here on; the exchange's collateral before the strategy's first input.
+      this.heartbeat?.start();
+      await this.balanceCheck?.start();
       // Fills recorded before now (startup included) belong to earlier runs: the strategy starts after them.
       this.fillSeq = lastFillSeq(this.ledger);
       this.runner.start(this.input());
@@ -361,6 +407,8 @@ export class Daemon {
     try {
       if (this.snapshotTimer !== null) { this.clock.clearTimeout(this.snapshotTimer); this.snapshotTimer = null; }
       this.positionsCheck?.stop();
+      await this.balanceCheck?.stop();
+      this.tradeFeed?.close();
       if ((await within(this.feed === 'poll' ? this.poller.stop() : this.pushed)) === TIMED_OUT) timedOut = true;
       this.universe.stop();
       // Before the ledger closes: a resolution found meanwhile settles it (its request is aborted).
@@ -374,6 +422,8 @@ export class Daemon {
         const left = Math.max(1, timeoutMs - (this.clock.monotonic() - t0) - Math.min(STOP_TAIL_MS, Math.floor(timeoutMs / 10)));
         const r = await within(this.executor.cancelAll({ timeoutMs: left }).catch((err: unknown) => { this.log.error({ err }, 'cancelAll failed'); return null; }));
         if (r === TIMED_OUT) timedOut = true; else cancelAll = r;
+        // The heartbeat kept our orders' dead-man switch armed while they were being cancelled.
+        if ((await within(this.heartbeat?.stop() ?? Promise.resolve())) === TIMED_OUT) timedOut = true;
         if (!timedOut && (await within(this.executor.close())) === TIMED_OUT) timedOut = true;
       }
       if (timedOut) this.log.error({ timeoutMs }, 'shutdown deadline passed; closing the ledger with requests possibly in flight');
@@ -381,6 +431,7 @@ export class Daemon {
       ({ remainingLive, finalReadsOwed } = this.leftOpen(cancelAll));
     } finally {
       if (timer !== null) this.clock.clearTimeout(timer);
+      void this.heartbeat?.stop(); // a stop that timed out or failed before cancelAll: no beat after it
       this.ledger.close();
       this.ledgerClosed = true;
       this.state = 'stopped';
@@ -494,7 +545,7 @@ export class Daemon {
       })),
       openOrders: open.length,
       positions: positions.filter((p) => p.size !== 0).map((p) => ({
-        tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, avgPrice: p.avgPrice, realized: p.realized, fees: p.fees,
+        tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, pendingSize: p.pendingSize, avgPrice: p.avgPrice, realized: p.realized, fees: p.fees,
       })),
       pnl: {
         daily: this.lastCycle?.dailyPnl ?? (this.ledgerClosed ? (0 as Micros) : this.ledger.dailyPnl(this.cache.mids()).total),
@@ -515,6 +566,8 @@ export class Daemon {
       awaitingResolution: this.watch?.watching() ?? null,
       rateLimiter: this.limiterHealth(),
       fillReads: this.executor.fillReads?.() ?? null,
+      heartbeat: this.heartbeat?.status() ?? null,
+      collateral: this.balanceCheck?.status() ?? null,
     };
   }
 
@@ -537,6 +590,32 @@ export class Daemon {
       // A fill the exchange has already is in the ledger after the order manager's next lookup.
       confirmDelayMs: 2 * opts.config.poll.orderLookupIntervalMs,
     });
+  }
+
+  /** The dead-man switch, when the gateway has the route and the config keeps it on. */
+  private buildHeartbeat(opts: DaemonOptions): Heartbeat | null {
+    const gw = opts.gateway;
+    const ex = opts.config.exchange;
+    if (!ex.heartbeat || gw.heartbeat === undefined) return null;
+    const beat = gw.heartbeat.bind(gw);
+    return new Heartbeat({
+      port: { heartbeat: beat },
+      clock: opts.clock,
+      log: this.log.child({ component: 'heartbeat' }),
+      intervalMs: heartbeatIntervalOf(ex),
+      expiryMs: ex.heartbeatExpiryMs,
+      // The exchange cancelled our orders: look them all up (only while running; stop cancels anyway).
+      onLapse: () => (this.state === 'running' ? rereadOrders(this.executor) : undefined),
+    });
+  }
+
+  /** The exchange's collateral balance, when the gateway has the route and the check is on. */
+  private buildBalanceCheck(opts: DaemonOptions): BalanceCheck | null {
+    const gw = opts.gateway;
+    const intervalMs = opts.config.ledger.balanceCheckIntervalMs;
+    if (intervalMs === 0 || gw.collateralBalance === undefined) return null;
+    const read = gw.collateralBalance.bind(gw);
+    return new BalanceCheck({ port: { collateralBalance: read }, clock: opts.clock, log: this.log.child({ component: 'collateral' }), intervalMs });
   }
 
   private buildResolutionWatch(opts: DaemonOptions): ResolutionWatch | null {
@@ -588,7 +667,9 @@ export class Daemon {
 
   private quoting(): boolean {
     return this.state === 'running' && !this.paused && this.halted === null
-      && this.marketDataCircuit() === 'closed' && this.executor.circuitState === 'closed' && this.limiterHealth().ok;
+      && this.marketDataCircuit() === 'closed' && this.executor.circuitState === 'closed' && this.limiterHealth().ok
+      // A lapsed heartbeat: the exchange cancelled our orders, and new ones would rest unguarded.
+      && this.heartbeat?.status().lapsed !== true;
   }
 
   private limiterHealth(): BackendHealth {
@@ -599,7 +680,7 @@ export class Daemon {
     const positions = this.ledger.positions();
     const held = new Map(positions.filter((p) => p.size > 0).map((p) => [p.tokenId, p.size] as const));
     const open = this.executor.liveOrders();
-    return buildStrategyInput(this.cache, this.clock.now(), held, open, collateral(this.ctx.capital, positions, open).free);
+    return buildStrategyInput(this.cache, this.clock.now(), held, open, collateral(this.ctx.capital, positions, open, this.ctx.exchangeBalance?.() ?? null).free);
   }
 
   private async onSnapshot(snapshot: MarketSnapshot): Promise<void> {

@@ -17,6 +17,9 @@
 // (src/marketdata/recorder.ts); the recording is flushed and closed before the ledger's closer.
 // Every mode hands the daemon the GET /markets listing over the HTTP client (through the limiter),
 // the only place the interface shows a market's winner: the daemon's resolution watch reads it.
+// The daemon gets the gateway itself: where it has the heartbeat and balance routes (the HTTP
+// gateway: live and sandbox modes) the daemon keeps the exchange's dead-man switch alive and reads
+// its collateral balance (exchange.heartbeat, ledger.balanceCheckIntervalMs).
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Wallet } from 'ethers';
@@ -29,6 +32,7 @@ import type { Dialect } from '../exchange/dialect.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import { SigningPool } from '../exchange/signing/index.js';
 import { OrderManager } from '../execution/order-manager.js';
+import { TradeFeed } from '../execution/trade-feed.js';
 import { Ledger } from '../ledger/index.js';
 import { MarketRecorder } from '../marketdata/recorder.js';
 import type { RefreshScheduler } from '../marketdata/refresh-scheduler.js';
@@ -40,7 +44,7 @@ import { PaperGateway } from '../sim/paper/index.js';
 import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
 import { Daemon } from './daemon.js';
 import { HttpGateway } from './http-gateway.js';
-import { capitalFromConfig } from './limits.js';
+import { capitalFromConfig, managerConfigFromConfig } from './limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { OpsMetrics } from './ops/metrics.js';
 import { OPERATOR_TOKEN_ENV } from './ops/operator.js';
@@ -132,6 +136,8 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
         limits: config.sandbox.limits,
         dialect,
         clock,
+        // The in-process exchange enforces the expiry the daemon's heartbeat is configured for.
+        heartbeatExpiryMs: config.exchange.heartbeatExpiryMs,
       });
       const sim = simulator;
       closers.push(() => sim.close());
@@ -206,14 +212,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(config.exchange.funder !== undefined ? { maker: config.exchange.funder } : {}),
       signatureType: config.exchange.signatureType,
       limiter,
-      config: {
-        circuitBreakerFailures: config.orders.circuitBreakerFailures,
-        shutdownTimeoutMs: config.orders.shutdownTimeoutMs,
-        fillReadsPerSecond: config.orders.fillReadsPerSecond,
-        maxFinalReadBacklog: config.orders.maxFinalReadBacklog,
-        cancelReserve: config.orders.cancelReserve,
-        postOnly: config.orders.postOnly,
-      },
+      config: managerConfigFromConfig(config),
       logger: logger.child({ component: 'orders' }),
       strategy: config.strategy.name,
       onFill: (f) => { metrics.onFill(f); },
@@ -237,11 +236,21 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // Positions are held by the maker: the funder when it differs from the signer (proxy or safe
     // wallets), else the signer. The paper venue answers for its own account whatever the address.
     const address = config.exchange.funder ?? identity.address;
+    // Our trades with their settlement status where the gateway has the route (over HTTP): the
+    // main fill source, read on the order-lookup schedule before the lookups (trade-feed.ts).
+    const tradeFeed = gateway.accountTrades === undefined ? undefined : new TradeFeed({
+      gateway: { accountTrades: gateway.accountTrades.bind(gateway) }, ledger, clock,
+      fees: (tokenId) => executor.marketInfo(tokenId),
+      logger: logger.child({ component: 'trades' }), onFill: (f) => { metrics.onFill(f); },
+    });
     const daemon = new Daemon({
       config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); }, ...(recorder !== undefined ? { recorder } : {}),
+      ...(tradeFeed !== undefined ? { tradeFeed } : {}),
       // Resolutions of markets that left the universe: settled in the ledger, RESOLVED when recording.
       marketsListing: marketsListing(http),
       limiter,
+      // Fills are booked by the fee fields the dialect's exchange charges by (core/fees.ts).
+      feeSchedule: dialect.fees,
       ...(opts.refreshScheduler !== undefined ? { refreshScheduler: opts.refreshScheduler } : {}),
     });
     return { daemon, logger, simulator, gateway, ops: { metrics, executor: metered, ledger }, close: closeAll };

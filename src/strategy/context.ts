@@ -5,6 +5,7 @@
 // the clock offers no timers, since a strategy is called and never schedules.
 import type { Side } from '../core/amounts.js';
 import type { Book } from '../core/book.js';
+import type { FeeModel } from '../core/fees.js';
 import type { Market, Rewards } from '../core/market.js';
 import type { Micros, Price, Shares } from '../core/money.js';
 import type { LiveOrder, PlacementRejection } from '../execution/types.js';
@@ -65,6 +66,12 @@ export interface MarketSettings {
   readonly rewards: Rewards | null;
   readonly makerBaseFeeBps: number;
   readonly takerBaseFeeBps: number;
+  /**
+   * The fee model fills are charged by (src/core/fees.ts `fillFee`), when the exchange charges by
+   * other fields than the base fees (the public exchange's `fd`); null: not known exactly;
+   * absent: the base fees above.
+   */
+  readonly fees?: FeeModel | null;
 }
 
 /** Settings of a market record (GET /markets); the runtime updates tick and minimum from books. */

@@ -79,7 +79,7 @@ describe('oddsmaker status', () => {
     expect(text).toContain('health       UNHEALTHY: kill switch tripped: daily loss');
     expect(text).toMatch(/kill switch {2}TRIPPED at 2026-01-05T12:00:00\.000Z: daily loss/);
     expect(text).toContain('POSITIONS (1)');
-    expect(text).toMatch(/\nm1-yes\s+m1\s+10\s+0\.\d+\s+0\.5\s/);
+    expect(text).toMatch(/\nm1-yes\s+m1\s+10\s+10\s+0\.\d+\s+0\.5\s/); // size, pending (no trades route here), avg price, mark
     // The kill switch pulled every quote: no orders to list. Fill a fresh daemon to test --orders.
     await h.close();
     h = await opsHarness();

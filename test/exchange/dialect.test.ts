@@ -9,13 +9,13 @@ describe('dialects', () => {
       name: 'spec', headerPrefix: 'SVC_', signatureEncoding: 'hex', chainId: 31337, exchangeName: 'Prediction Market Exchange',
       exchangeVersion: '2', verifyingContract: '0x00000000000000000000000000000000000000e1',
       negRiskVerifyingContract: '0x00000000000000000000000000000000000000E2', saltOnWire: 'string',
-      readWire: 'interface', orderWire: 'interface', pricesItemSide: false,
+      readWire: 'interface', orderWire: 'interface', pricesItemSide: false, fees: 'base-bps',
     });
     expect(DIALECTS.polymarket).toMatchObject({
       name: 'polymarket', headerPrefix: 'POLY_', signatureEncoding: 'base64url', chainId: 137, exchangeName: 'Polymarket CTF Exchange',
       exchangeVersion: '2', verifyingContract: '0xE111180000d2663C0091e4f400237545B87B996B',
       negRiskVerifyingContract: '0xe2222d279d744050d28e00520010520000310F59', saltOnWire: 'number',
-      readWire: 'public', orderWire: 'public', pricesItemSide: true,
+      readWire: 'public', orderWire: 'public', pricesItemSide: true, fees: 'fee-details',
     });
     expect(Object.isFrozen(DIALECTS.spec)).toBe(true);
   });

@@ -590,6 +590,17 @@ describe('OrderManager: durable obligations (issue #12)', () => {
     expect(h.om.fillReads().pendingSettlements).toBe(0);
   });
 
+  it('live lookups take only their share of the budget when the trades route brought the fills; final reads are never cut', async () => {
+    const h = make({ config: { pollBatch: 1, fillReadsPerSecond: 10 } });
+    await h.cycle(ladder(12));
+    await h.om.pollFills({ limit: 0 });
+    await h.cycle(ladder(12).slice(2)); // two cancelled: two final reads owed
+    h.clock.advance(1_000); // 10 reads
+    const r = await h.om.pollFills({ liveReadShare: 0.25 });
+    expect(r.lookedUp).toBe(2 + 2); // both final reads, then a quarter of the 8 left
+    expect(h.om.fillReads().pendingSettlements).toBe(0);
+  });
+
   it('when final reads fall behind, placements stop (fill-backlog) and cancels still go, until reads catch up', async () => {
     const h = make({ config: { maxFinalReadBacklog: 2, fillReadsPerSecond: 1, pollBatch: 1 } });
     await h.cycle(ladder(4));

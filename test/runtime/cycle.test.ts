@@ -27,7 +27,7 @@ import { FakeExecutor } from './fake-executor.js';
 function position(tokenId: string, size: number, cost: number, realized: number): LedgerPosition {
   return {
     tokenId, conditionId: 'c', size: size as Shares, cost: cost as Micros, avgPrice: null, realized: realized as Micros,
-    fees: 0 as Micros, bought: size as Shares, sold: 0 as Shares, updatedAtMs: T0,
+    fees: 0 as Micros, bought: size as Shares, sold: 0 as Shares, pendingSize: 0 as Shares, updatedAtMs: T0,
   };
 }
 
@@ -129,6 +129,17 @@ describe('planCycle', () => {
     ctx.runner.start(buildStrategyInput(cache, clock.now(), new Map(), [], ctx.capital));
     return { clock, ledger, cache, executor, ctx, feed, control };
   }
+
+  it('runCycle reads the trade feed before the order lookups, and only when fills are due', async () => {
+    const s = setup();
+    const ctx: CycleContext = { ...s.ctx, tradeFeed: { poll: () => { s.executor.events.push('tradeFeed.poll'); return Promise.resolve({ complete: true }); } } };
+    s.feed();
+    const snapshot = (): Parameters<typeof runCycle>[2] => ({ receivedAtMs: s.clock.now(), books: [], mids: new Map(), complete: true });
+    await runCycle(ctx, s.control, snapshot());
+    expect(s.executor.events).toEqual(['apply']);
+    await runCycle(ctx, { ...s.control, pollFills: true }, snapshot());
+    expect(s.executor.events).toEqual(['apply', 'apply', 'tradeFeed.poll', 'pollFills', 'resolveUnknown']);
+  });
 
   it('quotes with the real bands strategy through risk and reconcile', async () => {
     const s = setup();

@@ -227,7 +227,8 @@ describe('fills', () => {
     await h.clock.advanceAsync(1_000);
     expect(h.fills).toHaveLength(1);
     expect(h.cycleLines().at(-1)?.fills).toBe(0);
-    expect(h.daemon.status().positions).toEqual([{ tokenId: 'm1-yes', conditionId: 'm1', size: 4 * SH, avgPrice: 490_000, realized: 0, fees: 0 }]);
+    // No trades route here: the fill is pending (unconfirmed) in full.
+    expect(h.daemon.status().positions).toEqual([{ tokenId: 'm1-yes', conditionId: 'm1', size: 4 * SH, pendingSize: 4 * SH, avgPrice: 490_000, realized: 0, fees: 0 }]);
     await h.daemon.stop();
   });
 

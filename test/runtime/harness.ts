@@ -32,6 +32,8 @@ export interface HarnessOptions {
   readonly marketsListing?: MarketsPageLister;
   readonly resolutionWatch?: DaemonOptions['resolutionWatch'];
   readonly recorder?: DaemonRecorder;
+  /** Called with the fake venue before the daemon is built (e.g. to give it more routes). */
+  readonly prepare?: (gw: FakeAccountGateway) => void;
 }
 
 /** The harness's account address. */
@@ -59,6 +61,7 @@ export function harness(opts: HarnessOptions = {}) {
   const clock = new VirtualClock(opts.startMs ?? T0);
   const gw = new FakeAccountGateway(clock);
   for (const id of opts.markets ?? ['m1', 'm2']) gw.addMarket({ conditionId: id });
+  opts.prepare?.(gw);
   const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
   const trace: string[] = [];
   const fills: unknown[] = [];

@@ -8,7 +8,11 @@
 // - the rate limiter's backend is up (a shared Redis reachable: without it nothing is sent);
 // - the strategy is not halted by an error;
 // - fill discovery keeps up: no more final reads owed than the order manager allows, and none
-//   owed for longer than FILL_READ_LAG_MS (the ledger would be behind the exchange).
+//   owed for longer than FILL_READ_LAG_MS (the ledger would be behind the exchange);
+// - the exchange's heartbeat (dead-man switch) has not lapsed: no accepted heartbeat for longer
+//   than its expiry means the exchange has cancelled our orders (quoting stops until one is
+//   accepted again);
+// - no zero collateral allowance for the exchange's contracts (every order would be refused).
 // Paused quoting is healthy: it is the operator's own decision (reported in the body).
 // Every failed condition gives one reason, in a fixed order, so a 503 always says why.
 import type { DaemonStatus } from '../daemon.js';
@@ -49,6 +53,14 @@ export function healthOf(s: DaemonStatus): Health {
   const f = s.fillReads;
   if (f !== null && (f.pendingSettlements > f.maxFinalReadBacklog || f.oldestFinalReadOwedMs > FILL_READ_LAG_MS)) {
     reasons.push(`fill reads behind: ${f.pendingSettlements} final reads owed, oldest ${Math.round(f.oldestFinalReadOwedMs / 1000)} s (placements held)`);
+  }
+  const hb = s.heartbeat;
+  if (hb !== undefined && hb !== null && hb.lapsed) {
+    reasons.push(`heartbeat lapsed: none accepted for over ${hb.expiryMs} ms, the exchange has cancelled our orders (${hb.lastError ?? 'no answer'})`);
+  }
+  const zero = s.collateral?.zeroAllowances ?? [];
+  if (zero.length > 0) {
+    reasons.push(`zero collateral allowance for the exchange contract(s) ${zero.map((z) => (z === '' ? '(exchange)' : z)).join(', ')}: orders would be refused`);
   }
   return { healthy: reasons.length === 0, reasons };
 }

@@ -88,6 +88,7 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
   private readonly rewardScore: Gauge<'market'>;
   private readonly mid: Gauge<'market' | 'token'>;
   private readonly position: Gauge<'market' | 'token'>;
+  private readonly positionPending: Gauge<'market' | 'token'>;
   private readonly realized: Gauge<'market'>;
   private readonly unrealized: Gauge<'market'>;
   private readonly fees: Gauge<'market'>;
@@ -145,6 +146,7 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     this.rewardScore = gauge('oddsmaker_reward_score', 'Expected liquidity-reward score (protocol §6 Q_min, shares) of the quotes risk accepted in the last cycle, per market; 0 without rewards.', ['market']);
     this.mid = gauge('oddsmaker_mid_price', 'Mid price per token of the universe.', ['market', 'token']);
     this.position = gauge('oddsmaker_position_shares', 'Shares held per token.', ['market', 'token']);
+    this.positionPending = gauge('oddsmaker_position_pending_shares', 'Shares held per token whose trades are not final yet (settlement MATCHED, MINED or RETRYING, or not yet seen on the trades route); held minus pending is confirmed.', ['market', 'token']);
     this.realized = gauge('oddsmaker_pnl_realized', 'Realized PnL per market, net of fees, collateral units.', ['market']);
     this.unrealized = gauge('oddsmaker_pnl_unrealized', 'Unrealized PnL per market at the mids, collateral units (unmarked tokens left out).', ['market']);
     this.fees = gauge('oddsmaker_fees_paid', 'Fees paid per market, collateral units (already in realized).', ['market']);
@@ -255,7 +257,7 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     if (s.pnl.freeCollateral !== null) this.freeCollateral.set(toFloat(s.pnl.freeCollateral));
 
     // Per-market series are rebuilt on every scrape, so a market that left is not frozen in place.
-    for (const g of [this.marketQuotes, this.marketOrders, this.mid, this.position, this.realized, this.unrealized, this.fees]) g.reset();
+    for (const g of [this.marketQuotes, this.marketOrders, this.mid, this.position, this.positionPending, this.realized, this.unrealized, this.fees]) g.reset();
     const mids = src.mids();
     const inUniverse = new Set<string>();
     for (const m of s.markets) {
@@ -273,6 +275,8 @@ export class OpsMetrics implements ExecutorHooks, LimiterHooks {
     // Markets of the universe, and any other market where something is still held.
     const shown = new Set(inUniverse);
     for (const t of pnl.tokens) {
+      // Pending shares of every held token (0 included), and of a flat one whose trades are not final.
+      if (t.size !== 0 || t.pendingSize !== 0) this.positionPending.set({ market: t.conditionId, token: t.tokenId }, toFloat(t.pendingSize));
       if (t.size === 0) continue;
       shown.add(t.conditionId);
       this.position.set({ market: t.conditionId, token: t.tokenId }, toFloat(t.size));

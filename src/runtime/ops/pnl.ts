@@ -20,6 +20,8 @@ export interface TokenPnl {
   readonly tokenId: string;
   readonly conditionId: string;
   readonly size: Shares;
+  /** The part of `size` whose trades are not final yet (size − pendingSize is confirmed). */
+  readonly pendingSize: Shares;
   readonly avgPrice: Price | null;
   readonly cost: Micros;
   /** Net of fees. */
@@ -64,7 +66,7 @@ export function pnlReport(src: PnlSource, mids: ReadonlyMap<string, Price>): Pnl
     const mk = marked.get(p.tokenId);
     const unrealized = p.size === 0 ? (0 as Micros) : mk?.unrealized ?? null;
     tokens.push({
-      tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, avgPrice: p.avgPrice, cost: p.cost,
+      tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, pendingSize: p.pendingSize, avgPrice: p.avgPrice, cost: p.cost,
       realized: p.realized, fees: p.fees, mark: mk?.mark ?? null, unrealized,
     });
     const acc = byMarket.get(p.conditionId) ?? { realized: 0, unrealized: 0, fees: 0 };

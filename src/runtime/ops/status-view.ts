@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { formatMicros, type Price } from '../../core/money.js';
 import type { LiveOrder } from '../../execution/types.js';
 import type { DaemonStatus } from '../daemon.js';
+import type { HeartbeatStatus } from '../heartbeat.js';
 import { healthOf } from './health.js';
 import type { PnlReport } from './pnl.js';
 
@@ -41,6 +42,8 @@ const positionView = z.object({
   tokenId: z.string(),
   conditionId: z.string(),
   size: decimal,
+  /** The part of size whose trades are not final yet (size − pending is confirmed). */
+  pending: decimal,
   avgPrice: decimal.nullable(),
   mark: decimal.nullable(),
   realized: decimal,
@@ -90,6 +93,16 @@ export const statusViewSchema = z.object({
   }).nullable(),
   /** Markets watched for their resolution; null when the daemon has no resolution watch. */
   awaitingResolution: z.array(z.string()).nullable(),
+  /** The exchange's heartbeat (dead-man switch); null when there is none (absent: an older daemon). */
+  heartbeat: z.object({
+    intervalMs: z.number(), expiryMs: z.number(), running: z.boolean(), beats: z.number(), failures: z.number(),
+    lastAcceptedAt: iso.nullable(), failingSince: iso.nullable(), lapsed: z.boolean(), lapses: z.number(), lastError: z.string().nullable(),
+  }).nullable().optional(),
+  /** The exchange's collateral balance and allowances (GET /balance-allowance); null when not read. */
+  collateral: z.object({
+    balance: decimal.nullable(), at: iso.nullable(), recent: z.boolean(), zeroAllowances: z.array(z.string()),
+    allowances: z.record(z.string(), z.string()), error: z.string().nullable(),
+  }).nullable().optional(),
 });
 
 export type StatusView = z.infer<typeof statusViewSchema>;
@@ -107,6 +120,15 @@ export interface StatusInputs {
 const fmt = (v: number | null): string | null => (v === null ? null : formatMicros(v));
 const isoOf = (ms: number): string => new Date(ms).toISOString();
 
+function hbView(h: HeartbeatStatus | null): StatusView['heartbeat'] {
+  if (h === null) return null;
+  return {
+    intervalMs: h.intervalMs, expiryMs: h.expiryMs, running: h.running, beats: h.beats, failures: h.failures,
+    lastAcceptedAt: h.lastAcceptedAtMs === null ? null : isoOf(h.lastAcceptedAtMs),
+    failingSince: h.failingSinceMs === null ? null : isoOf(h.failingSinceMs), lapsed: h.lapsed, lapses: h.lapses, lastError: h.lastError,
+  };
+}
+
 export function buildStatusView(i: StatusInputs): StatusView {
   const s = i.status;
   const marketOfToken = new Map<string, string>();
@@ -118,11 +140,11 @@ export function buildStatusView(i: StatusInputs): StatusView {
 
   const positions = i.pnl === null
     ? s.positions.map((p) => ({
-      tokenId: p.tokenId, conditionId: p.conditionId, size: formatMicros(p.size), avgPrice: fmt(p.avgPrice),
+      tokenId: p.tokenId, conditionId: p.conditionId, size: formatMicros(p.size), pending: formatMicros(p.pendingSize), avgPrice: fmt(p.avgPrice),
       mark: fmt(i.mids.get(p.tokenId) ?? null), realized: formatMicros(p.realized), unrealized: null, fees: formatMicros(p.fees),
     }))
     : i.pnl.tokens.filter((t) => t.size !== 0).map((t) => ({
-      tokenId: t.tokenId, conditionId: t.conditionId, size: formatMicros(t.size), avgPrice: fmt(t.avgPrice),
+      tokenId: t.tokenId, conditionId: t.conditionId, size: formatMicros(t.size), pending: formatMicros(t.pendingSize), avgPrice: fmt(t.avgPrice),
       mark: fmt(t.mark), realized: formatMicros(t.realized), unrealized: fmt(t.unrealized), fees: formatMicros(t.fees),
     }));
 
@@ -189,5 +211,10 @@ export function buildStatusView(i: StatusInputs): StatusView {
       },
     },
     awaitingResolution: s.awaitingResolution === null ? null : [...s.awaitingResolution],
+    heartbeat: hbView(s.heartbeat ?? null),
+    collateral: s.collateral === undefined || s.collateral === null ? null : {
+      balance: fmt(s.collateral.balance), at: s.collateral.atMs === null ? null : isoOf(s.collateral.atMs), recent: s.collateral.recent,
+      zeroAllowances: [...s.collateral.zeroAllowances], allowances: { ...s.collateral.allowances }, error: s.collateral.error,
+    },
   };
 }

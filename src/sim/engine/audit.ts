@@ -65,7 +65,7 @@ export function auditEngine(engine: MatchingEngine): string[] {
       if (o.account !== a) bad.push(`order ${o.id}: in the live list of ${a.id} but owned by ${o.owner}`);
       if (!resting.has(o)) bad.push(`account ${a.id}: live order ${o.id} is not in a book`);
       if (o.isBuy) {
-        const need = buyNeed(o.price, o.remaining, o.market.reserveBps);
+        const need = buyNeed(o.price, o.remaining, o.market.fees);
         if (o.reserved !== need) bad.push(`order ${o.id}: reserved ${o.reserved} != need ${need}`);
         needC += need;
       } else {

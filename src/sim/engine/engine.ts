@@ -41,8 +41,11 @@
 // 8. Balances and reservations: a BUY reserves notional at its limit plus the worst-case fee
 //    (fees.ts), a SELL reserves its tokens; a fill consumes from the reservation and releases any
 //    excess (price improvement, a lower fee), cancel/expiry/kill releases the rest.
-// 9. Fees in collateral: taker pays the market's taker bps, maker the maker bps, of
-//    min(p, 1 − p) × size, rounded down (fees.ts). Buyers pay on top, sellers have it deducted.
+// 9. Fees in collateral, by the one fee function (src/core/fees.ts fillFee) on the market's fee
+//    model: by default the taker pays the market's taker bps, the maker the maker bps, of
+//    min(p, 1 − p) × size; a market configured with another model (the public exchange's `fd`:
+//    takers r × (p(1 − p))^e per share, makers nothing) is charged by it. Rounded down (fees.ts).
+//    Buyers pay on top, sellers have it deducted.
 // 10. Tick change (`setTick`): new orders must respect the new tick; resting orders stay where
 //    they are and match at their own price even if it is off the new tick (the book's grid
 //    narrows to hold them; nothing is repriced or cancelled).
@@ -77,7 +80,8 @@ import type { BookSide } from './book-side.js';
 import { ExpiryHeap } from './expiry-heap.js';
 import { EngineEvents, TradeRec, UpdateRec } from './events.js';
 import { FinishedStore } from './finished.js';
-import { buyNeed, feeOf, LOT, MAX_BPS, notional } from './fees.js';
+import { fillFee, type FeeRole } from '../../core/fees.js';
+import { buyNeed, LOT, MAX_BPS, notional } from './fees.js';
 import { MarketBook } from './market.js';
 import {
   CANCEL_ALREADY_MATCHED, CANCEL_NOT_FOUND, MSG_FAK_NO_MATCH, MSG_FOK_NOT_FILLED, MSG_INVALID_ORDER,
@@ -610,7 +614,7 @@ export class MatchingEngine {
     const outcome = ref.outcome;
     const tokenId = inp.tokenId;
     const a = this.accounts.find(inp.owner);
-    const need = isBuy ? buyNeed(price, size, m.reserveBps) : size;
+    const need = isBuy ? buyNeed(price, size, m.fees) : size;
     if (a === undefined) return this.reject(id, 'NOT_ENOUGH_BALANCE', MSG_NOT_ENOUGH_BALANCE);
     if (isBuy ? a.available < need : (a.positions.get(tokenId)?.available ?? 0) < size) {
       return this.reject(id, 'NOT_ENOUGH_BALANCE', MSG_NOT_ENOUGH_BALANCE);
@@ -740,8 +744,8 @@ export class MatchingEngine {
     const pt = taker.outcome === 0 ? yesPrice : SCALE - yesPrice;
     const nm = notional(pm, f);
     const nt = notional(pt, f);
-    const feeM = this.settle(maker, pm, nm, f, m.makerFeeBps);
-    const feeT = this.settle(taker, pt, nt, f, m.takerFeeBps);
+    const feeM = this.settle(maker, pm, nm, f, 'maker');
+    const feeT = this.settle(taker, pt, nt, f, 'taker');
     // Collateral paid in minus paid out: +f for a mint, −f for a merge, 0 for a transfer.
     m.locked += (maker.isBuy ? nm : -nm) + (taker.isBuy ? nt : -nt);
     this.fees += feeM + feeT;
@@ -782,11 +786,11 @@ export class MatchingEngine {
   }
 
   /** Moves one leg's balances for a fill of f at own price p (notional n); returns its fee. */
-  private settle(o: OrderNode, p: number, n: number, f: number, bps: number): number {
-    const fee = feeOf(bps, p, f);
+  private settle(o: OrderNode, p: number, n: number, f: number, role: FeeRole): number {
+    const fee = fillFee(o.market.fees, role, p, f);
     const a = o.account;
     if (o.isBuy) {
-      const after = buyNeed(o.price, o.remaining - f, o.market.reserveBps);
+      const after = buyNeed(o.price, o.remaining - f, o.market.fees);
       const release = o.reserved - after;
       o.reserved = after;
       a.reserved -= release;

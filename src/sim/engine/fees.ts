@@ -5,24 +5,25 @@
 // millionths; the engine refuses other sizes). So price × size is always an exact integer number
 // of millionths; `notional` still goes through mulMicros, naming `floor`, which is then exact.
 //
-// Fees (the market's maker_base_fee / taker_base_fee, in basis points) are charged in collateral,
-// on the shape Polymarket uses: fee = bps / 10⁴ × min(p, 1 − p) × size, where p is the fill price
-// in the payer's own token terms (min(p, 1 − p) is the same for both tokens of a market, so a
-// fill costs the same in YES or NO terms). A buyer pays notional + fee; a seller receives
-// notional − fee (never negative: bps ≤ 10⁴ and min(p, 1 − p) ≤ p). Fees round DOWN to the
-// millionth: the sum of per-fill fees then never exceeds the fee reserved up front for the whole
-// order (Σ⌊xᵢ⌋ ≤ ⌊Σxᵢ⌋), so reservations always cover; the venue gives up < 1 millionth a fill.
+// Fees are charged in collateral by the one fee function, src/core/fees.ts `fillFee`, on the
+// market's fee model (MarketConfig.fees; default: its maker/taker base bps × min(p, 1 − p) × size,
+// the interface's). p is the fill price in the payer's own token terms (both curves are symmetric,
+// so a fill costs the same in YES or NO terms). A buyer pays notional + fee; a seller receives
+// notional − fee (never negative: every rate is ≤ 1 and both curves are ≤ p). Fees round DOWN to
+// the millionth: the sum of per-fill fees then never exceeds the fee reserved up front for the
+// whole order (Σ⌊xᵢ⌋ ≤ ⌊Σxᵢ⌋), so reservations always cover; the venue gives up < 1 millionth a fill.
 //
 // A BUY resting with limit L and remaining size r keeps reserved exactly
-//   need(L, r) = notional(L, r) + fee(bpsMax, min(L, 0.5), r)
-// where bpsMax = max(maker, taker) bps: any fill of f at p ≤ L costs notional(p, f) + fee(bps, p, f)
-// ≤ need(L, r) − need(L, r − f), because min(p, 1 − p) ≤ min(L, 0.5) and ⌊a + b⌋ ≥ ⌊a⌋ + ⌊b⌋.
-import { divRound, mulMicros, SCALE } from '../../core/money.js';
+//   need(L, r) = notional(L, r) + reserveFee(model, L, r)
+// (core/fees.ts: the larger rate at min(L, 0.5)): any fill of f at p ≤ L costs
+// notional(p, f) + fee(p, f) ≤ need(L, r) − need(L, r − f), because both curves peak over [0, L]
+// at min(L, 0.5) and ⌊a + b⌋ ≥ ⌊a⌋ + ⌊b⌋.
+import { baseFeeModel, fillFee, reserveFee, type FeeModel } from '../../core/fees.js';
+import { divRound, mulMicros } from '../../core/money.js';
 
 export const LOT = 10_000; // 0.01 share: the size grid
 export const PRICE_GRID = 100; // 0.0001: the finest tick
 export const MAX_BPS = 10_000;
-const HALF = SCALE / 2;
 
 /** price × size in collateral millionths (exact on the engine grid). */
 export function notional(price: number, size: number): number {
@@ -43,17 +44,18 @@ export function bpsFloor(amount: number, bps: number): number {
   return Number(divRound(BigInt(amount) * BigInt(bps), BigInt(MAX_BPS), 'floor'));
 }
 
-/** The fee for a fill of `size` at `price` (own token terms): ⌊bps/10⁴ × min(p, 1 − p) × size⌋. */
+/** The base-bps fee for a fill of `size` at `price` (own token terms): ⌊bps/10⁴ × min(p, 1 − p) × size⌋. */
 export function feeOf(bps: number, price: number, size: number): number {
   if (bps === 0) return 0;
-  const m = price < HALF ? price : SCALE - price;
-  return bpsFloor(mulMicros(m, size, 'floor'), bps);
+  return fillFee(baseFeeModel(bps, bps), 'taker', price, size);
 }
 
-/** Collateral a BUY with limit `limit` and remaining `size` keeps reserved (header). */
-export function buyNeed(limit: number, size: number, bpsMax: number): number {
+/**
+ * Collateral a BUY with limit `limit` and remaining `size` keeps reserved (header), on the
+ * market's fee model, or on base fees of at most `fees` bps (a number).
+ */
+export function buyNeed(limit: number, size: number, fees: FeeModel | number): number {
   const n = notional(limit, size);
-  if (bpsMax === 0) return n;
-  const m = limit < HALF ? limit : HALF;
-  return n + bpsFloor(mulMicros(m, size, 'floor'), bpsMax);
+  if (fees === 0) return n;
+  return n + reserveFee(typeof fees === 'number' ? baseFeeModel(fees, fees) : fees, limit, size);
 }

@@ -4,6 +4,7 @@
 // (it starts as the tick; a tick change to a finer or unrelated tick narrows it and re-indexes the
 // levels, so orders resting from before keep their exact price). Invariant after every engine
 // operation: the book is not crossed (best bid index < best ask index).
+import { baseFeeModel, checkFeeModel, type FeeModel } from '../../core/fees.js';
 import { SCALE, type Price, type Shares } from '../../core/money.js';
 import { BookSide } from './book-side.js';
 import type { BookLevel, MarketConfig, MarketState } from './types.js';
@@ -31,7 +32,8 @@ export class MarketBook {
   readonly minSize: number;
   readonly makerFeeBps: number;
   readonly takerFeeBps: number;
-  readonly reserveBps: number;
+  /** How fills are charged (core/fees.ts): the config's model, else the base bps. */
+  readonly fees: FeeModel;
   readonly negRisk: boolean;
   acceptingOrders: boolean;
   closed = false;
@@ -51,7 +53,7 @@ export class MarketBook {
     this.minSize = cfg.minSize;
     this.makerFeeBps = cfg.makerFeeBps;
     this.takerFeeBps = cfg.takerFeeBps;
-    this.reserveBps = Math.max(cfg.makerFeeBps, cfg.takerFeeBps);
+    this.fees = cfg.fees === undefined ? baseFeeModel(cfg.makerFeeBps, cfg.takerFeeBps) : checkFeeModel(cfg.fees);
     this.negRisk = cfg.negRisk;
     this.acceptingOrders = cfg.acceptingOrders;
     this.grid = cfg.tick;
@@ -103,6 +105,7 @@ export class MarketBook {
       minSize: this.minSize as Shares,
       makerFeeBps: this.makerFeeBps,
       takerFeeBps: this.takerFeeBps,
+      fees: this.fees,
       negRisk: this.negRisk,
       acceptingOrders: this.acceptingOrders,
       closed: this.closed,

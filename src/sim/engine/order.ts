@@ -22,7 +22,7 @@ export class OrderNode {
   idx = 0;
   remaining: number;
   matched = 0;
-  /** BUY only: collateral still reserved, always buyNeed(price, remaining, reserveBps). */
+  /** BUY only: collateral still reserved, always buyNeed(price, remaining, market.fees). */
   reserved = 0;
   status: OrderStatus = 'LIVE';
   /** True while linked in a book. */

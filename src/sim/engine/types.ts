@@ -3,6 +3,7 @@
 // sizes and amounts are integer millionths (Price/Shares/Micros); times are epoch milliseconds
 // except `expirationSec`, which keeps the protocol's Unix seconds. The HTTP layer, paper mode
 // and backtests translate to and from these; the engine never sees JSON.
+import type { FeeModel } from '../../core/fees.js';
 import type { Micros, Price, Shares } from '../../core/money.js';
 import type { Side } from '../../core/amounts.js';
 import type { RejectCode } from './messages.js';
@@ -20,9 +21,14 @@ export interface MarketConfig {
   readonly tokens: readonly [string, string];
   readonly tick: Price;
   readonly minSize: Shares;
-  /** Fees in basis points of min(p, 1 − p) × size, charged in collateral (see fees.ts). */
+  /** Base fees in basis points of min(p, 1 − p) × size, charged in collateral (see fees.ts). */
   readonly makerFeeBps: number;
   readonly takerFeeBps: number;
+  /**
+   * The fee model charged instead of the base fees (src/core/fees.ts), e.g. the public exchange's
+   * `fd` (takers r × (p(1 − p))^e per share, makers nothing). Absent: the base fees.
+   */
+  readonly fees?: FeeModel;
   readonly negRisk: boolean;
   readonly acceptingOrders: boolean;
 }
@@ -34,6 +40,8 @@ export interface MarketState {
   readonly minSize: Shares;
   readonly makerFeeBps: number;
   readonly takerFeeBps: number;
+  /** The fee model fills are charged by. */
+  readonly fees: FeeModel;
   readonly negRisk: boolean;
   readonly acceptingOrders: boolean;
   readonly closed: boolean;

@@ -68,7 +68,7 @@ export function placeYes(ctx: FlowContext, m: MarketTokens, s: MarketState, inv:
     tokenId = m.yesToken; side = 'SELL'; price = a.yesPrice; inv.yes -= size;
   } else {
     tokenId = isBid ? m.yesToken : m.noToken; side = 'BUY'; price = isBid ? a.yesPrice : SCALE - a.yesPrice;
-    const need = buyNeed(price, size, Math.max(s.makerFeeBps, s.takerFeeBps));
+    const need = buyNeed(price, size, s.fees);
     if (inv.collateral < need) {
       const amount = Math.max(ctx.params.funding.topUp, need - inv.collateral);
       ctx.engine.deposit(a.owner, amount as Micros);

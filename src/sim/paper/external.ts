@@ -36,6 +36,7 @@ import type { Level } from '../../core/book.js';
 import { InvariantError } from '../../core/errors.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
 import { isValidOrderPrice } from '../../core/tick.js';
+import type { FeeModel } from '../../core/fees.js';
 import { buyNeed, LOT, type MatchingEngine } from '../engine/index.js';
 import { PRICE_GRID } from '../engine/fees.js';
 import { PaperError } from './errors.js';
@@ -178,7 +179,7 @@ export class ExternalLiquidity implements ExternalDesk {
     if (postAsks.length === 0 && postBids.length === 0) return;
 
     const yes = m.tokens[0];
-    this.fund(conditionId, yes, postBids, postAsks, Math.max(m.makerFeeBps, m.takerFeeBps));
+    this.fund(conditionId, yes, postBids, postAsks, m.fees);
 
     this.onAnyTick(conditionId, m.tick, [postAsks, postBids], () => {
       // Asks first: they can only meet our bids (no external bid at or above them rests).
@@ -241,17 +242,17 @@ export class ExternalLiquidity implements ExternalDesk {
     const asideBids = this.takeAside(held.bids, (p) => p >= lowAsk).sort((x, y) => y.price - x.price);
     const asideAsks = this.takeAside(held.asks, (p) => p <= highBid).sort((x, y) => x.price - y.price);
     const yes = m.tokens[0];
-    const bps = Math.max(m.makerFeeBps, m.takerFeeBps);
+    const fees = m.fees;
     this.onAnyTick(conditionId, m.tick, [a, b, asideAsks, asideBids], () => {
       // One side at a time, so a synthetic order can meet only ours; what is left is withdrawn.
       for (const [side, levels] of [['SELL', a], ['BUY', b]] as const) {
         if (levels.length === 0) continue;
-        this.fund(conditionId, yes, side === 'BUY' ? levels : [], side === 'SELL' ? levels : [], bps);
+        this.fund(conditionId, yes, side === 'BUY' ? levels : [], side === 'SELL' ? levels : [], fees);
         const transient = new Map<number, Posted>();
         for (const l of levels) this.post(yes, side, l, transient);
         for (const [price, p] of transient) this.withdraw(transient, price, p);
       }
-      this.fund(conditionId, yes, asideBids, asideAsks, bps);
+      this.fund(conditionId, yes, asideBids, asideAsks, fees);
       for (const l of asideAsks) this.post(yes, 'SELL', l, held.asks);
       for (const l of asideBids) this.post(yes, 'BUY', l, held.bids);
     });
@@ -277,9 +278,9 @@ export class ExternalLiquidity implements ExternalDesk {
   }
 
   /** Tops the account up to exactly what the new orders reserve (collateral and YES tokens). */
-  private fund(conditionId: string, yes: string, bids: readonly Level[], asks: readonly Level[], bpsMax: number): void {
+  private fund(conditionId: string, yes: string, bids: readonly Level[], asks: readonly Level[], fees: FeeModel): void {
     let needCollateral = 0;
-    for (const l of bids) needCollateral += buyNeed(l.price, l.size, bpsMax);
+    for (const l of bids) needCollateral += buyNeed(l.price, l.size, fees);
     let needYes = 0;
     for (const l of asks) needYes += l.size;
     const bal = this.engine.balances(this.account);

@@ -233,7 +233,7 @@ export class PaperGateway implements ExchangeGateway {
   /** Adds a market from its settings; false (and remembered) when the venue cannot simulate it. */
   private addSettings(s: ClobMarketSettings): boolean {
     try {
-      this.venue.addMarket(paperMarketFromSettings(s));
+      this.venue.addMarket(paperMarketFromSettings(s, this.dialect.fees));
       this.added++;
       this.refused.delete(s.conditionId);
       return true;

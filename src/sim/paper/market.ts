@@ -3,8 +3,12 @@
 // - exactly two distinct token ids, [outcome 0, outcome 1]; the engine's book is in outcome-0
 //   ("YES") terms and the other token's book is its mirror;
 // - the tick is one of the ticks in use (core/tick.ts), the minimum size a non-negative integer of
-//   share millionths, fees integer basis points in [0, 10⁴].
+//   share millionths, fees integer basis points in [0, 10⁴];
+// - `fees` is the model fills are charged by (core/fees.ts), from the settings' fields the
+//   exchange's dialect charges by (Dialect.fees: base bps, or the public exchange's `fd`); a market
+//   whose fees cannot be charged exactly is refused (PAPER_MARKET_UNSUPPORTED).
 // Pure: no I/O, no engine.
+import { feeModelOf, type FeeModel, type FeeSchedule } from '../../core/fees.js';
 import type { ClobMarketSettings } from '../../core/market.js';
 import type { Price, Shares } from '../../core/money.js';
 import { isKnownTick } from '../../core/tick.js';
@@ -21,6 +25,8 @@ export interface PaperMarket {
   readonly minSize: Shares;
   readonly makerFeeBps: number;
   readonly takerFeeBps: number;
+  /** The model fills are charged by (see the header); absent: the base fees. */
+  readonly fees?: FeeModel;
   readonly negRisk: boolean;
 }
 
@@ -37,8 +43,11 @@ function validBps(v: number): boolean {
   return Number.isSafeInteger(v) && v >= 0 && v <= MAX_BPS;
 }
 
-/** The venue's view of a market's settings; throws PaperError when the engine cannot hold it. */
-export function paperMarketFromSettings(s: ClobMarketSettings): PaperMarket {
+/**
+ * The venue's view of a market's settings, charged by `schedule` (the dialect's `fees`); throws
+ * PaperError when the engine cannot hold it.
+ */
+export function paperMarketFromSettings(s: ClobMarketSettings, schedule: FeeSchedule = 'base-bps'): PaperMarket {
   const where = `market ${s.conditionId}`;
   if (s.tokens.length !== 2) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: ${s.tokens.length} tokens, the venue simulates binary markets only`);
   const [a, b] = s.tokens as readonly [{ tokenId: string; outcome: string }, { tokenId: string; outcome: string }];
@@ -57,6 +66,8 @@ export function paperMarketFromSettings(s: ClobMarketSettings): PaperMarket {
   if (!validBps(makerFeeBps) || !validBps(takerFeeBps)) {
     throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: fees must be integer bps in [0, 10000]`);
   }
+  const fees = feeModelOf(schedule, { makerBaseFeeBps: makerFeeBps, takerBaseFeeBps: takerFeeBps, feeDetails: s.feeDetails });
+  if (fees === null) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: fee details ${JSON.stringify(s.feeDetails)} cannot be charged exactly`);
   return {
     conditionId: s.conditionId,
     tokens: [a.tokenId, b.tokenId],
@@ -65,6 +76,7 @@ export function paperMarketFromSettings(s: ClobMarketSettings): PaperMarket {
     minSize,
     makerFeeBps,
     takerFeeBps,
+    fees,
     negRisk: s.negRisk,
   };
 }

@@ -198,7 +198,7 @@ export class PaperVenue {
     }
     this.engine.addMarket({
       conditionId: m.conditionId, tokens: m.tokens, tick: m.tick, minSize: 0 as Shares,
-      makerFeeBps: m.makerFeeBps, takerFeeBps: m.takerFeeBps, negRisk: m.negRisk, acceptingOrders: true,
+      makerFeeBps: m.makerFeeBps, takerFeeBps: m.takerFeeBps, ...(m.fees !== undefined ? { fees: m.fees } : {}), negRisk: m.negRisk, acceptingOrders: true,
     });
     const slot: Slot = { market: m, minSize: m.minSize, last: null, lastToken: '', lastHash: '', mark: null };
     this.slots.set(m.conditionId, slot);

@@ -11,12 +11,17 @@
 // - an engine account is a lower-case wallet address for HTTP users; orders placed through
 //   `place` are remembered with their maker and API key (order records need both); wallets the
 //   venue issued a key to or funded get portfolio positions from their fills, the synthetic
-//   traders (funded with minted sets the portfolio never saw) appear in the trade log only;
+//   traders (funded with minted sets the portfolio never saw) appear in the trade log only, under
+//   wallets of their own (fills.ts);
+// - the world's traders start with their past (standings.ts): their positions and trades are
+//   replayed into the book and the trade log before any live fill, and they do not trade live;
 // - lifecycle changes keep engine and world in step: a tick change is validated by the world
 //   (a tick in use) before the engine applies it; resolving validates, cancels every resting order
 //   (engine), then fixes the winner and closes the market (world); positions read the world's state
 //   live, so they turn redeemable/closed at once;
 // - markets generated closed or resolved start closed (or resolved) in the engine too;
+// - fills are charged as the dialect's exchange charges them (Dialect.fees, core/fees.ts): the
+//   base bps in the spec dialect, the `fd` that GET /clob-markets renders in the polymarket one;
 // - memory stays bounded on long runs: finished orders are dropped from the engine after
 //   `retainFinishedMs`, the trade log and price history are rings;
 // - the account lifecycle of the public exchange: `settlement` moves the HTTP users' trades
@@ -25,7 +30,9 @@
 //   when its heartbeats stop (heartbeat.ts); both are cleared by close().
 import type { Clock } from '../../core/clock.js';
 import { DAY_MS } from '../world/ids.js';
-import type { Micros, Price } from '../../core/money.js';
+import { InvariantError } from '../../core/errors.js';
+import { feeModelOf, type FeeModel } from '../../core/fees.js';
+import { SCALE, type Micros, type Price } from '../../core/money.js';
 import type { ApiCredentials } from '../../exchange/auth/credentials.js';
 import type { Dialect } from '../../exchange/dialect.js';
 import {
@@ -33,7 +40,7 @@ import {
   type OrderType, type Side, type SubmitResult,
 } from '../engine/index.js';
 import {
-  generateWorld, LastTrades, PositionBook, PriceHistory, TradeLog, WorldError, type MarketRec, type OutcomeIndex,
+  generateWorld, LastTrades, PositionBook, PriceHistory, replayPast, TradeLog, WorldError, type MarketRec, type OutcomeIndex,
   type Seed, type TokenRef, type World,
 } from '../world/index.js';
 import { deriveWallet, serverSecretFor, TEST_ACCOUNT_COLLATERAL, type WalletKey } from './account.js';
@@ -143,6 +150,8 @@ export class Venue {
     for (const m of this.world.markets) this.addMarket(m);
     this.positions = new PositionBook(this.world, (token) => this.engine.midpoint(token) ?? null);
     this.trades = new TradeLog(this.world);
+    // The world's traders' history: the positions and trades its leaderboard is derived from.
+    replayPast(this.world, this.positions, this.trades);
     this.history = new PriceHistory();
     this.lastTrades = new LastTrades();
     this.wallets = new WalletMap(this.world);
@@ -177,11 +186,24 @@ export class Venue {
       minSize: s.minOrderSize,
       makerFeeBps: m.fee.makerBaseFeeBps,
       takerFeeBps: m.fee.takerBaseFeeBps,
+      // Charged as the dialect's exchange charges: base bps (interface) or the `fd` it renders.
+      fees: this.feeModel(m),
       negRisk: m.negRisk,
       acceptingOrders: s.acceptingOrders && !s.closed,
     });
     if (s.winner !== null) this.engine.resolve(m.conditionId, m.tokenIds[s.winner]);
     else if (s.closed) this.engine.closeMarket(m.conditionId);
+  }
+
+  /** The market's fee model under the dialect's schedule (from the same fields the routes render). */
+  private feeModel(m: MarketRec): FeeModel {
+    const f = m.fee;
+    const model = feeModelOf(this.dialect.fees, {
+      makerBaseFeeBps: f.makerBaseFeeBps, takerBaseFeeBps: f.takerBaseFeeBps,
+      feeDetails: { r: f.rate / SCALE, e: f.exponent, to: f.takerOnly },
+    });
+    if (model === null) throw new InvariantError(`market ${m.conditionId}: fees that cannot be charged exactly (${JSON.stringify(f)})`);
+    return model;
   }
 
   /** Starts the flow and the mid sampler (one sample at once, so history is never empty). */

@@ -176,6 +176,13 @@ describe('/metrics', () => {
     const t = await scrape(h);
     expect(sample(t, 'oddsmaker_position_shares', { market: 'm1', token: 'm1-yes' })).toBe(10);
     expect(sample(t, 'oddsmaker_position_shares', { market: 'm2', token: 'm2-yes' })).toBeUndefined();
+    // No trade of it seen yet: all pending; a confirmed trade leg of 4 of its shares makes those final.
+    expect(sample(t, 'oddsmaker_position_pending_shares', { market: 'm1', token: 'm1-yes' })).toBe(10);
+    h.ledger.recordTradeLeg({
+      tradeId: 'trade-1', orderId: bid.id, tokenId: 'm1-yes', side: 'BUY', price: bid.price, size: 4_000_000 as Shares, feeMicros: 0 as Micros,
+      liquidity: 'maker', status: 'CONFIRMED', matchTimeMs: h.clock.now(), lastUpdateMs: h.clock.now(),
+    });
+    expect(sample(await scrape(h), 'oddsmaker_position_pending_shares', { market: 'm1', token: 'm1-yes' })).toBe(6);
     const unrealized = mulMicros(500_000, size, 'floor') - h.ledger.position('m1-yes')!.cost;
     expect(unrealized).toBeGreaterThan(0); // bought under the mid
     expect(sample(t, 'oddsmaker_pnl_unrealized', { market: 'm1' })).toBeCloseTo(toFloat(unrealized), 9);

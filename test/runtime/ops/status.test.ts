@@ -69,7 +69,7 @@ describe('/status', () => {
     const pos = h.ledger.position('m1-yes')!;
     const unrealized = mulMicros(500_000, 10_000_000, 'floor') - pos.cost;
     expect(v.positions).toEqual([{
-      tokenId: 'm1-yes', conditionId: 'm1', size: '10', avgPrice: formatMicros(pos.avgPrice!), mark: '0.5',
+      tokenId: 'm1-yes', conditionId: 'm1', size: '10', pending: '10', avgPrice: formatMicros(pos.avgPrice!), mark: '0.5',
       realized: formatMicros(pos.realized), unrealized: formatMicros(unrealized), fees: '0.02',
     }]);
     expect(v.markets[0]?.tokens[0]).toEqual({ tokenId: 'm1-yes', mid: '0.5', position: '10' });
