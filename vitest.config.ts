@@ -5,7 +5,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** Run apart, after this suite, one file at a time (vitest.timing.config.ts says why). */
-export const TIMING_SENSITIVE = ['test/chaos/**/*.test.ts', 'test/ratelimit/redis-simulator.test.ts'];
+export const TIMING_SENSITIVE = ['test/chaos/**/*.test.ts', 'test/ratelimit/redis-simulator.test.ts', 'test/e2e/parity.test.ts'];
 
 export default defineConfig({
   test: {

@@ -1,8 +1,9 @@
 // The timing-sensitive tests, run after the main suite, one file at a time: the chaos tests (child
-// daemons killed and churned against a simulator child) and the two-process shared Redis budget.
-// Their properties (0 throttled responses, every fill recorded) are judged by a server that times
-// requests on arrival, so they must not share the 2 cores with the rest of the suite: a request
-// delayed by a busy machine arrives in a later window than the limiter admitted it in.
+// daemons killed and churned against a simulator child), the two-process shared Redis budget, and
+// the live-versus-backtest parity session. Their verdicts depend on wall time (0 throttled
+// responses are judged by a server that times requests on arrival; the parity session's fill
+// counts depend on how many polls a busy machine fits in its minute), so they must not share the
+// 2 cores with the rest of the suite.
 import { defineConfig } from 'vitest/config';
 import { TIMING_SENSITIVE } from './vitest.config.ts';
 

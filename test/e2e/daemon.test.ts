@@ -2,7 +2,7 @@
 // simulator with synthetic flow. Asserts the contract: quotes rest, fills happen, the
 // ledger's positions equal the exchange's /positions, SIGTERM leaves no order of the account live;
 // and after a SIGKILL mid-run and a restart, no orphan order and no lost or duplicated fill.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { toFloat } from '../../src/core/money.js';
 import { ExchangeClient } from '../../src/exchange/client/index.js';
@@ -10,27 +10,12 @@ import { getDialect } from '../../src/exchange/dialect.js';
 import { Ledger } from '../../src/ledger/index.js';
 import { diffPositions, tokenResolver } from '../../src/ledger/positions-diff.js';
 import type { RunningSimulator } from '../../src/sim/server/start.js';
-import { assertBuilt, DaemonProcess, simOrders, startSim, tempDir, writeConfig, type LogLine } from './harness.js';
+import { liveOrderIds, pollUntil, simOrders, startSim, tempDir, useE2eSession, writeConfig, type LogLine } from './harness.js';
 
 const isCycle = (l: LogLine): boolean => l.msg === 'cycle';
 const isFill = (l: LogLine): boolean => l.msg === 'fill';
 
-let sim: RunningSimulator | null = null;
-let daemons: DaemonProcess[] = [];
-
-beforeAll(() => { assertBuilt(); });
-afterEach(async () => {
-  for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
-  daemons = [];
-  await sim?.close();
-  sim = null;
-});
-
-function launch(configPath: string, s: RunningSimulator): DaemonProcess {
-  const d = new DaemonProcess(configPath, s);
-  daemons.push(d);
-  return d;
-}
+const session = useE2eSession();
 
 async function exchangePositionsMatchLedger(s: RunningSimulator, ledgerPath: string): Promise<void> {
   const clock = new SystemClock();
@@ -57,10 +42,10 @@ async function exchangePositionsMatchLedger(s: RunningSimulator, ledgerPath: str
 
 describe('daemon end to end against the simulator', () => {
   it('quotes, gets filled, matches the exchange positions, and leaves nothing live after SIGTERM', async () => {
-    sim = await startSim(7);
+    const sim = session.sim = await startSim(7);
     const dir = tempDir();
     const cfg = writeConfig(dir, sim);
-    const d = launch(cfg, sim);
+    const d = session.launch(cfg);
     await d.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation');
     await d.waitFor((l) => isCycle(l) && Number(l.openOrders) > 0, 'resting quotes');
     const live = (await simOrders(sim)).filter((o) => o.status === 'LIVE');
@@ -84,18 +69,20 @@ describe('daemon end to end against the simulator', () => {
   }, 180_000);
 
   it('survives a SIGKILL mid-run: no orphan order, no lost or duplicated fill after a restart', async () => {
-    sim = await startSim(11);
+    const sim = session.sim = await startSim(11);
     const dir = tempDir();
     const cfg = writeConfig(dir, sim);
-    const first = launch(cfg, sim);
+    const first = session.launch(cfg);
     await first.waitFor(isFill, 'a fill before the kill', 90_000);
+    // Kill while quotes rest (a fill may have just taken the last of them; the next cycle re-quotes).
+    await pollUntil('quotes resting at the kill', 30_000, async () => ((await liveOrderIds(sim)).length > 0 ? true : null));
     first.child.kill('SIGKILL');
     await first.exited;
     // The killed daemon left its quotes resting: the restart must find and manage them.
     const orphansAtKill = (await simOrders(sim)).filter((o) => o.status === 'LIVE');
     expect(orphansAtKill.length).toBeGreaterThan(0);
 
-    const second = launch(cfg, sim);
+    const second = session.launch(cfg);
     const rec = await second.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation after restart');
     expect(Number(rec.lookedUp)).toBeGreaterThan(0);
     const cyclesAtStart = second.lines.filter(isCycle).length;

@@ -4,6 +4,7 @@
 // at all). Waits are driven by the daemon's own log lines (JSON on stdout) with a bound, never by
 // sleeping. `recordRequests` sees every HTTP request that reaches the simulator.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, beforeAll } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -165,4 +166,50 @@ export function recordRequests(sim: RunningSimulator): SimRequest[] {
     seen.push({ method, path, route: routeOf(method, path), headers: Object.keys(req.headers) });
   });
   return seen;
+}
+
+/**
+ * The bookkeeping every end-to-end file repeats: the CLI is built (checked once), and after each
+ * test every daemon it launched is killed and its simulator closed. `session.sim` holds the
+ * test's simulator; `launch` starts a daemon on it.
+ */
+export interface E2eSession {
+  sim: RunningSimulator | null;
+  launch(configPath: string, opts?: DaemonProcessOptions): DaemonProcess;
+}
+
+export function useE2eSession(): E2eSession {
+  const daemons: DaemonProcess[] = [];
+  const session: E2eSession = {
+    sim: null,
+    launch(configPath, opts) {
+      if (session.sim === null) throw new Error('start the simulator (session.sim) before launching a daemon');
+      const d = new DaemonProcess(configPath, session.sim, opts);
+      daemons.push(d);
+      return d;
+    },
+  };
+  beforeAll(() => { assertBuilt(); });
+  afterEach(async () => {
+    for (const d of daemons.splice(0)) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+    await session.sim?.close();
+    session.sim = null;
+  });
+  return session;
+}
+
+/** Polls `check` until it returns a value, at most `timeoutMs` (a bounded wait on observable state, never a sleep). */
+export async function pollUntil<T>(what: string, timeoutMs: number, check: () => Promise<T | null>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== null) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => { setTimeout(r, 50); });
+  }
+}
+
+/** Ids of the account's orders the simulator holds LIVE. */
+export async function liveOrderIds(sim: RunningSimulator): Promise<string[]> {
+  return (await simOrders(sim)).filter((o) => o.status === 'LIVE').map((o) => o.id);
 }

@@ -3,47 +3,22 @@
 // polymarket dialect, heartbeat expiry 3 s) and keeps its heartbeat alive; it is SIGKILLed while
 // quoting; its quotes rest until the expiry passes, then the simulator has no live order of ours
 // left. Waits are bounded polls of the simulator's state or the daemon's log, never sleeps.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SystemClock } from '../../src/core/clock.js';
-import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
-import { assertBuilt, DaemonProcess, tempDir } from './harness.js';
+import { startSimulator } from '../../src/sim/server/start.js';
+import { liveOrderIds, pollUntil, tempDir, useE2eSession } from './harness.js';
 
 const EXPIRY_MS = 3_000;
 
-let sim: RunningSimulator | null = null;
-let daemon: DaemonProcess | null = null;
+const session = useE2eSession();
 
-beforeAll(() => { assertBuilt(); });
-afterEach(async () => {
-  if (daemon !== null && daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill('SIGKILL');
-  daemon = null;
-  await sim?.close();
-  sim = null;
-});
 
-/** The account's orders the simulator holds LIVE (GET /_sim/orders). */
-async function liveOrders(s: RunningSimulator): Promise<string[]> {
-  const res = await fetch(`${s.url}/_sim/orders?owner=${s.account.address}&status=LIVE&limit=1000`);
-  const body = (await res.json()) as { count: number; data: Array<{ id: string; status: string }> };
-  return body.data.filter((o) => o.status === 'LIVE').map((o) => o.id);
-}
-
-/** Polls `check` until it returns a value, at most `timeoutMs`; every poll reads the simulator's state. */
-async function until<T>(what: string, timeoutMs: number, check: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => { setTimeout(r, 50); });
-  }
-}
 
 describe('heartbeat end to end (polymarket dialect)', () => {
   it('a SIGKILLed daemon leaves no live order once the heartbeat expiry has passed', async () => {
-    sim = await startSimulator({
+    const sim = session.sim = await startSimulator({
       host: '127.0.0.1', port: 0, seed: 13, markets: 6, flow: 'normal', limits: 'on', dialect: 'polymarket',
       heartbeatExpiryMs: EXPIRY_MS, clock: new SystemClock(),
     });
@@ -61,16 +36,15 @@ describe('heartbeat end to end (polymarket dialect)', () => {
       log: { level: 'info' },
       health: { enabled: false },
     }));
-    const d = new DaemonProcess(cfg, s);
-    daemon = d;
+    const d = session.launch(cfg);
     await d.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation', 60_000);
     await d.waitFor((l) => l.msg === 'cycle' && Number(l.openOrders) > 0, 'resting quotes', 60_000);
     // The daemon keeps the dead-man switch alive: beats keep coming, nothing has expired.
     const beatsBefore = s.venue.heartbeats.stats.beats;
-    await until('two more heartbeats', 5_000, () => Promise.resolve(s.venue.heartbeats.stats.beats >= beatsBefore + 2 ? true : null));
+    await pollUntil('two more heartbeats', 5_000, () => Promise.resolve(s.venue.heartbeats.stats.beats >= beatsBefore + 2 ? true : null));
     expect(s.venue.heartbeats.stats.expired).toBe(0);
-    const resting = await until('our quotes resting at the simulator', 10_000, async () => {
-      const ids = await liveOrders(s);
+    const resting = await pollUntil('our quotes resting at the simulator', 10_000, async () => {
+      const ids = await liveOrderIds(s);
       return ids.length > 0 ? ids : null;
     });
 
@@ -78,12 +52,12 @@ describe('heartbeat end to end (polymarket dialect)', () => {
     const killedAt = Date.now();
     await d.exited;
     // Right after the kill the quotes still rest: nothing but the dead-man switch will take them.
-    const justAfter = await liveOrders(s);
+    const justAfter = await liveOrderIds(s);
     expect(justAfter.length).toBeGreaterThan(0);
     expect(s.venue.heartbeats.stats.expired).toBe(0);
 
     // Within the expiry (plus the last beat's interval and some slack) every one is gone.
-    await until('no live order of ours', EXPIRY_MS + 5_000, async () => ((await liveOrders(s)).length === 0 ? true : null));
+    await pollUntil('no live order of ours', EXPIRY_MS + 5_000, async () => ((await liveOrderIds(s)).length === 0 ? true : null));
     const goneAfterMs = Date.now() - killedAt;
     expect(goneAfterMs).toBeGreaterThan(EXPIRY_MS - 600); // not before the expiry (the last beat was ≤ 500 ms before the kill)
     expect(s.venue.heartbeats.stats.expired).toBe(1);

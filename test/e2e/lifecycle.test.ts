@@ -5,22 +5,13 @@
 // batches (the figures: requests and time, printed for the closing note).
 import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import type { Micros } from '../../src/core/money.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
-import { assertBuilt, DaemonProcess, recordRequests, simOrders, tempDir, type LogLine } from './harness.js';
+import { liveOrderIds, recordRequests, simOrders, tempDir, useE2eSession, type LogLine } from './harness.js';
 
-let sim: RunningSimulator | null = null;
-let daemons: DaemonProcess[] = [];
-
-beforeAll(() => { assertBuilt(); });
-afterEach(async () => {
-  for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
-  daemons = [];
-  await sim?.close();
-  sim = null;
-});
+const session = useE2eSession();
 
 async function polymarketSim(seed: number): Promise<RunningSimulator> {
   // Low synthetic flow: liquidity providers make the books (and mids) our quotes need; few takers.
@@ -53,32 +44,23 @@ function writeConfig(dir: string, s: RunningSimulator, markets: number, levels: 
 
 const isCycle = (l: LogLine): boolean => l.msg === 'cycle';
 
-function launch(cfg: string, s: RunningSimulator): DaemonProcess {
-  const d = new DaemonProcess(cfg, s);
-  daemons.push(d);
-  return d;
-}
-
-async function liveIds(s: RunningSimulator): Promise<string[]> {
-  return (await simOrders(s)).filter((o) => o.status === 'LIVE').map((o) => o.id);
-}
 
 describe('polymarket dialect: the order lifecycle end to end', () => {
   it('restarted with an empty ledger, it finds its live orders through GET /data/orders and cancels them before quoting', async () => {
-    sim = await polymarketSim(21);
+    const sim = session.sim = await polymarketSim(21);
     const dir = tempDir();
     const cfg = writeConfig(dir, sim, 2, 3);
-    const first = launch(cfg, sim);
+    const first = session.launch(cfg);
     await first.waitFor((l) => isCycle(l) && Number(l.openOrders) >= 12, 'resting quotes');
     first.child.kill('SIGKILL');
     await first.exited;
-    const left = await liveIds(sim);
+    const left = await liveOrderIds(sim);
     expect(left.length).toBeGreaterThanOrEqual(12);
     // The disk is lost: the new process starts with no ledger at all.
     for (const f of ['ledger.sqlite', 'ledger.sqlite-wal', 'ledger.sqlite-shm']) rmSync(join(dir, f), { force: true });
 
     const requests = recordRequests(sim);
-    const second = launch(cfg, sim);
+    const second = session.launch(cfg);
     const rec = await second.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation');
     expect(rec).toMatchObject({ lookedUp: 0, foreign: left.length, cancelled: left.length, listed: true });
     // Every order of the first process was cancelled, and before the first new placement.
@@ -94,14 +76,14 @@ describe('polymarket dialect: the order lifecycle end to end', () => {
     await second.waitFor((l) => isCycle(l) && Number(l.openOrders) >= 12, 'quotes again');
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
-    expect(await liveIds(sim)).toEqual([]);
+    expect(await liveOrderIds(sim)).toEqual([]);
   }, 180_000);
 
   it('SIGTERM with 100 live orders cancels them in DELETE /orders batches', async () => {
-    sim = await polymarketSim(22);
+    const sim = session.sim = await polymarketSim(22);
     const dir = tempDir();
     const cfg = writeConfig(dir, sim, 5, 10); // 5 markets × 10 levels × 2 sides
-    const d = launch(cfg, sim);
+    const d = session.launch(cfg);
     await d.waitFor((l) => isCycle(l) && Number(l.openOrders) >= 100, '100 resting quotes');
     const requests = recordRequests(sim);
     const t0 = Date.now();
@@ -109,7 +91,7 @@ describe('polymarket dialect: the order lifecycle end to end', () => {
     const exit = await d.exited;
     const stopMs = Date.now() - t0;
     expect(exit.code).toBe(0);
-    expect(await liveIds(sim)).toEqual([]);
+    expect(await liveOrderIds(sim)).toEqual([]);
     const cancels = requests.filter((r) => r.method === 'DELETE');
     expect(cancels.every((r) => r.path === '/orders')).toBe(true);
     expect(cancels.length).toBeLessThanOrEqual(2);

@@ -5,34 +5,23 @@
 // authenticated request, so no paper order ever reaches it; paper quotes get filled and the
 // positions check, answered by the paper venue, agrees with the ledger on the position; SIGTERM
 // exits 0 after 'shutdown complete'.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/server/start.js';
-import { assertBuilt, DaemonProcess, recordRequests, simOrders, startSim, tempDir, writePaperConfig, type LogLine } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { recordRequests, simOrders, startSim, tempDir, useE2eSession, writePaperConfig, type LogLine } from './harness.js';
 
 const isCycle = (l: LogLine): boolean => l.msg === 'cycle';
 
-let sim: RunningSimulator | null = null;
-let daemon: DaemonProcess | null = null;
-
-beforeAll(() => { assertBuilt(); });
-afterEach(async () => {
-  if (daemon !== null && daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill('SIGKILL');
-  daemon = null;
-  await sim?.close();
-  sim = null;
-});
+const session = useE2eSession();
 
 describe('paper mode end to end', () => {
   it('quotes and fills on the exchange\'s market data, sends it no order, and stops cleanly on SIGTERM', async () => {
-    sim = await startSim(5);
+    const sim = session.sim = await startSim(5);
     const requests = recordRequests(sim);
     const verified0 = { ...sim.ctx.verifier.counts };
     const apiKeys0 = sim.venue.stats().apiKeys;
     const dir = tempDir();
     // The positions check every second (node-cron's seconds field), so that it runs in the test.
     const cfg = writePaperConfig(dir, sim, { ledger: { positionsCheckCron: '* * * * * *' } });
-    const d = new DaemonProcess(cfg, sim, { args: ['--mode', 'paper'], credentials: false });
-    daemon = d;
+    const d = session.launch(cfg, { args: ['--mode', 'paper'], credentials: false });
 
     const started = await d.waitFor((l) => l.msg === 'daemon started', 'daemon started');
     expect(started.mode).toBe('paper');
