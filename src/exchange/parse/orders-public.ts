@@ -13,22 +13,15 @@
 //   is unsafe), and so is a placement status outside live/matched/delayed/unmatched.
 import type { CancelResult, OrderRecord, OrderStatus, OrderType, PlacementResult, PlacementStatus, Side } from '../../core/market.js';
 import { ORDER_TYPES, PLACEMENT_STATUSES } from '../../core/market.js';
-import { readMicros, readPrice, readShares } from './decimal.js';
+import { readPrice, readShares } from './decimal.js';
 import { arrOf, at, bool, entries, fail, intOrString, nonEmpty, obj, str } from './read.js';
+import { placementOf } from './orders.js';
 
-const ACCEPTED: readonly PlacementStatus[] = ['live', 'matched', 'delayed'];
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
 
 function optString(v: unknown, path: string): string {
   if (v === undefined || v === null) return '';
   return str(v, path);
-}
-
-function optAmount(v: unknown, path: string): number | null {
-  if (v === undefined || v === null || v === '') return null;
-  const m = readMicros(v, path);
-  if (m < 0) fail(path, 'negative amount');
-  return m;
 }
 
 /** An optional list of strings (null or missing reads as none). */
@@ -63,16 +56,7 @@ export function parsePublicPlacementResult(json: unknown, path = ''): PlacementR
   if (success && errorMsg === '' && id !== '' && status === null) fail(at(path, 'status'), 'missing on an answer that reports success');
   optStrings(o['transactionsHashes'], at(path, 'transactionsHashes'));
   optStrings(o['tradeIDs'], at(path, 'tradeIDs'));
-  const accepted = success && errorMsg === '' && id !== '' && status !== null && ACCEPTED.includes(status);
-  return {
-    success,
-    errorMsg,
-    orderId: id === '' ? null : id,
-    status,
-    takingAmount: optAmount(o['takingAmount'], at(path, 'takingAmount')),
-    makingAmount: optAmount(o['makingAmount'], at(path, 'makingAmount')),
-    accepted,
-  };
+  return placementOf(o, path, { success, errorMsg, id, status });
 }
 
 /** POST /orders: one answer per submitted order, in order. */

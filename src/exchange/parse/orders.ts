@@ -35,15 +35,25 @@ export function parsePlacementResult(json: unknown, path = ''): PlacementResult 
   const id = optString(o['orderID'], at(path, 'orderID'));
   const st = o['status'];
   const status = st === undefined || st === null || st === '' ? null : oneOf(st, at(path, 'status'), PLACEMENT_STATUSES);
-  const accepted = success && errorMsg === '' && id !== '' && status !== null && ACCEPTED.includes(status);
+  return placementOf(o, path, { success, errorMsg, id, status });
+}
+
+/**
+ * A placement result from its parsed fields (both dialects' parsers read these their own way): the
+ * amounts are read here, and `accepted` is success, no error, an id and an accepted status.
+ */
+export function placementOf(
+  o: Readonly<Record<string, unknown>>, path: string,
+  f: { readonly success: boolean; readonly errorMsg: string; readonly id: string; readonly status: PlacementResult['status'] },
+): PlacementResult {
   return {
-    success,
-    errorMsg,
-    orderId: id === '' ? null : id,
-    status,
+    success: f.success,
+    errorMsg: f.errorMsg,
+    orderId: f.id === '' ? null : f.id,
+    status: f.status,
     takingAmount: optAmount(o['takingAmount'], at(path, 'takingAmount')),
     makingAmount: optAmount(o['makingAmount'], at(path, 'makingAmount')),
-    accepted,
+    accepted: f.success && f.errorMsg === '' && f.id !== '' && f.status !== null && ACCEPTED.includes(f.status),
   };
 }
 
