@@ -158,7 +158,7 @@ export async function rssGrowth(dir: string): Promise<void> {
   const random = rng(11);
   const { gw, move } = venue(clock, random);
   const config = benchConfig(dir);
-  const ledger = Ledger.open(config.ledger.path, { clock, synchronous: 'NORMAL' });
+  const ledger = Ledger.open(join(dir, 'ledger.sqlite'), { clock, synchronous: 'NORMAL' });
   const executor = new FakeExecutor(clock, ledger);
   executor.recordInLedger = false;
   executor.keepHistory = false;

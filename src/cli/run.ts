@@ -1,18 +1,27 @@
 // `oddsmaker run`: the daemon. Loads and validates the config (every bad path and value in one
-// message, exit 2), builds the mode's runtime (src/runtime/modes.ts), starts the daemon, and on
-// SIGTERM or SIGINT stops it in the fixed order (stop quoting, cancel every live order through the
-// limiter, drain in-flight requests, flush the ledger) and exits 0; a second signal exits at once.
-// With config `health.enabled`, the ops server (/healthz, /metrics, /status, operator actions:
-// src/runtime/ops) starts once the daemon runs and closes after it stopped; failing to listen
-// stops the daemon and fails the command.
+// message, the strategy's name and parameters included: exit 2), chooses the ledger (config
+// `ledger.path`, else the mode's default: a new file per sandbox run, src/config/ledger-path.ts)
+// and locks it before anything else (one daemon per ledger: a second fails at once naming the
+// holder's pid, exit 1, before the simulator, the rate limiter's backend or the exchange is
+// touched; src/ledger/lock.ts), builds the mode's runtime (src/runtime/modes.ts: it refuses a
+// ledger of another exchange or account, exit 2), binds the ops server (/healthz, /metrics,
+// /status, operator actions: src/runtime/ops) when config `health.enabled`, and only then starts
+// the daemon: a port that cannot be bound fails the command (exit 1, naming health.port) before
+// startup reconciliation and before any order. On SIGTERM or SIGINT it stops the daemon in the
+// fixed order (stop quoting, cancel every live order through the limiter, drain in-flight
+// requests, flush the ledger), closes the ops server, and exits 0; a second signal exits at once.
+// The lock is released on every way out: a stop, a failed start, a second signal (process exit).
 // A dependency the config names (the shared limiter's Redis) that is not ready within its connect
 // timeout fails the command (exit 1, one message naming the setting and the address); a SIGTERM or
 // SIGINT while the runtime is being built (waiting for it) aborts the wait, closes what was opened
 // and exits 0 at once: nothing was started, nothing can be live.
 import type { Command } from 'commander';
 import { SystemClock, type Clock } from '../core/clock.js';
+import { chooseLedgerPath, withLedgerPath } from '../config/ledger-path.js';
 import { loadConfigFile } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import type { Env } from '../exchange/auth/credentials.js';
+import { lockLedger, type LedgerLock } from '../ledger/index.js';
 import { isAbortedConnect } from '../ratelimit/index.js';
 import { buildRuntime, type Runtime } from '../runtime/modes.js';
 import type { OpsServer } from '../runtime/ops/server.js';
@@ -40,7 +49,19 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
   if (opts.mode !== undefined && !MODES.includes(opts.mode)) {
     throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(opts.mode)}`);
   }
-  const config = loadConfigFile(opts.config, { mode: opts.mode, ledger: opts.ledger });
+  const loaded = loadConfigFile(opts.config, { mode: opts.mode, ledger: opts.ledger });
+  const ledgerPath = chooseLedgerPath(loaded, deps.clock.now()).path;
+  const config = withLedgerPath(loaded, ledgerPath);
+  // One daemon per ledger: locked before anything is started or sent.
+  const lock = lockLedger(ledgerPath);
+  try {
+    await runLocked(config, deps, lock);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(config: Readonly<Config>, deps: RunDeps, lock: LedgerLock): Promise<void> {
   const building = new AbortController();
   const abortOn = (sig: 'SIGTERM' | 'SIGINT') => (): void => { building.abort(sig); };
   const abortTerm = abortOn('SIGTERM');
@@ -65,6 +86,7 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
     return;
   }
   const log = rt.logger;
+  if (lock.staleFrom !== null) log.warn({ lock: lock.path, pid: lock.staleFrom }, 'took over a stale ledger lock: its daemon is gone');
   if (rt.simulator !== null) log.info({ url: rt.simulator.url, address: rt.simulator.account.address }, 'sandbox: simulator started in-process');
 
   let resolveStopped: () => void = () => undefined;
@@ -102,13 +124,16 @@ export async function runDaemon(opts: RunCliOptions, deps: RunDeps): Promise<voi
   const int = onSignal('SIGINT');
   deps.signals.once('SIGTERM', term);
   deps.signals.once('SIGINT', int);
+  let started = false;
   try {
-    await rt.daemon.start();
-    if (!stopping && config.health.enabled) { ops = startRuntimeOps(rt, config, deps.env, deps.clock); await ops; }
+    // The ops port before trading: a port we cannot have fails here, before any order.
+    if (config.health.enabled) { ops = startRuntimeOps(rt, config, deps.env, deps.clock); await ops; }
+    if (!stopping) { started = true; await rt.daemon.start(); }
   } catch (err) {
     deps.signals.off('SIGTERM', term);
     deps.signals.off('SIGINT', int);
-    await rt.daemon.stop().catch(() => undefined);
+    if (started) await rt.daemon.stop().catch(() => undefined);
+    await ops.then((s) => s?.close()).catch(() => undefined);
     await rt.close();
     throw err;
   }

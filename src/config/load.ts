@@ -1,10 +1,14 @@
 // Loads, validates and freezes the configuration. Every problem is reported at once, each naming
-// its path and the offending value, in one ConfigError (the CLI exits 2 on it). Strategy params are
-// validated by the strategy's own parser, with paths prefixed `strategy.params`.
+// its path and the offending value, in one ConfigError (the CLI exits 2 on it). With a strategy
+// registry (loadConfigFile always passes the built-in one), `strategy.name` must be registered and
+// `strategy.params` pass the strategy's own parser, with paths prefixed `strategy.params`
+// (strategy-check.ts): an unknown strategy or a bad parameter is a config error like any other.
 import { readFileSync } from 'node:fs';
 import { OddsmakerError } from '../core/errors.js';
 import { redactUrlsIn } from '../core/redact-url.js';
+import { registry } from '../../strategies/index.js';
 import { configSchema, type Config } from './schema.js';
+import { strategyProblems, type StrategyLookup } from './strategy-check.js';
 
 export class ConfigError extends OddsmakerError {
   readonly problems: readonly string[];
@@ -25,24 +29,45 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '');
 }
 
+export interface ValidateOptions {
+  /** Check strategy.name and strategy.params against these strategies (default: not checked). */
+  readonly strategies?: StrategyLookup;
+}
+
 /** Validates a parsed JSON value; throws ConfigError listing every problem. */
-export function validateConfig(raw: unknown, source = '(inline)'): Readonly<Config> {
+export function validateConfig(raw: unknown, source = '(inline)', opts: ValidateOptions = {}): Readonly<Config> {
   const res = configSchema.safeParse(raw, { reportInput: true });
+  const problems: string[] = [];
+  let strategyOk = true;
   if (!res.success) {
     // One line per path: `-5` for a positive integer with a minimum breaks two rules, say it once.
     const byPath = new Map<string, string>();
     for (const i of res.error.issues) {
+      if (i.path[0] === 'strategy') strategyOk = false;
       if (i.code === 'unrecognized_keys') {
+        if (i.path.length === 0 && i.keys.includes('strategy')) strategyOk = false;
         for (const k of i.keys) byPath.set(formatPath([...i.path, k]), `${formatPath([...i.path, k])}: unknown key`);
         continue;
       }
       const at = formatPath(i.path) || '(root)';
       if (!byPath.has(at)) byPath.set(at, `${at}: ${i.message} (got ${showValue(i.input)})`);
     }
-    const problems = [...byPath.values()];
-    throw new ConfigError(source, problems);
+    problems.push(...byPath.values());
   }
+  // The strategy is checked even when other sections are bad, so one message lists everything.
+  if (opts.strategies !== undefined && strategyOk) {
+    const strategy = res.success ? res.data.strategy : strategySection(raw);
+    if (strategy !== null) problems.push(...strategyProblems(strategy, opts.strategies));
+  }
+  if (!res.success || problems.length > 0) throw new ConfigError(source, problems);
   return deepFreeze(res.data);
+}
+
+/** The strategy section of a config that failed elsewhere, with the schema's defaults. */
+function strategySection(raw: unknown): { name: string; params: unknown } | null {
+  const s = raw !== null && typeof raw === 'object' ? (raw as { strategy?: unknown }).strategy : undefined;
+  const r = configSchema.shape.strategy.safeParse(s);
+  return r.success ? r.data : null;
 }
 
 export function loadConfigFile(path: string, overrides: { mode?: string | undefined; ledger?: string | undefined } = {}): Readonly<Config> {
@@ -62,7 +87,7 @@ export function loadConfigFile(path: string, overrides: { mode?: string | undefi
   const obj = { ...(raw as Record<string, unknown>) };
   if (overrides.mode !== undefined) obj.mode = overrides.mode;
   if (overrides.ledger !== undefined) obj.ledger = { ...((obj.ledger as object | undefined) ?? {}), path: overrides.ledger };
-  return validateConfig(obj, path);
+  return validateConfig(obj, path, { strategies: registry });
 }
 
 function deepFreeze<T>(v: T): T {

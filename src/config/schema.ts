@@ -156,7 +156,13 @@ export const configSchema = z.strictObject({
   orders: ordersSchema.prefault({}),
   rateLimit: rateLimitSchema.prefault({}),
   ledger: z.strictObject({
-    path: z.string().min(1).default('data/ledger.sqlite'),
+    /**
+     * The SQLite ledger. Absent: by mode (ledger-path.ts): sandbox a new
+     * data/sandbox/ledger-<UTC time>.sqlite every run (its simulator's world is new every run; old
+     * files are kept), live data/ledger.sqlite, paper data/paper-ledger.sqlite. A ledger belongs
+     * to one exchange and account: the daemon refuses one of another (src/runtime/ledger-guard.ts).
+     */
+    path: z.string().min(1).optional(),
     /** node-cron expression (UTC) of the check comparing the ledger's positions with GET /positions. */
     positionsCheckCron: cronExpression.default('*/5 * * * *'),
     /**

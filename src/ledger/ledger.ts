@@ -12,6 +12,8 @@
 // - trade legs (the exchange's trades of our orders, with their settlement status) share their
 //   shares with the order lookups' fills without double counting, keep positions' pending shares,
 //   and a FAILED leg is reversed in the position exactly once (trade-store.ts);
+// - it belongs to one exchange and account, recorded by the first daemon that binds it and
+//   compared by every later one (identity.ts; the runtime refuses another's);
 // - the only time source is the injected Clock; all amounts are integer millionths.
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
@@ -19,6 +21,7 @@ import { ONE, type Micros, type Price, type Shares } from '../core/money.js';
 import { CycleStore, DEFAULT_COMPACT_EVERY, DEFAULT_CYCLE_RETENTION_MS } from './cycle-store.js';
 import { LedgerError } from './errors.js';
 import { FillStore } from './fill-store.js';
+import { bindIdentity, readIdentity, type BindResult, type BoundIdentity, type LedgerIdentity } from './identity.js';
 import { migrate, type MigrateResult } from './migrations.js';
 import {
   isDuplicateRejection, isImmediateOrderType, parsePlacementStatus, stateFromLookupStatus, type OrderState,
@@ -98,6 +101,16 @@ export class Ledger {
     if (!this.db.open) return;
     this.db.pragma('optimize');
     this.db.close();
+  }
+
+  /** The exchange and account this ledger belongs to, or null before a daemon bound it. */
+  identity(): BoundIdentity | null {
+    return readIdentity(this.db);
+  }
+
+  /** Records the exchange and account if none is recorded, else compares them (identity.ts). */
+  bindIdentity(id: LedgerIdentity): BindResult {
+    return bindIdentity(this.db, id, this.clock.now());
   }
 
   /** Runs fn in one transaction (nested calls become savepoints); rolls back if it throws. */

@@ -335,6 +335,26 @@ UPDATE positions SET pending_size = coalesce((
   WHERE condition_id NOT IN (SELECT condition_id FROM market_resolutions);
 `,
   },
+  {
+    version: 8,
+    description: 'the exchange and account the ledger belongs to',
+    // One row at most (id = 1): which exchange (the CLOB URL, or `sandbox` with the in-process
+    // simulator's seed and run id), dialect and account the ledger's orders, fills and positions
+    // are of, written by the first daemon that opens it (identity.ts). A ledger written before
+    // this version has none: the next daemon to open it records its own.
+    sql: `
+CREATE TABLE ledger_identity (
+  id          INTEGER PRIMARY KEY CHECK (id = 1),
+  mode        TEXT NOT NULL CHECK (mode IN ('sandbox', 'live', 'paper')),
+  exchange    TEXT NOT NULL,
+  dialect     TEXT NOT NULL,
+  account     TEXT NOT NULL,
+  sim_seed    INTEGER,
+  sim_run     TEXT,
+  bound_at_ms INTEGER NOT NULL
+) STRICT;
+`,
+  },
 ];
 
 export const LATEST_VERSION: number = MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);

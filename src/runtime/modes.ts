@@ -7,6 +7,12 @@
 //   in-process simulated venue that fills them against the polled books (src/sim/paper).
 // Every mode hands the daemon the account address whose positions its scheduled check compares
 // with the ledger (the sandbox's throwaway account, the live wallet or funder, paper's own).
+// The ledger is opened as soon as the account is known (after the sandbox's simulator started or
+// the wallet loaded), before the rate limiter's backend or any exchange request, and bound to
+// this run's exchange and account (ledger-guard.ts): a ledger of another is refused
+// (CONFIG_LEDGER_IDENTITY, exit 2). Its path is config `ledger.path`, else the mode's default
+// (src/config/ledger-path.ts: a new file per sandbox run); `oddsmaker run` has chosen and locked
+// it before calling buildRuntime.
 // Everything opened here is closed by `Runtime.close()` in reverse order, after the daemon stopped.
 // Secrets are handed to the logger's value filter, so no log line can carry them (the Redis URL's
 // password too).
@@ -25,6 +31,7 @@ import { dirname } from 'node:path';
 import { Wallet } from 'ethers';
 import type { Clock } from '../core/clock.js';
 import { OddsmakerError } from '../core/errors.js';
+import { chooseLedgerPath } from '../config/ledger-path.js';
 import type { Config } from '../config/schema.js';
 import { addressFromEnv, credentialsFromEnv, loadWallet, type ApiCredentials, type Env } from '../exchange/auth/credentials.js';
 import { dialectOfConfig } from '../config/dialect.js';
@@ -45,6 +52,7 @@ import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
 import { Daemon } from './daemon.js';
 import { HttpGateway } from './http-gateway.js';
 import { capitalFromConfig, managerConfigFromConfig } from './limits.js';
+import { guardLedger, runIdentity } from './ledger-guard.js';
 import { createLogger, type Logger } from './logger.js';
 import { OpsMetrics } from './ops/metrics.js';
 import { OPERATOR_TOKEN_ENV } from './ops/operator.js';
@@ -162,6 +170,22 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(opts.prettyLogs !== undefined ? { pretty: opts.prettyLogs } : {}),
     });
 
+    // Positions are held by the maker: the funder when it differs from the signer (proxy or safe
+    // wallets), else the signer. The paper venue answers for its own account whatever the address.
+    const address = config.exchange.funder ?? identity.address;
+    const endpoints = urls(config, clobOverride);
+    const ledgerPath = config.ledger.path ?? chooseLedgerPath(config, clock.now()).path;
+    const ledger = Ledger.open(ledgerPath, { clock, synchronous: config.mode === 'live' ? 'FULL' : 'NORMAL' });
+    // The daemon closes the ledger as the last step of its stop; this covers a failed start.
+    closers.push(() => { if (ledger.isOpen) ledger.close(); });
+    const bound = guardLedger(ledger, ledgerPath, runIdentity(config, {
+      clobUrl: endpoints.clobUrl, account: address, ...(simulator !== null ? { simRun: simulator.runId } : {}),
+    }));
+    const id = bound.identity;
+    logger.info(
+      { path: ledgerPath, exchange: id.exchange, account: id.account, ...(id.simRun !== null ? { simRun: id.simRun } : {}) },
+      bound.status === 'bound' ? 'ledger bound to this exchange and account' : 'ledger opened: same exchange and account');
+
     const metrics = new OpsMetrics();
     const limiterLog = logger.child({ component: 'ratelimit' });
     const onHealth = (h: BackendHealth): void => {
@@ -174,7 +198,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     closers.push(() => limiter.close());
     const http = new HttpGateway({
       client: {
-        ...urls(config, clobOverride),
+        ...endpoints,
         dialect,
         clock,
         connections: config.exchange.connections,
@@ -198,9 +222,6 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
 
     const signer = new SigningPool({ privateKey: identity.privateKey, dialect });
     closers.push(() => signer.close());
-    const ledger = Ledger.open(config.ledger.path, { clock, synchronous: config.mode === 'live' ? 'FULL' : 'NORMAL' });
-    // The daemon closes the ledger as the last step of its stop; this covers a failed start.
-    closers.push(() => { if (ledger.isOpen) ledger.close(); });
 
     const executor = new OrderManager({
       clock,
@@ -233,9 +254,6 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       recorder = rec;
       logger.info({ path: config.record.path }, 'recording market data');
     }
-    // Positions are held by the maker: the funder when it differs from the signer (proxy or safe
-    // wallets), else the signer. The paper venue answers for its own account whatever the address.
-    const address = config.exchange.funder ?? identity.address;
     // Our trades with their settlement status where the gateway has the route (over HTTP): the
     // main fill source, read on the order-lookup schedule before the lookups (trade-feed.ts).
     const tradeFeed = gateway.accountTrades === undefined ? undefined : new TradeFeed({

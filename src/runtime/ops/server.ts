@@ -136,7 +136,12 @@ function reasonOf(body: unknown): string | undefined {
 /** Builds the app and listens; the URL names the port actually bound (port 0: any free one). */
 export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   const app = buildOpsApp(o);
-  await app.listen({ host: o.host, port: o.port });
+  try {
+    await app.listen({ host: o.host, port: o.port });
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : o.port;
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;

@@ -6,7 +6,10 @@
 // - the returned `url` is the base URL every API of the interface is served on (CLOB, Data and
 //   Catalog share one origin), with the port actually bound;
 // - close() stops the flow and the sampler, then closes the server (in-flight requests finish,
-//   idle keep-alive sockets are dropped); calling it twice is harmless.
+//   idle keep-alive sockets are dropped); calling it twice is harmless;
+// - every start is a new world with a new `runId` (random), even with the same seed: the sandbox
+//   records it in the ledger it writes, so no later run takes that ledger for its own.
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SystemClock, type Clock } from '../../core/clock.js';
 import type { Micros } from '../../core/money.js';
@@ -65,6 +68,8 @@ export interface RunningSimulator {
   readonly host: string;
   readonly port: number;
   readonly account: SimulatorAccount;
+  /** This start's world (random): two starts with one seed are two worlds. */
+  readonly runId: string;
   readonly venue: Venue;
   readonly app: FastifyInstance;
   readonly ctx: ServerContext;
@@ -128,6 +133,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     host,
     port,
     account: { privateKey: venue.account.privateKey, address: venue.account.address, apiKey: c.apiKey, secret: c.secret, passphrase: c.passphrase },
+    runId: randomUUID(),
     venue,
     app,
     ctx,

@@ -1,18 +1,20 @@
 // The ops server as `oddsmaker run` wires it (the compiled CLI as a child process, sandbox mode:
-// the simulator in-process): it listens once startup reconciliation is done, answers /healthz 200
-// with fresh data, /status and /metrics with the running daemon's figures, takes an operator
-// action with the token from the environment, and is closed after the daemon stopped on SIGTERM
-// (exit 0, nothing left live, the token in no log line). A port already taken fails the command
-// after stopping the daemon. Waits are bounded and driven by the daemon's own log lines.
+// the simulator in-process): it listens before the daemon starts (before startup reconciliation),
+// answers /healthz 200 with fresh data, /status and /metrics with the running daemon's figures,
+// takes an operator action with the token from the environment, and is closed after the daemon
+// stopped on SIGTERM (exit 0, nothing left live, the token in no log line). A port already taken
+// fails the command (exit 1) with a message naming health.port, before the exchange sees a single
+// request (live mode against an in-process simulator that counts them), and the ledger's lock is
+// released. Waits are bounded and driven by the daemon's own log lines.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI } from '../../e2e/harness.js';
+import { assertBuilt, CLI, recordRequests, startSim } from '../../e2e/harness.js';
 import { sample } from './ops-harness.js';
 
 const TOKEN = 'run-test-token-5e1f0c2a9b7d';
@@ -29,7 +31,8 @@ class Proc {
 
   constructor(configPath: string, env: Record<string, string>) {
     this.child = spawn(process.execPath, [CLI, 'run', '--config', configPath], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.exited = new Promise((res) => this.child.once('exit', (code) => res(code)));
+    // 'close': the process is gone and its output read to the end.
+    this.exited = new Promise((res) => this.child.once('close', (code) => res(code)));
     createInterface({ input: this.child.stdout! }).on('line', (text) => {
       this.raw.push(text);
       let l: Line;
@@ -90,8 +93,11 @@ describe('oddsmaker run with the ops server', () => {
     expect(listening).toMatchObject({ operatorActions: true });
     const url = String(listening['url']);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // Listening before the daemon starts: before the universe is read and the ledger reconciled.
+    await p.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation');
     const order = p.lines.map((l) => l.msg);
-    expect(order.indexOf('startup reconciliation done')).toBeLessThan(order.indexOf('ops server listening'));
+    expect(order.indexOf('ops server listening')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('ops server listening')).toBeLessThan(order.indexOf('universe resolved'));
 
     await p.waitFor((l) => isCycle(l) && Number(l['openOrders']) > 0, 'resting quotes');
     const health = await get(`${url}/healthz`);
@@ -124,16 +130,39 @@ describe('oddsmaker run with the ops server', () => {
     expect(p.raw.join('\n')).not.toContain(TOKEN);
   }, 90_000);
 
-  it('fails (exit 1) when the ops port is taken, after stopping the daemon', async () => {
+  it('fails (exit 1) when the ops port is taken, naming health.port, before any request to the exchange', async () => {
     const blocker = createServer();
     blockers.push(blocker);
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const addr = blocker.address();
     const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-    const p = new Proc(config(port), {});
-    procs.push(p);
-    expect(await p.exited).toBe(1);
-    expect(p.stderr.join('\n')).toMatch(/EADDRINUSE/);
-    expect(p.lines.some((l) => l.msg === 'daemon stopped')).toBe(true);
+    const sim = await startSim(9);
+    try {
+      const requests = recordRequests(sim);
+      const dir = mkdtempSync(join(tmpdir(), 'oddsmaker-ops-busy-'));
+      const ledger = join(dir, 'ledger.sqlite');
+      const cfg = join(dir, 'config.json');
+      writeFileSync(cfg, JSON.stringify({
+        mode: 'live', exchange: { clobUrl: sim.url }, markets: { selector: { max: 1 } },
+        ledger: { path: ledger }, health: { enabled: true, host: '127.0.0.1', port },
+      }));
+      const a = sim.account;
+      const p = new Proc(cfg, {
+        ODDSMAKER_PRIVATE_KEY: a.privateKey, ODDSMAKER_ADDRESS: a.address,
+        ODDSMAKER_API_KEY: a.apiKey, ODDSMAKER_API_SECRET: a.secret, ODDSMAKER_API_PASSPHRASE: a.passphrase,
+      });
+      procs.push(p);
+      expect(await p.exited).toBe(1);
+      expect(p.stderr).toEqual([
+        `oddsmaker: ops server: cannot listen on 127.0.0.1:${port} (health.host, health.port): the port is in use (another daemon, or another program) [EADDRINUSE]; `
+        + 'set health.port to a free port (0 picks one) or health.enabled to false. Nothing was traded',
+      ]);
+      // Nothing reached the exchange: no universe, no reconciliation, no order.
+      expect(requests).toEqual([]);
+      expect(p.lines.map((l) => l.msg)).not.toContain('universe resolved');
+      expect(existsSync(`${ledger}.lock`)).toBe(false);
+    } finally {
+      await sim.close();
+    }
   }, 90_000);
 });
