@@ -315,6 +315,11 @@ export class OrderManager {
     };
   }
 
+  /** Why placements are held back now, or null (cheap: read every cycle for the strategy input). */
+  placementHold(): PlacementHold | null {
+    return this.lastHold;
+  }
+
   /**
    * Placements the exchange refused in the latest plan applied, with their reason: a post-only
    * quote that would have crossed is one (its key is not placed again before the cool-down ends;

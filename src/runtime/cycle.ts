@@ -294,7 +294,7 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
   }
   const open = executor.liveOrders();
   const coll = collateral(ctx.capital, ledgerPositions, open, ctx.exchangeBalance?.() ?? null);
-  const input = buildStrategyInput(cache, nowMs, held, open, coll.free, executor.fillReads?.().placementHold ?? null, executor.rejections?.() ?? []);
+  const input = buildStrategyInput(cache, nowMs, held, open, coll.free, executor.placementHold?.() ?? null, executor.rejections?.() ?? []);
   const tokens = riskTokens(cache);
   const daily = ledger.dailyPnl(cache.mids());
 

@@ -39,6 +39,8 @@ export interface OrderExecutor {
   readonly circuitState: CircuitState;
   /** Fill discovery's backlog and what holds placements back (the order manager has it; fakes may not). */
   fillReads?(): FillReadStatus;
+  /** Why placements are held back now (fill backlog, cancel reserve), or null. */
+  placementHold?(): 'fill-backlog' | 'cancel-reserve' | null;
   /** Placements the exchange refused in the latest plan applied. */
   rejections?(): readonly PlacementRejection[];
 }

@@ -147,7 +147,8 @@ export function marketFields(o: Record<string, unknown>, path: string, form: Num
   };
 }
 
-function parseSamplingEvent(v: unknown, path: string): SamplingEvent {
+/** The `event` object of a sampling record (both dialects). */
+export function parseSamplingEvent(v: unknown, path: string): SamplingEvent {
   const o = obj(v, path);
   return {
     id: str(o['id'], at(path, 'id')),

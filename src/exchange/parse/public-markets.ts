@@ -19,7 +19,7 @@
 // Invariants: as markets.ts (exact Price/Shares, known ticks, no invented zero), ParseError names
 // the field path.
 import type { ClobMarketSettings, ClobRewardConfig, Market, MarketsPage, SamplingEvent, SamplingMarket, SimplifiedMarket } from '../../core/market.js';
-import { END_CURSOR, marketFields, parseRewards, parseToken, tick, type MarketsKind } from './markets.js';
+import { END_CURSOR, marketFields, parseRewards, parseSamplingEvent, parseToken, tick, type MarketsKind } from './markets.js';
 import {
   arrOf,
   at,
@@ -50,15 +50,7 @@ function optIntOf(v: unknown, path: string): number | null {
 }
 
 function optEvent(v: unknown, path: string): SamplingEvent | null {
-  if (v === undefined || v === null) return null;
-  const o = obj(v, path);
-  return {
-    id: str(o['id'], at(path, 'id')),
-    slug: str(o['slug'], at(path, 'slug')),
-    title: str(o['title'], at(path, 'title')),
-    ticker: str(o['ticker'], at(path, 'ticker')),
-    description: str(o['description'], at(path, 'description')),
-  };
+  return v === undefined || v === null ? null : parseSamplingEvent(v, path);
 }
 
 /** A base market record of GET /markets (or /sampling-markets) as the public exchange sends it. */
