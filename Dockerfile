@@ -51,7 +51,7 @@ COPY src ./src
 COPY strategies ./strategies
 # Compile, drop the dev dependencies, check the addon loads, then keep only the compiled addon of
 # better-sqlite3 (its C sources and object files are build-only).
-RUN npx tsc -p tsconfig.json \
+RUN npm run build \
  && npm prune --omit=dev \
  && node -e "const D=require('better-sqlite3'); const db=new D(':memory:'); if (db.prepare('select 41+1 as x').get().x !== 42) process.exit(1); db.close()" \
  && cd node_modules/better-sqlite3 \

@@ -29,8 +29,10 @@ function makeBook(i: number, rnd: () => number): WireBook {
   const bids: WireBookLevel[] = [];
   const asks: WireBookLevel[] = [];
   // Worst-first: bids ascending up to the best bid, asks descending down to the best ask.
-  for (let k = LEVELS; k >= 1; k--) bids.push({ price: fmt3(mid - k), size: (1 + rnd() * 50000).toFixed(rnd() < 0.5 ? 2 : 0) });
-  for (let k = LEVELS; k >= 1; k--) asks.push({ price: fmt3(mid + k), size: (1 + rnd() * 50000).toFixed(rnd() < 0.5 ? 2 : 0) });
+  for (let k = LEVELS; k >= 1; k--)
+    bids.push({ price: fmt3(mid - k), size: (1 + rnd() * 50000).toFixed(rnd() < 0.5 ? 2 : 0) });
+  for (let k = LEVELS; k >= 1; k--)
+    asks.push({ price: fmt3(mid + k), size: (1 + rnd() * 50000).toFixed(rnd() < 0.5 ? 2 : 0) });
   return {
     market: '0x' + i.toString(16).padStart(64, '0'),
     asset_id: String(10n ** 76n + BigInt(i)),
@@ -73,7 +75,11 @@ export async function run(): Promise<void> {
   // Levels in no particular order: the general sort path (the exchange does not promise an order).
   const shuffled = books.map((b, i) => {
     const r = lcg(i + 7);
-    const mix = (ls: WireBookLevel[]): WireBookLevel[] => ls.map((l) => ({ l, k: r() })).sort((a, c) => a.k - c.k).map((x) => x.l);
+    const mix = (ls: WireBookLevel[]): WireBookLevel[] =>
+      ls
+        .map((l) => ({ l, k: r() }))
+        .sort((a, c) => a.k - c.k)
+        .map((x) => x.l);
     return { ...b, bids: mix(b.bids), asks: mix(b.asks) };
   });
   const shuffledRate = rate('shuffled', 1500, (i) => {
@@ -99,10 +105,14 @@ export async function run(): Promise<void> {
 
   const f = (x: number): string => Math.round(x).toString();
   process.stdout.write(`BENCH book_parse_rate ${f(parseRate)} books/s\n`);
-  process.stdout.write(`# ${LEVELS} levels a side, worst-first wire objects, parse + sort: ${f(parseRate)} books/s (target >= 100000)\n`);
+  process.stdout.write(
+    `# ${LEVELS} levels a side, worst-first wire objects, parse + sort: ${f(parseRate)} books/s (target >= 100000)\n`,
+  );
   process.stdout.write(`# same books with levels shuffled (full sort path): ${f(shuffledRate)} books/s\n`);
-  process.stdout.write(`# including JSON.parse of the text: ${f(withJson)} books/s; JSON.parse alone: ${f(jsonOnly)} books/s\n`);
+  process.stdout.write(
+    `# including JSON.parse of the text: ${f(withJson)} books/s; JSON.parse alone: ${f(jsonOnly)} books/s\n`,
+  );
   process.stdout.write(`# strict money.ts parsers over the same 80 decimals (no sort): ${f(strict)} books/s\n`);
-  process.stdout.write(`# bookHash (protocol.md §5) of the wire book: ${f(hashRate)} books/s\n`);
+  process.stdout.write(`# bookHash (docs/protocol.md §5) of the wire book: ${f(hashRate)} books/s\n`);
   if (sink === -1) process.stdout.write('#\n');
 }

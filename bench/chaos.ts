@@ -19,7 +19,10 @@ function print(scenario: string, r: RunResult, checks: readonly Check[]): number
   process.stdout.write(`${formatFigures(scenario, r.figures)}\n`);
   const failed = failedChecks(checks, r.figures);
   process.stdout.write(`CHAOS ${scenario}.failed_checks ${failed.length} checks\n`);
-  for (const c of failed) process.stdout.write(`# FAIL ${scenario}: ${c.name} = ${figure(r.figures, c.name)}, expected ${c.expected} (${c.why})\n`);
+  for (const c of failed)
+    process.stdout.write(
+      `# FAIL ${scenario}: ${c.name} = ${figure(r.figures, c.name)}, expected ${c.expected} (${c.why})\n`,
+    );
   process.stdout.write(`# ${scenario}: warnings ${JSON.stringify(r.problems)}; files in ${r.dir}\n`);
   return failed.length;
 }
@@ -31,7 +34,7 @@ try {
   if (want('c')) failures += print('c', await runChurn(sizes.age), CHECKS.age);
 } catch (err) {
   failures++;
-  process.stdout.write(`# chaos run failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stdout.write(`# chaos run failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
 } finally {
   await killAll();
 }

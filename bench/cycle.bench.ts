@@ -16,20 +16,25 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { validateConfig } from '../src/config/load.js';
 import { VirtualClock } from '../src/core/clock.js';
-import type { Micros } from '../src/core/money.js';
 import { KILL_SWITCH_ARMED } from '../src/execution/risk.js';
 import { Ledger } from '../src/ledger/index.js';
 import { BookCache } from '../src/marketdata/book-cache.js';
 import { ClockRefreshScheduler } from '../src/marketdata/refresh-scheduler.js';
 import { resolveUniverse } from '../src/marketdata/universe.js';
-import { buildStrategyInput, marketsByToken, planCycle, type CycleContext, type CycleControl } from '../src/runtime/cycle.js';
+import {
+  buildStrategyInput,
+  marketsByToken,
+  planCycle,
+  type CycleContext,
+  type CycleControl,
+} from '../src/runtime/cycle.js';
 import { Daemon } from '../src/runtime/daemon.js';
 import { IncrementalReconciler } from '../src/runtime/incremental-reconcile.js';
 import { capitalFromConfig, reconcileOptionsFromConfig, riskLimitsFromConfig } from '../src/runtime/limits.js';
 import { createLogger } from '../src/runtime/logger.js';
 import { silentLogger } from '../src/strategy/context.js';
 import { bands } from '../strategies/bands/index.js';
-import { FakeGateway } from '../test/marketdata/fake-gateway.js';
+import { FakeGateway } from '../test/support/fake-gateway.js';
 import { FakeExecutor } from '../test/runtime/fake-executor.js';
 
 const MARKETS = 250;
@@ -42,10 +47,16 @@ function out(name: string, value: number, unit: string): void {
 /** Deterministic LCG in [0, 1). */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => { s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0; return s / 2 ** 32; };
+  return () => {
+    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
 }
 
-function venue(clock: VirtualClock, random: () => number): { gw: FakeGateway; mids: number[]; move: (share: number) => void } {
+function venue(
+  clock: VirtualClock,
+  random: () => number,
+): { gw: FakeGateway; mids: number[]; move: (share: number) => void } {
   const gw = new FakeGateway(clock);
   gw.recordCalls = false;
   const mids: number[] = [];
@@ -68,14 +79,15 @@ function venue(clock: VirtualClock, random: () => number): { gw: FakeGateway; mi
   return { gw, mids, move };
 }
 
-const benchConfig = (dir: string) => validateConfig({
-  markets: { selector: { max: MARKETS } },
-  poll: { intervalMs: 1_000, maxBookAgeMs: 10_000, orderLookupIntervalMs: 2_000 },
-  // Enough capital and exposure room for every bid of every token to pass risk.
-  risk: { capital: '50000', maxTotalExposure: '50000' },
-  ledger: { path: join(dir, 'ledger.sqlite') },
-  log: { level: 'silent' },
-});
+const benchConfig = (dir: string) =>
+  validateConfig({
+    markets: { selector: { max: MARKETS } },
+    poll: { intervalMs: 1_000, maxBookAgeMs: 10_000, orderLookupIntervalMs: 2_000 },
+    // Enough capital and exposure room for every bid of every token to pass risk.
+    risk: { capital: '50000', maxTotalExposure: '50000' },
+    ledger: { path: join(dir, 'ledger.sqlite') },
+    log: { level: 'silent' },
+  });
 
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
@@ -93,7 +105,12 @@ export async function internalLatency(dir: string): Promise<void> {
   executor.recordInLedger = false;
   executor.keepHistory = false;
   const ctx: CycleContext = {
-    clock, cache, executor, ledger, limits: riskLimitsFromConfig(config), capital: capitalFromConfig(config),
+    clock,
+    cache,
+    executor,
+    ledger,
+    limits: riskLimitsFromConfig(config),
+    capital: capitalFromConfig(config),
     reconciler: new IncrementalReconciler(reconcileOptionsFromConfig(config)),
     runner: bands.create({}, { clock, log: silentLogger }),
   };
@@ -125,8 +142,12 @@ export async function internalLatency(dir: string): Promise<void> {
   }
   ledger.close();
   times.sort((a, b) => a - b);
-  process.stdout.write(`# ${tokens.length} tokens, ${RUNS} cycles after ${WARMUP} warm-up; per cycle: ${(quotes / RUNS).toFixed(0)} quotes accepted, ${(placements / RUNS).toFixed(1)} placements, ${(cancels / RUNS).toFixed(1)} cancels\n`);
-  process.stdout.write(`# internal ms: p50 ${quantile(times, 0.5).toFixed(3)}, p90 ${quantile(times, 0.9).toFixed(3)}, p99 ${quantile(times, 0.99).toFixed(3)}, max ${(times[times.length - 1] as number).toFixed(3)}\n`);
+  process.stdout.write(
+    `# ${tokens.length} tokens, ${RUNS} cycles after ${WARMUP} warm-up; per cycle: ${(quotes / RUNS).toFixed(0)} quotes accepted, ${(placements / RUNS).toFixed(1)} placements, ${(cancels / RUNS).toFixed(1)} cancels\n`,
+  );
+  process.stdout.write(
+    `# internal ms: p50 ${quantile(times, 0.5).toFixed(3)}, p90 ${quantile(times, 0.9).toFixed(3)}, p99 ${quantile(times, 0.99).toFixed(3)}, max ${(times[times.length - 1] as number).toFixed(3)}\n`,
+  );
   out('cycle_internal_p99_ms', quantile(times, 0.99), 'ms');
 }
 
@@ -145,7 +166,10 @@ function gcFunction(): (() => void) | null {
 
 async function settledRss(gc: (() => void) | null): Promise<number> {
   if (gc !== null) {
-    for (let i = 0; i < 3; i++) { gc(); await new Promise((r) => setImmediate(r)); }
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setImmediate(r));
+    }
   } else {
     await new Promise((r) => setTimeout(r, 1_000)); // let the collector run on its own
   }
@@ -164,7 +188,13 @@ export async function rssGrowth(dir: string): Promise<void> {
   executor.keepHistory = false;
   const logger = createLogger({ clock, level: 'silent', pretty: false, destination: { write: () => undefined } });
   const daemon = new Daemon({
-    config, clock, logger, gateway: gw, executor, ledger, strategy: bands,
+    config,
+    clock,
+    logger,
+    gateway: gw,
+    executor,
+    ledger,
+    strategy: bands,
     refreshScheduler: new ClockRefreshScheduler(clock, 600_000),
   });
   await daemon.start();
@@ -179,8 +209,12 @@ export async function rssGrowth(dir: string): Promise<void> {
   const seconds = (performance.now() - t0) / 1000;
   const st = daemon.status();
   await daemon.stop();
-  process.stdout.write(`# ${st.cycles} daemon cycles in ${seconds.toFixed(1)} s (${((seconds * 1000) / st.cycles).toFixed(2)} ms each, fetch by the fake venue included); ${st.openOrders} open orders at the end\n`);
-  process.stdout.write(`# RSS after 1k cycles ${(rss1 / 2 ** 20).toFixed(1)} MiB, after 10k ${(rss10 / 2 ** 20).toFixed(1)} MiB; GC ${gc === null ? 'not available: measured after a 1 s settle' : 'forced before each reading'}\n`);
+  process.stdout.write(
+    `# ${st.cycles} daemon cycles in ${seconds.toFixed(1)} s (${((seconds * 1000) / st.cycles).toFixed(2)} ms each, fetch by the fake venue included); ${st.openOrders} open orders at the end\n`,
+  );
+  process.stdout.write(
+    `# RSS after 1k cycles ${(rss1 / 2 ** 20).toFixed(1)} MiB, after 10k ${(rss10 / 2 ** 20).toFixed(1)} MiB; GC ${gc === null ? 'not available: measured after a 1 s settle' : 'forced before each reading'}\n`,
+  );
   out('rss_growth_10k_cycles', rss10 / rss1, 'ratio');
 }
 

@@ -27,16 +27,30 @@ function makeFill(i: number): FillInput {
   const token = TOKENS[i % TOKENS.length] ?? 'token-a';
   const round = Math.floor(i / TOKENS.length);
   return {
-    tokenId: token, conditionId: COND, side: round % 2 === 0 ? 'BUY' : 'SELL',
-    price: (400_000 + (round % 50) * 1_000) as Price, size: 1_000_000 as Shares, feeMicros: 0 as Micros,
-    liquidity: 'maker', timeMs: i, source: 'backtest', dedupKey: `f${i}`,
+    tokenId: token,
+    conditionId: COND,
+    side: round % 2 === 0 ? 'BUY' : 'SELL',
+    price: (400_000 + (round % 50) * 1_000) as Price,
+    size: 1_000_000 as Shares,
+    feeMicros: 0 as Micros,
+    liquidity: 'maker',
+    timeMs: i,
+    source: 'backtest',
+    dedupKey: `f${i}`,
   };
 }
 
 function order(i: number): SignedOrderInput {
   return {
-    id: `0x${i.toString(16).padStart(64, '0')}`, tokenId: TOKENS[i % TOKENS.length] ?? 'token-a', conditionId: COND,
-    side: 'BUY', price: 500_000 as Price, size: 10_000_000 as Shares, orderType: 'GTC', salt: String(i), createdAtMs: i,
+    id: `0x${i.toString(16).padStart(64, '0')}`,
+    tokenId: TOKENS[i % TOKENS.length] ?? 'token-a',
+    conditionId: COND,
+    side: 'BUY',
+    price: 500_000 as Price,
+    size: 10_000_000 as Shares,
+    orderType: 'GTC',
+    salt: String(i),
+    createdAtMs: i,
   };
 }
 
@@ -46,7 +60,10 @@ function memoryFills(perTx: number, total: number): number {
     const ms = timed(() => {
       for (let i = 0; i < total; i += perTx) {
         if (perTx === 1) ledger.recordFill(makeFill(i));
-        else ledger.transaction(() => { for (let j = i; j < i + perTx; j++) ledger.recordFill(makeFill(j)); });
+        else
+          ledger.transaction(() => {
+            for (let j = i; j < i + perTx; j++) ledger.recordFill(makeFill(j));
+          });
       }
     });
     return total / (ms / 1000);
@@ -95,11 +112,24 @@ function fileBatches(sync: 'FULL' | 'NORMAL', batches: number): { commitMs: numb
 }
 
 function cycles(total: number): number {
-  const ledger = Ledger.open(':memory:', { clock: new VirtualClock(0), synchronous: 'NORMAL', cycleCompactEvery: 1000 });
+  const ledger = Ledger.open(':memory:', {
+    clock: new VirtualClock(0),
+    synchronous: 'NORMAL',
+    cycleCompactEvery: 1000,
+  });
   try {
     const ms = timed(() => {
       for (let i = 0; i < total; i++) {
-        ledger.recordCycle({ startedAtMs: i * 1000, durationMs: 3, books: 10, quotes: 20, placed: 4, cancelled: 4, fills: 1, errors: 0 });
+        ledger.recordCycle({
+          startedAtMs: i * 1000,
+          durationMs: 3,
+          books: 10,
+          quotes: 20,
+          placed: 4,
+          cancelled: 4,
+          fills: 1,
+          errors: 0,
+        });
       }
     });
     return total / (ms / 1000);
@@ -119,6 +149,8 @@ export async function run(): Promise<void> {
   out('ledger_commit_15_orders_file_full', full.commitMs, 'ms');
   out('ledger_commit_15_orders_file_normal', normal.commitMs, 'ms');
   out('ledger_signed_orders_file_full', full.ordersPerS, 'orders/s');
-  process.stdout.write('# file commits: one transaction of 15 signed orders (+ their events), WAL; FULL fsyncs the log at each commit\n');
+  process.stdout.write(
+    '# file commits: one transaction of 15 signed orders (+ their events), WAL; FULL fsyncs the log at each commit\n',
+  );
   await Promise.resolve();
 }

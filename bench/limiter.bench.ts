@@ -49,7 +49,8 @@ async function drive(clock: VirtualClock, ms: number): Promise<void> {
 
 async function saturation(): Promise<void> {
   const clock = new VirtualClock();
-  const lim = new MemoryRateLimiter({ clock, config: {} });
+  // Table 8's windows alone; the per-signer buckets have their own benchmark (limiter-signer.bench.ts).
+  const lim = new MemoryRateLimiter({ clock, config: { signerTier: 'off' } });
   const post: number[] = [];
   const del: number[] = [];
   const book: number[] = [];
@@ -59,7 +60,11 @@ async function saturation(): Promise<void> {
   const worker = async (route: string, priority: Priority, into: number[]): Promise<void> => {
     while (!stop) {
       let p;
-      try { p = await lim.acquire(route, { priority }); } catch { return; }
+      try {
+        p = await lim.acquire(route, { priority });
+      } catch {
+        return;
+      }
       into.push(p.sentAt);
       general.push(p.sentAt);
       p.release();
@@ -82,9 +87,13 @@ async function saturation(): Promise<void> {
   const burst = checkWindow(post, 2400, 10_000).max / 2400;
   let violations = 0;
   for (const [name, times, limit, w] of [
-    ['POST /order 10 s', post, 2400, 10_000], ['POST /order 10 min', post, 24_000, 10 * MIN],
-    ['DELETE /order 10 s', del, 2400, 10_000], ['DELETE /order 10 min', del, 24_000, 10 * MIN],
-    ['GET /book', book, 200, 10_000], ['POST /books', books, 80, 10_000], ['CLOB general', general, 5000, 10_000],
+    ['POST /order 10 s', post, 2400, 10_000],
+    ['POST /order 10 min', post, 24_000, 10 * MIN],
+    ['DELETE /order 10 s', del, 2400, 10_000],
+    ['DELETE /order 10 min', del, 24_000, 10 * MIN],
+    ['GET /book', book, 200, 10_000],
+    ['POST /books', books, 80, 10_000],
+    ['CLOB general', general, 5000, 10_000],
   ] as const) {
     const c = checkWindow(times, limit, w);
     violations += c.violations;
@@ -120,12 +129,15 @@ function overhead(): void {
   const lim2 = new MemoryRateLimiter({ clock, config: {} });
   let t0 = performance.now();
   const n = 300_000;
-  for (let i = 0; i < n; i++) { clock.advance(30); void lim2.acquire('POST /order', opts); }
-  note(`acquire() fast path: ${((performance.now() - t0) * 1000 / n).toFixed(3)} us per admission`);
+  for (let i = 0; i < n; i++) {
+    clock.advance(30);
+    void lim2.acquire('POST /order', opts);
+  }
+  note(`acquire() fast path: ${(((performance.now() - t0) * 1000) / n).toFixed(3)} us per admission`);
   for (let i = 0; i < 2400; i++) lim2.tryAcquire('DELETE /order', { priority: 'cancel' });
   t0 = performance.now();
   for (let i = 0; i < n; i++) lim2.tryAcquire('DELETE /order', { priority: 'cancel' });
-  note(`tryAcquire refusal (window full): ${((performance.now() - t0) * 1000 / n).toFixed(3)} us per call`);
+  note(`tryAcquire refusal (window full): ${(((performance.now() - t0) * 1000) / n).toFixed(3)} us per call`);
 }
 
 // ---------------------------------------------------------------- real-time demonstration
@@ -137,7 +149,10 @@ const LONG = { limit: 120, windowMs: 1000 };
 /** Bursty arrivals (the same for every contender): bursts of 1..40 requests, 0..250 ms apart. */
 function arrivals(): { at: number; n: number }[] {
   let seed = 12345;
-  const rnd = (k: number): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % k; };
+  const rnd = (k: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % k;
+  };
   const out: { at: number; n: number }[] = [];
   for (let t = 0; t < DEMO_MS - 300; t += rnd(251)) out.push({ at: t, n: 1 + rnd(40) });
   return out;
@@ -151,25 +166,46 @@ async function demo(name: string, submit: (send: () => void) => Promise<unknown>
   const clock = new SystemClock();
   const sends: number[] = [];
   const t0 = performance.now();
-  const send = (): void => { sends.push(performance.now() - t0); };
+  const send = (): void => {
+    sends.push(performance.now() - t0);
+  };
   const all: Promise<unknown>[] = [];
   for (const a of arrivals()) {
-    clock.setTimeout(() => { for (let i = 0; i < a.n; i++) all.push(submit(send).catch(() => undefined)); }, a.at);
+    clock.setTimeout(() => {
+      for (let i = 0; i < a.n; i++) all.push(submit(send).catch(() => undefined));
+    }, a.at);
   }
   await clock.sleep(DEMO_MS);
   const s = checkWindow(sends, SHORT.limit, SHORT.windowMs);
   const l = checkWindow(sends, LONG.limit, LONG.windowMs);
   line(`limiter_demo_${name}_violations`, s.violations + l.violations, 'count');
-  note(`${name}: ${sends.length} sends in ${DEMO_MS} ms; most in any 100 ms: ${s.max} of ${SHORT.limit}; most in any 1 s: ${l.max} of ${LONG.limit}`);
+  note(
+    `${name}: ${sends.length} sends in ${DEMO_MS} ms; most in any 100 ms: ${s.max} of ${SHORT.limit}; most in any 1 s: ${l.max} of ${LONG.limit}`,
+  );
 }
 
 async function demoBottleneck(): Promise<void> {
   // Reservoirs refresh on Bottleneck's heartbeat (250 ms by default); 5 ms makes them refresh on
   // time, as the configured windows ask. Each reservoir is a fixed window.
-  const burst = new Bottleneck({ reservoir: SHORT.limit, reservoirRefreshAmount: SHORT.limit, reservoirRefreshInterval: SHORT.windowMs, heartbeatInterval: 5 });
-  const sustained = new Bottleneck({ reservoir: LONG.limit, reservoirRefreshAmount: LONG.limit, reservoirRefreshInterval: LONG.windowMs, heartbeatInterval: 5 });
+  const burst = new Bottleneck({
+    reservoir: SHORT.limit,
+    reservoirRefreshAmount: SHORT.limit,
+    reservoirRefreshInterval: SHORT.windowMs,
+    heartbeatInterval: 5,
+  });
+  const sustained = new Bottleneck({
+    reservoir: LONG.limit,
+    reservoirRefreshAmount: LONG.limit,
+    reservoirRefreshInterval: LONG.windowMs,
+    heartbeatInterval: 5,
+  });
   burst.chain(sustained);
-  await demo('bottleneck_chain', (send) => burst.schedule(() => { send(); return Promise.resolve(); }));
+  await demo('bottleneck_chain', (send) =>
+    burst.schedule(() => {
+      send();
+      return Promise.resolve();
+    }),
+  );
   await burst.stop({ dropWaitingJobs: true }).catch(() => undefined);
   await sustained.stop({ dropWaitingJobs: true }).catch(() => undefined);
 }
@@ -183,18 +219,26 @@ async function demoPQueue(): Promise<void> {
 }
 
 async function demoOurs(): Promise<void> {
-  const lim = new MemoryRateLimiter({ clock: new SystemClock(), config: {
-    marginMs: 2,
-    budgets: { replace: true, buckets: { demo: [SHORT, LONG] }, general: {}, routes: { 'clob GET /demo': ['demo'] } },
-  } });
-  await demo('oddsmaker', async (send) => { await lim.acquire('GET /demo', { priority: 'read', api: 'clob' }); send(); });
+  const lim = new MemoryRateLimiter({
+    clock: new SystemClock(),
+    config: {
+      marginMs: 2,
+      budgets: { replace: true, buckets: { demo: [SHORT, LONG] }, general: {}, routes: { 'clob GET /demo': ['demo'] } },
+    },
+  });
+  await demo('oddsmaker', async (send) => {
+    await lim.acquire('GET /demo', { priority: 'read', api: 'clob' });
+    send();
+  });
   await lim.close();
 }
 
 export async function run(): Promise<void> {
   await saturation();
   overhead();
-  note('real-time demonstration: windows 24 per 100 ms and 120 per 1 s at once, the same bursty arrivals (bursts of 1-40, 0-250 ms apart) for each');
+  note(
+    'real-time demonstration: windows 24 per 100 ms and 120 per 1 s at once, the same bursty arrivals (bursts of 1-40, 0-250 ms apart) for each',
+  );
   await demoBottleneck();
   await demoPQueue();
   await demoOurs();

@@ -2,7 +2,7 @@
 // - order_sign_rate: orders/s signed through the SigningPool in batches of 15 (one POST /orders
 //   each), with several batches in flight, sustained for a few seconds; the main thread also
 //   builds each batch (buildOrder), as the order manager would. Target ≥ 3,600/s (240 calls/s ×
-//   15 orders, the burst ceiling of exchange-interface.md §8).
+//   15 orders, the burst ceiling of docs/exchange-interface.md §8).
 // - event_loop_lag_p99_during_signing: p99 of perf_hooks.monitorEventLoopDelay (1 ms resolution)
 //   while the pool signs at full speed, minus the 1 ms timer interval the histogram includes.
 //   Target ≤ 2 ms.
@@ -10,7 +10,6 @@
 // signTypedData rate for comparison, the pool at each worker count up to the default, and the
 // event-loop lag of an idle loop on the same machine (other processes' load shows there).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Wallet } from 'ethers';
 import type { Price, Shares } from '../src/core/money.js';
 import { DIALECTS } from '../src/exchange/dialect.js';
 import { ORDER_EIP712_TYPES, orderDomain, orderTypedMessage } from '../src/exchange/signing/eip712.js';
@@ -18,12 +17,13 @@ import { buildOrder, type OrderIntent } from '../src/exchange/signing/order.js';
 import { defaultWorkerCount, SigningPool } from '../src/exchange/signing/pool.js';
 import { OrderSigner } from '../src/exchange/signing/signer.js';
 import type { UnsignedOrder } from '../src/exchange/signing/types.js';
+import { seededWallet } from '../test/support/keys.js';
 
 const BATCH = 15;
 const IN_FLIGHT = 8;
 const RESOLUTION_MS = 1;
 const dialect = DIALECTS.spec;
-const wallet = Wallet.createRandom();
+const wallet = seededWallet('order-sign bench');
 const TOKEN = '16040015440196279900485035793550429453516625694844857319147506590755961451627';
 const CONDITION = `0x${'6b'.repeat(32)}`;
 
@@ -42,7 +42,14 @@ function batch(): UnsignedOrder[] {
       tick: 10_000 as Price,
       negRisk: seq % 7 === 0,
     };
-    out.push(buildOrder(intent, { maker: wallet.address, signer: wallet.address, signatureType: 0, timestampMs: 1_790_000_000_000 + seq }));
+    out.push(
+      buildOrder(intent, {
+        maker: wallet.address,
+        signer: wallet.address,
+        signatureType: 0,
+        timestampMs: 1_790_000_000_000 + seq,
+      }),
+    );
   }
   return out;
 }
@@ -64,13 +71,20 @@ async function signTypedDataRate(seconds: number): Promise<number> {
   let n = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < seconds * 1000) {
-    for (const o of orders) await wallet.signTypedData(orderDomain(dialect, o.negRisk), ORDER_EIP712_TYPES, orderTypedMessage(o));
+    for (const o of orders)
+      await wallet.signTypedData(orderDomain(dialect, o.negRisk), ORDER_EIP712_TYPES, orderTypedMessage(o));
     n += orders.length;
   }
   return n / ((performance.now() - t0) / 1000);
 }
 
-interface PoolRun { rate: number; lagP99Ms: number; rawP99Ms: number; lagMaxMs: number; mainBusy: number }
+interface PoolRun {
+  rate: number;
+  lagP99Ms: number;
+  rawP99Ms: number;
+  lagMaxMs: number;
+  mainBusy: number;
+}
 
 async function poolRun(workers: number, seconds: number): Promise<PoolRun> {
   const pool = new SigningPool({ privateKey: wallet.privateKey, dialect, workers });
@@ -95,7 +109,13 @@ async function poolRun(workers: number, seconds: number): Promise<PoolRun> {
     const mainBusy = performance.eventLoopUtilization(elu0).utilization;
     const elapsed = (performance.now() - t0) / 1000;
     const rawP99Ms = h.percentile(99) / 1e6;
-    return { rate: signed / elapsed, rawP99Ms, lagP99Ms: Math.max(0, rawP99Ms - RESOLUTION_MS), lagMaxMs: Math.max(0, h.max / 1e6 - RESOLUTION_MS), mainBusy };
+    return {
+      rate: signed / elapsed,
+      rawP99Ms,
+      lagP99Ms: Math.max(0, rawP99Ms - RESOLUTION_MS),
+      lagMaxMs: Math.max(0, h.max / 1e6 - RESOLUTION_MS),
+      mainBusy,
+    };
   } finally {
     await pool.close();
   }
@@ -105,7 +125,9 @@ async function poolRun(workers: number, seconds: number): Promise<PoolRun> {
 async function idleLag(seconds: number): Promise<number> {
   const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   h.enable();
-  await new Promise<void>((resolve) => { setTimeout(resolve, seconds * 1000); });
+  await new Promise<void>((resolve) => {
+    setTimeout(resolve, seconds * 1000);
+  });
   h.disable();
   return Math.max(0, h.percentile(99) / 1e6 - RESOLUTION_MS);
 }
@@ -121,7 +143,9 @@ export async function run(): Promise<void> {
   let main: PoolRun | undefined;
   for (let w = 1; w <= dflt; w++) {
     const r = await poolRun(w, w === dflt ? 5 : 3);
-    process.stdout.write(`# pool ${w} worker(s), batches of ${BATCH}, ${IN_FLIGHT} in flight: ${r.rate.toFixed(0)} orders/s, event-loop lag p99 ${r.lagP99Ms.toFixed(2)} ms (histogram p99 ${r.rawP99Ms.toFixed(2)} ms incl. the ${RESOLUTION_MS} ms interval), max ${r.lagMaxMs.toFixed(2)} ms, event loop busy ${(r.mainBusy * 100).toFixed(1)}%\n`);
+    process.stdout.write(
+      `# pool ${w} worker(s), batches of ${BATCH}, ${IN_FLIGHT} in flight: ${r.rate.toFixed(0)} orders/s, event-loop lag p99 ${r.lagP99Ms.toFixed(2)} ms (histogram p99 ${r.rawP99Ms.toFixed(2)} ms incl. the ${RESOLUTION_MS} ms interval), max ${r.lagMaxMs.toFixed(2)} ms, event loop busy ${(r.mainBusy * 100).toFixed(1)}%\n`,
+    );
     if (w === dflt) main = r;
   }
   if (main === undefined) throw new Error('no pool run');

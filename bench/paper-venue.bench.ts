@@ -6,7 +6,6 @@
 //   BENCH paper_book_feed_rate_50m <books/s>  the same spread over 50 markets
 //   BENCH paper_place_cancel_rate <orders/s>  POST /orders of 15 pre-signed GTC orders + cancels
 // Books are deterministic (an LCG, no Math.random) and distinct, so none is skipped as unchanged.
-import { Wallet } from 'ethers';
 import { makeBook, type Book, type Level } from '../src/core/book.js';
 import { VirtualClock } from '../src/core/clock.js';
 import type { ClobMarketSettings } from '../src/core/market.js';
@@ -16,6 +15,7 @@ import type { MarketDataPort } from '../src/exchange/gateway.js';
 import { buildOrder, OrderSigner, toWireSubmission } from '../src/exchange/signing/index.js';
 import type { WireOrderSubmission } from '../src/exchange/wire.js';
 import { paperMarketFromSettings, PaperGateway, PaperVenue } from '../src/sim/paper/index.js';
+import { seededKey } from '../test/support/keys.js';
 
 const LEVELS = 20;
 const TICK = 1_000; // 0.001
@@ -30,11 +30,25 @@ function lcg(seed: number): () => number {
 
 function settingsOf(i: number): ClobMarketSettings {
   return {
-    conditionId: `0x${i.toString(16).padStart(64, '0')}`, gameStartTime: null,
-    rewards: { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price }, rewardConfig: null,
-    acceptingOrders: null, negRisk: false, tokens: [{ tokenId: String(1_000_000 + 2 * i), outcome: 'Yes' }, { tokenId: String(1_000_001 + 2 * i), outcome: 'No' }],
-    tickSize: TICK as Price, minOrderSize: 5_000_000 as Shares, feeDetails: { r: 0, e: 0, to: false },
-    makerBaseFeeBps: 100, takerBaseFeeBps: 200, rfqe: false, itode: false, ibce: false, oas: 0,
+    conditionId: `0x${i.toString(16).padStart(64, '0')}`,
+    gameStartTime: null,
+    rewards: { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price },
+    rewardConfig: null,
+    acceptingOrders: null,
+    negRisk: false,
+    tokens: [
+      { tokenId: String(1_000_000 + 2 * i), outcome: 'Yes' },
+      { tokenId: String(1_000_001 + 2 * i), outcome: 'No' },
+    ],
+    tickSize: TICK as Price,
+    minOrderSize: 5_000_000 as Shares,
+    feeDetails: { r: 0, e: 0, to: false },
+    makerBaseFeeBps: 100,
+    takerBaseFeeBps: 200,
+    rfqe: false,
+    itode: false,
+    ibce: false,
+    oas: 0,
   };
 }
 
@@ -50,7 +64,17 @@ function books(s: ClobMarketSettings, n: number, rnd: () => number, t0: number):
       bids.push({ price: ((mid - j) * TICK) as Price, size: (Math.floor(1 + rnd() * 50_000) * 10_000) as Shares });
       asks.push({ price: ((mid + j) * TICK) as Price, size: (Math.floor(1 + rnd() * 50_000) * 10_000) as Shares });
     }
-    out.push(makeBook({ market: s.conditionId, assetId: (s.tokens[0] as { tokenId: string }).tokenId, timestampMs: t0 + k, hash: `h${k}`, bids, asks, tickSize: TICK as Price }));
+    out.push(
+      makeBook({
+        market: s.conditionId,
+        assetId: (s.tokens[0] as { tokenId: string }).tokenId,
+        timestampMs: t0 + k,
+        hash: `h${k}`,
+        bids,
+        asks,
+        tickSize: TICK as Price,
+      }),
+    );
   }
   return out;
 }
@@ -66,7 +90,16 @@ function feedRate(markets: number, perMarket: number): { rate: number; posted: n
     all.push(books(s, perMarket, rnd, clock.now()));
     // Four resting orders of ours far from the book (never filled): the engine holds them throughout.
     for (let j = 0; j < 4; j++) {
-      venue.place({ id: `o${m}-${j}`, tokenId: (s.tokens[0] as { tokenId: string }).tokenId, side: 'BUY', price: ((100 + j) * TICK) as Price, size: 10_000_000 as Shares, orderType: 'GTC', maker: '0x0', owner: 'k' });
+      venue.place({
+        id: `o${m}-${j}`,
+        tokenId: (s.tokens[0] as { tokenId: string }).tokenId,
+        side: 'BUY',
+        price: ((100 + j) * TICK) as Price,
+        size: 10_000_000 as Shares,
+        orderType: 'GTC',
+        maker: '0x0',
+        owner: 'k',
+      });
     }
   }
   // Warm-up, then measure.
@@ -74,18 +107,32 @@ function feedRate(markets: number, perMarket: number): { rate: number; posted: n
   const t = performance.now();
   let n = 0;
   for (let k = 50; k < perMarket; k++) {
-    for (let m = 0; m < markets; m++) { venue.applyBook((all[m] as Book[])[k] as Book); n++; }
+    for (let m = 0; m < markets; m++) {
+      venue.applyBook((all[m] as Book[])[k] as Book);
+      n++;
+    }
   }
   const ms = performance.now() - t;
   return { rate: (n / ms) * 1000, posted: venue.stats().external.posted };
 }
 
 class StaticData implements MarketDataPort {
-  constructor(private readonly s: ClobMarketSettings, private readonly book: Book) {}
-  async getBooks(): Promise<Book[]> { return [this.book]; }
-  async getMidpoints(): Promise<Map<string, Price>> { return new Map(); }
-  async *samplingMarkets(): AsyncIterable<never> { /* none */ }
-  async getMarketSettings(): Promise<ClobMarketSettings> { return this.s; }
+  constructor(
+    private readonly s: ClobMarketSettings,
+    private readonly book: Book,
+  ) {}
+  async getBooks(): Promise<Book[]> {
+    return [this.book];
+  }
+  async getMidpoints(): Promise<Map<string, Price>> {
+    return new Map();
+  }
+  async *samplingMarkets(): AsyncIterable<never> {
+    /* none */
+  }
+  async getMarketSettings(): Promise<ClobMarketSettings> {
+    return this.s;
+  }
 }
 
 async function placeCancelRate(orders: number): Promise<number> {
@@ -93,16 +140,32 @@ async function placeCancelRate(orders: number): Promise<number> {
   const s = settingsOf(0);
   const yes = (s.tokens[0] as { tokenId: string }).tokenId;
   const venue = new PaperVenue({ clock, capital: (1_000_000 * 1_000_000) as Micros });
-  const gw = new PaperGateway({ marketData: new StaticData(s, books(s, 1, lcg(3), clock.now())[0] as Book), venue, dialect: DIALECTS.spec, clock });
+  const gw = new PaperGateway({
+    marketData: new StaticData(s, books(s, 1, lcg(3), clock.now())[0] as Book),
+    venue,
+    dialect: DIALECTS.spec,
+    clock,
+  });
   await gw.getBooks([yes]);
-  const signer = new OrderSigner(Wallet.createRandom().privateKey, DIALECTS.spec);
+  const signer = new OrderSigner(seededKey('paper-venue bench'), DIALECTS.spec);
   const subs: WireOrderSubmission[] = [];
   const ids: string[] = [];
   for (let i = 0; i < orders; i++) {
-    const signed = signer.sign(buildOrder(
-      { tokenId: yes, conditionId: s.conditionId, side: 'BUY', price: ((200 + (i % 50)) * TICK) as Price, size: 10_000_000 as Shares, orderType: 'GTC', tick: TICK as Price, negRisk: false },
-      { maker: signer.address, signer: signer.address, signatureType: 0, timestampMs: clock.now(), salt: i + 1 },
-    ));
+    const signed = signer.sign(
+      buildOrder(
+        {
+          tokenId: yes,
+          conditionId: s.conditionId,
+          side: 'BUY',
+          price: ((200 + (i % 50)) * TICK) as Price,
+          size: 10_000_000 as Shares,
+          orderType: 'GTC',
+          tick: TICK as Price,
+          negRisk: false,
+        },
+        { maker: signer.address, signer: signer.address, signatureType: 0, timestampMs: clock.now(), salt: i + 1 },
+      ),
+    );
     subs.push(toWireSubmission(signed, { orderType: 'GTC', owner: 'key', dialect: DIALECTS.spec }));
     ids.push(signed.id);
   }
@@ -127,6 +190,8 @@ export async function run(): Promise<void> {
   process.stdout.write(`# 50 markets: 400 books each, round-robin\n`);
   process.stdout.write(`BENCH paper_book_feed_rate_50m ${many.rate.toFixed(0)} books/s\n`);
   const pc = await placeCancelRate(3_000);
-  process.stdout.write('# 3,000 pre-signed GTC orders in POST /orders batches of 15, then one cancel each (signing excluded)\n');
+  process.stdout.write(
+    '# 3,000 pre-signed GTC orders in POST /orders batches of 15, then one cancel each (signing excluded)\n',
+  );
   process.stdout.write(`BENCH paper_place_cancel_rate ${pc.toFixed(0)} orders/s\n`);
 }

@@ -17,7 +17,6 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { Level } from '../src/core/book.js';
 import type { Price, Shares } from '../src/core/money.js';
 import { mulberry32 } from '../src/core/random.js';
@@ -26,6 +25,7 @@ import { MarketStreamImporter } from '../src/marketdata/recording/importers/mark
 import { Ladder } from '../src/marketdata/recording/ladder.js';
 import { RecordingReader } from '../src/marketdata/recording/reader.js';
 import { RecordingEncoder, RecordingWriter, type RecordSink } from '../src/marketdata/recording/writer.js';
+import { realFixturePath } from '../test/support/fixtures.js';
 
 const UPDATES = 400_000;
 const TICK = 1_000;
@@ -42,11 +42,24 @@ function synthetic(sink: RecordSink, updates: number): number {
   const rnd = mulberry32(7);
   const tokens = ['YES', 'NO'];
   const ladders = tokens.map(() => new Ladder());
-  const size = (): Shares => (Math.floor(50 + 5_000 * rnd() * rnd()) * 100 + Math.floor(rnd() * 100)) * 100 as Shares;
+  const size = (): Shares => ((Math.floor(50 + 5_000 * rnd() * rnd()) * 100 + Math.floor(rnd() * 100)) * 100) as Shares;
   let ts = 1_790_000_000_000;
   const lastSnap = [0, 0];
   tokens.forEach((t, k) => {
-    sink.settings({ tokenId: t, conditionId: '0xmarket', tickSize: TICK as Price, minOrderSize: 5_000_000 as Shares, negRisk: false, makerFeeBps: 0, takerFeeBps: 0, rewards: null }, ts, ts + 30);
+    sink.settings(
+      {
+        tokenId: t,
+        conditionId: '0xmarket',
+        tickSize: TICK as Price,
+        minOrderSize: 5_000_000 as Shares,
+        negRisk: false,
+        makerFeeBps: 0,
+        takerFeeBps: 0,
+        rewards: null,
+      },
+      ts,
+      ts + 30,
+    );
     const mid = k === 0 ? 450 : 550;
     const bids: Level[] = [];
     const asks: Level[] = [];
@@ -101,17 +114,28 @@ function synthetic(sink: RecordSink, updates: number): number {
   return n;
 }
 
-function inMemory(codec: Codec, fill: (sink: RecordSink) => number): { bytes: number; updates: number; chunks: number } {
+function inMemory(
+  codec: Codec,
+  fill: (sink: RecordSink) => number,
+): { bytes: number; updates: number; chunks: number } {
   let bytes = encodeHeader(codec).length;
-  const enc = new RecordingEncoder((c) => { bytes += c.length; }, { codec });
+  const enc = new RecordingEncoder(
+    (c) => {
+      bytes += c.length;
+    },
+    { codec },
+  );
   const updates = fill(enc);
   enc.flush();
   return { bytes, updates, chunks: enc.stats.chunks };
 }
 
 function burstRepeated(sink: RecordSink, times: number): number {
-  const path = fileURLToPath(new URL('../../test/fixtures/recording/clob_ws_market_burst_2tokens.jsonl', import.meta.url));
-  const msgs = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const path = realFixturePath('clob_ws_market_burst_2tokens.jsonl');
+  const msgs = readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const span = 170_000;
   let shift = 0;
   let updates = 0;
@@ -119,7 +143,10 @@ function burstRepeated(sink: RecordSink, times: number): number {
     settingsOf: (t) => sink.settingsOf(t),
     settings: (s, e, l) => sink.settings(s, e + shift, l + shift),
     book: (t, e, l, b) => sink.book(t, e + shift, l + shift + 35, b),
-    delta: (t, e, l, c) => { updates += c.length; sink.delta(t, e + shift, l + shift + 35, c); },
+    delta: (t, e, l, c) => {
+      updates += c.length;
+      sink.delta(t, e + shift, l + shift + 35, c);
+    },
     mid: (t, e, l, m) => sink.mid(t, e + shift, l + shift, m),
   });
   for (let i = 0; i < times; i++) {
@@ -132,11 +159,15 @@ function burstRepeated(sink: RecordSink, times: number): number {
 export async function run(): Promise<void> {
   const d = inMemory('deflate-raw', (s) => synthetic(s, UPDATES));
   line('recording_bytes_per_update', d.bytes / d.updates, 'bytes');
-  note(`synthetic 2-token 20-level stream: ${d.updates} level updates, ${d.bytes} bytes in ${d.chunks} deflate-raw chunks (snapshots every 60 s included)`);
+  note(
+    `synthetic 2-token 20-level stream: ${d.updates} level updates, ${d.bytes} bytes in ${d.chunks} deflate-raw chunks (snapshots every 60 s included)`,
+  );
   const b = inMemory('brotli', (s) => synthetic(s, UPDATES));
   note(`same stream, brotli chunks: ${(b.bytes / b.updates).toFixed(2)} bytes/update`);
   const w = inMemory('deflate-raw', (s) => burstRepeated(s, 1));
-  note(`real ws burst, once (2 full books of 46 levels + 98 deltas, all bytes over the 98 delta updates): ${(w.bytes / w.updates).toFixed(2)} bytes/update (${w.bytes} bytes)`);
+  note(
+    `real ws burst, once (2 full books of 46 levels + 98 deltas, all bytes over the 98 delta updates): ${(w.bytes / w.updates).toFixed(2)} bytes/update (${w.bytes} bytes)`,
+  );
 
   const dir = await mkdtemp(join(tmpdir(), 'omrec-bench-'));
   try {
@@ -147,18 +178,28 @@ export async function run(): Promise<void> {
     await writer.close();
     const t1 = performance.now();
     const fileBytes = (await stat(path)).size;
-    note(`write: ${Math.round(n / ((t1 - t0) / 1000))} updates/s through RecordingWriter to a file (${fileBytes} bytes, ${(t1 - t0).toFixed(0)} ms incl. stream generation)`);
+    note(
+      `write: ${Math.round(n / ((t1 - t0) / 1000))} updates/s through RecordingWriter to a file (${fileBytes} bytes, ${(t1 - t0).toFixed(0)} ms incl. stream generation)`,
+    );
     let events = 0;
     const t2 = performance.now();
     for await (const _ of RecordingReader.fromFile(path)) events++;
     const t3 = performance.now();
-    note(`read: ${Math.round(events / ((t3 - t2) / 1000))} events/s streaming (${events} events, ${(t3 - t2).toFixed(0)} ms); ${(fileBytes / events).toFixed(2)} bytes per recorded event (a delta event carries 1 or 2 level updates)`);
+    note(
+      `read: ${Math.round(events / ((t3 - t2) / 1000))} events/s streaming (${events} events, ${(t3 - t2).toFixed(0)} ms); ${(fileBytes / events).toFixed(2)} bytes per recorded event (a delta event carries 1 or 2 level updates)`,
+    );
     let levels = 0;
     let books = 0;
     const t4 = performance.now();
-    for await (const e of RecordingReader.fromFile(path)) if (e.kind === 'delta' || e.kind === 'book') { levels += e.book().bids.length; books++; }
+    for await (const e of RecordingReader.fromFile(path))
+      if (e.kind === 'delta' || e.kind === 'book') {
+        levels += e.book().bids.length;
+        books++;
+      }
     const t5 = performance.now();
-    note(`read + Book materialised per event: ${Math.round(events / ((t5 - t4) / 1000))} events/s (mean ${(levels / books).toFixed(1)} bid levels per book)`);
+    note(
+      `read + Book materialised per event: ${Math.round(events / ((t5 - t4) / 1000))} events/s (mean ${(levels / books).toFixed(1)} bid levels per book)`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

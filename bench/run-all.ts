@@ -19,7 +19,7 @@ for (const f of files) {
     await mod.run();
   } catch (err) {
     failed++;
-    process.stdout.write(`# ${f} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stdout.write(`# ${f} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   }
 }
 process.exitCode = failed === 0 ? 0 : 1;

@@ -13,8 +13,9 @@
 // counts other people's processes; the wall-clock rates are printed beside it.
 import { VirtualClock } from '../src/core/clock.js';
 import { SCALE, type Micros, type Price, type Shares } from '../src/core/money.js';
+import type { OrderType } from '../src/core/order.js';
 import { MatchingEngine } from '../src/sim/engine/engine.js';
-import type { OrderInput, OrderType } from '../src/sim/engine/types.js';
+import type { OrderInput } from '../src/sim/engine/types.js';
 import { mulberry32 as rng } from '../src/core/random.js';
 
 const TRADERS = 64;
@@ -22,7 +23,6 @@ const MARKETS = [
   { conditionId: 'bench-m1', tokens: ['m1-yes', 'm1-no'] as const, tick: 10_000 },
   { conditionId: 'bench-m2', tokens: ['m2-yes', 'm2-no'] as const, tick: 1_000 },
 ];
-
 
 /**
  * The stream is held in typed arrays and each OrderInput is built inside the timed loop, as an
@@ -52,10 +52,19 @@ function makeStream(n: number, seed: number, prefix: string): Stream {
   const r = rng(seed);
   const mids = MARKETS.map(() => 500_000);
   const s: Stream = {
-    n, prefix,
-    market: new Uint8Array(n), outcome: new Uint8Array(n), buy: new Uint8Array(n), price: new Int32Array(n),
-    size: new Float64Array(n), owner: new Uint8Array(n), type: new Uint8Array(n), postOnly: new Uint8Array(n),
-    expSec: new Float64Array(n), cancelHead: new Int32Array(n).fill(-1), cancelNext: new Int32Array(n).fill(-1),
+    n,
+    prefix,
+    market: new Uint8Array(n),
+    outcome: new Uint8Array(n),
+    buy: new Uint8Array(n),
+    price: new Int32Array(n),
+    size: new Float64Array(n),
+    owner: new Uint8Array(n),
+    type: new Uint8Array(n),
+    postOnly: new Uint8Array(n),
+    expSec: new Float64Array(n),
+    cancelHead: new Int32Array(n).fill(-1),
+    cancelNext: new Int32Array(n).fill(-1),
   };
   for (let i = 0; i < n; i++) {
     const mi = r() < 0.5 ? 0 : 1;
@@ -97,8 +106,14 @@ function makeEngine(clock: VirtualClock, retainFinishedMs: number): MatchingEngi
   const e = new MatchingEngine({ clock, retainFinishedMs });
   for (const m of MARKETS) {
     e.addMarket({
-      conditionId: m.conditionId, tokens: [m.tokens[0], m.tokens[1]], tick: m.tick as Price, minSize: 5_000_000 as Shares,
-      makerFeeBps: 0, takerFeeBps: 100, negRisk: false, acceptingOrders: true,
+      conditionId: m.conditionId,
+      tokens: [m.tokens[0], m.tokens[1]],
+      tick: m.tick as Price,
+      minSize: 5_000_000 as Shares,
+      makerFeeBps: 0,
+      takerFeeBps: 100,
+      negRisk: false,
+      acceptingOrders: true,
     });
   }
   for (let t = 0; t < TRADERS; t++) {
@@ -108,7 +123,17 @@ function makeEngine(clock: VirtualClock, retainFinishedMs: number): MatchingEngi
   return e;
 }
 
-interface RoundResult { rate: number; wallRate: number; trades: number; accepted: number; rested: number; canceled: number; depth: number; updates: number; volume: number }
+interface RoundResult {
+  rate: number;
+  wallRate: number;
+  trades: number;
+  accepted: number;
+  rested: number;
+  canceled: number;
+  depth: number;
+  updates: number;
+  volume: number;
+}
 
 const OWNER_IDS = Array.from({ length: TRADERS }, (_, t) => `t${t}`);
 
@@ -122,8 +147,12 @@ function round(s: Stream, retainFinishedMs: number): RoundResult {
   // A venue listens to both event streams (positions, last trade, order status): so does this one.
   let volume = 0;
   let updates = 0;
-  engine.onTrade((t) => { volume += t.size; });
-  engine.onOrderUpdate(() => { updates++; });
+  engine.onTrade((t) => {
+    volume += t.size;
+  });
+  engine.onOrderUpdate(() => {
+    updates++;
+  });
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   for (let i = 0; i < s.n; i++) {
@@ -172,9 +201,17 @@ export async function run(): Promise<void> {
   const med = [...results].sort((a, b) => a.rate - b.rate)[1] as RoundResult;
   const all = round(makeStream(N, 21, 'k-'), Number.POSITIVE_INFINITY);
   const fmt = (xs: number[]): string => xs.map((x) => Math.round(x)).join(', ');
-  process.stdout.write(`# ${N} orders per round at 1,000 orders per virtual second, finished records kept ${RETAIN_MS / 1000} s (about ${RETAIN_MS} records)\n`);
-  process.stdout.write(`# per CPU-second ${fmt(results.map((r) => r.rate))}; per wall-second ${fmt(results.map((r) => r.wallRate))} (wall time also counts other processes on a shared machine)\n`);
-  process.stdout.write(`# median round: ${med.accepted} accepted, ${med.trades} trades (${(med.trades / N).toFixed(2)}/order), ${med.rested} rested, ${med.canceled} cancelled, ${med.updates} order-update and ${med.trades} trade events delivered, ${med.depth} price levels left on the YES books\n`);
-  process.stdout.write(`# keeping every finished record (no pruning): ${Math.round(all.rate)} orders per CPU-second, ${Math.round(all.wallRate)} per wall-second\n`);
+  process.stdout.write(
+    `# ${N} orders per round at 1,000 orders per virtual second, finished records kept ${RETAIN_MS / 1000} s (about ${RETAIN_MS} records)\n`,
+  );
+  process.stdout.write(
+    `# per CPU-second ${fmt(results.map((r) => r.rate))}; per wall-second ${fmt(results.map((r) => r.wallRate))} (wall time also counts other processes on a shared machine)\n`,
+  );
+  process.stdout.write(
+    `# median round: ${med.accepted} accepted, ${med.trades} trades (${(med.trades / N).toFixed(2)}/order), ${med.rested} rested, ${med.canceled} cancelled, ${med.updates} order-update and ${med.trades} trade events delivered, ${med.depth} price levels left on the YES books\n`,
+  );
+  process.stdout.write(
+    `# keeping every finished record (no pruning): ${Math.round(all.rate)} orders per CPU-second, ${Math.round(all.wallRate)} per wall-second\n`,
+  );
   process.stdout.write(`BENCH sim_engine_order_rate ${Math.round(med.rate)} orders/s\n`);
 }

@@ -36,13 +36,21 @@ function measure(markets: number, intensity: FlowIntensity): Result {
   for (let i = 0; i < markets; i++) {
     const id = `bench-${i}`;
     engine.addMarket({
-      conditionId: id, tokens: [`${id}-y`, `${id}-n`], tick: (i % 2 === 0 ? 10_000 : 1_000) as Price, minSize: 5_000_000 as Shares,
-      makerFeeBps: 0, takerFeeBps: i % 5 === 0 ? 100 : 0, negRisk: false, acceptingOrders: true,
+      conditionId: id,
+      tokens: [`${id}-y`, `${id}-n`],
+      tick: (i % 2 === 0 ? 10_000 : 1_000) as Price,
+      minSize: 5_000_000 as Shares,
+      makerFeeBps: 0,
+      takerFeeBps: i % 5 === 0 ? 100 : 0,
+      negRisk: false,
+      acceptingOrders: true,
     });
     list.push({ conditionId: id, probability: 100_000 + ((i * 137_000) % 800_000) });
   }
   let trades = 0;
-  engine.onTrade(() => { trades++; });
+  engine.onTrade(() => {
+    trades++;
+  });
   const flow = new FlowDriver({ engine, clock, seed: 'bench', intensity, markets: list });
   for (let t = 0; t < WARMUP_MS; t += TICK_MS) flow.step(TICK_MS);
   const s0 = flow.stats();
@@ -59,29 +67,41 @@ function measure(markets: number, intensity: FlowIntensity): Result {
   const submitted = s1.submitted - s0.submitted;
   const canceled = s1.canceled - s0.canceled;
   return {
-    markets, intensity,
+    markets,
+    intensity,
     usPerTick: (cpuMs * 1000) / (TIMED_MS / TICK_MS),
     speedup: TIMED_MS / cpuMs,
     opsPerMarketSec: (submitted + canceled) / markets / (TIMED_MS / 1000),
-    submitted, canceled, trades: trades - tr0, events: s1.events - s0.events,
+    submitted,
+    canceled,
+    trades: trades - tr0,
+    events: s1.events - s0.events,
   };
 }
 
 export async function run(): Promise<void> {
   measure(20, 'normal'); // warm the JIT
-  const cases: [number, FlowIntensity][] = [[8, 'normal'], [100, 'normal'], [500, 'normal'], [500, 'high']];
+  const cases: [number, FlowIntensity][] = [
+    [8, 'normal'],
+    [100, 'normal'],
+    [500, 'normal'],
+    [500, 'high'],
+  ];
   const results = cases.map(([n, i]) => measure(n, i));
   for (const r of results) {
     process.stdout.write(
       `# ${r.markets} markets, ${r.intensity}: ${r.usPerTick.toFixed(0)} µs CPU per ${TICK_MS} ms tick (${(r.usPerTick / r.markets).toFixed(1)} µs per market), ` +
-      `${r.speedup.toFixed(0)}× real time; per simulated minute ${Math.round(r.submitted / 10)} orders, ${Math.round(r.canceled / 10)} cancels, ` +
-      `${Math.round(r.trades / 10)} trades, ${Math.round(r.events / 10)} tasks; ${r.opsPerMarketSec.toFixed(2)} engine ops per market per second\n`,
+        `${r.speedup.toFixed(0)}× real time; per simulated minute ${Math.round(r.submitted / 10)} orders, ${Math.round(r.canceled / 10)} cancels, ` +
+        `${Math.round(r.trades / 10)} trades, ${Math.round(r.events / 10)} tasks; ${r.opsPerMarketSec.toFixed(2)} engine ops per market per second\n`,
     );
   }
-  const by = (n: number, i: FlowIntensity): Result => results.find((r) => r.markets === n && r.intensity === i) as Result;
+  const by = (n: number, i: FlowIntensity): Result =>
+    results.find((r) => r.markets === n && r.intensity === i) as Result;
   process.stdout.write(`BENCH sim_flow_tick_cpu_8_markets ${by(8, 'normal').usPerTick.toFixed(0)} us\n`);
   process.stdout.write(`BENCH sim_flow_tick_cpu_500_markets ${by(500, 'normal').usPerTick.toFixed(0)} us\n`);
   process.stdout.write(`BENCH sim_flow_tick_cpu_500_markets_high ${by(500, 'high').usPerTick.toFixed(0)} us\n`);
-  process.stdout.write(`BENCH sim_flow_cpu_share_500_markets ${((by(500, 'normal').usPerTick / (TICK_MS * 1000)) * 100).toFixed(2)} %\n`);
+  process.stdout.write(
+    `BENCH sim_flow_cpu_share_500_markets ${((by(500, 'normal').usPerTick / (TICK_MS * 1000)) * 100).toFixed(2)} %\n`,
+  );
   process.stdout.write(`BENCH sim_flow_engine_ops_per_market ${by(100, 'normal').opsPerMarketSec.toFixed(2)} ops/s\n`);
 }

@@ -35,7 +35,11 @@ export async function run(): Promise<void> {
   const clock = new SystemClock();
   const sim = await startSimulator({ seed: 'bench', markets: 50, flow: 'none', limits: 'off', clock });
   const dialect = sim.venue.dialect;
-  const credentials = makeCredentials({ apiKey: sim.account.apiKey, secret: sim.account.secret, passphrase: sim.account.passphrase });
+  const credentials = makeCredentials({
+    apiKey: sim.account.apiKey,
+    secret: sim.account.secret,
+    passphrase: sim.account.passphrase,
+  });
   const markets = sim.venue.world.markets.filter((m) => m.state.acceptingOrders && !m.state.closed);
   const rnd = lcg(42);
   // Enough calls for the whole run at twice the target rate.
@@ -48,10 +52,27 @@ export async function run(): Promise<void> {
     const steps = Math.max(1, Math.floor(300_000 / tick) - Math.ceil(10_000 / tick));
     const price = (Math.ceil(10_000 / tick) + Math.floor(rnd() * steps)) * tick;
     const size = Math.max(m.state.minOrderSize, 5_000_000);
-    unsigned.push(buildOrder(
-      { tokenId: m.tokenIds[i % 2]!, conditionId: m.conditionId, side: 'BUY', price: price as Price, size: size as Shares, orderType: 'GTC', tick, negRisk: m.negRisk },
-      { maker: sim.account.address, signer: sim.account.address, signatureType: 0, timestampMs: clock.now(), salt: i + 1 },
-    ));
+    unsigned.push(
+      buildOrder(
+        {
+          tokenId: m.tokenIds[i % 2]!,
+          conditionId: m.conditionId,
+          side: 'BUY',
+          price: price as Price,
+          size: size as Shares,
+          orderType: 'GTC',
+          tick,
+          negRisk: m.negRisk,
+        },
+        {
+          maker: sim.account.address,
+          signer: sim.account.address,
+          signatureType: 0,
+          timestampMs: clock.now(),
+          salt: i + 1,
+        },
+      ),
+    );
   }
   const t0 = performance.now();
   const pool = new SigningPool({ privateKey: sim.account.privateKey, dialect });
@@ -62,7 +83,9 @@ export async function run(): Promise<void> {
   process.stdout.write(`# pre-signed ${all.length} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   const bodies: string[] = [];
   for (let c = 0; c < calls; c++) {
-    const batch = all.slice(c * PER_CALL, (c + 1) * PER_CALL).map((o) => toWireSubmission(o, { orderType: 'GTC', owner: sim.account.apiKey, dialect }));
+    const batch = all
+      .slice(c * PER_CALL, (c + 1) * PER_CALL)
+      .map((o) => toWireSubmission(o, { orderType: 'GTC', owner: sim.account.apiKey, dialect }));
     bodies.push(JSON.stringify(batch));
   }
 
@@ -70,10 +93,21 @@ export async function run(): Promise<void> {
   let next = 0;
   const send = async (body: string): Promise<{ accepted: number; ms: number }> => {
     const headers = buildL2Headers({
-      dialect, credentials, address: sim.account.address, method: 'POST', path: '/orders', body, timestampSec: Math.floor(clock.now() / 1000),
+      dialect,
+      credentials,
+      address: sim.account.address,
+      method: 'POST',
+      path: '/orders',
+      body,
+      timestampSec: Math.floor(clock.now() / 1000),
     });
     const start = performance.now();
-    const res = await http.request({ method: 'POST', path: '/orders', headers: { ...headers, 'content-type': 'application/json' }, body });
+    const res = await http.request({
+      method: 'POST',
+      path: '/orders',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
     const text = await res.body.text();
     const ms = performance.now() - start;
     if (res.statusCode !== 200) throw new Error(`POST /orders answered ${res.statusCode}: ${text.slice(0, 200)}`);
@@ -107,11 +141,17 @@ export async function run(): Promise<void> {
   latencies.sort((a, b) => a - b);
   const rate = accepted / elapsed;
   process.stdout.write(`BENCH sim_http_order_rate ${Math.round(rate)} orders/s\n`);
-  process.stdout.write(`# ${accepted}/${sent} orders accepted in ${elapsed.toFixed(2)} s over ${CONNECTIONS} connections, ${PER_CALL} per call\n`);
-  process.stdout.write(`# request latency p50 ${percentile(latencies, 0.5).toFixed(2)} ms, p99 ${percentile(latencies, 0.99).toFixed(2)} ms\n`);
+  process.stdout.write(
+    `# ${accepted}/${sent} orders accepted in ${elapsed.toFixed(2)} s over ${CONNECTIONS} connections, ${PER_CALL} per call\n`,
+  );
+  process.stdout.write(
+    `# request latency p50 ${percentile(latencies, 0.5).toFixed(2)} ms, p99 ${percentile(latencies, 0.99).toFixed(2)} ms\n`,
+  );
   process.stdout.write(`# signatures: ${stats.recovered} by recovery, ${stats.fast} by the cached-key equation\n`);
   // CPU of every thread of this process (server, verification workers and the client), per order:
   // a figure that depends less than the rate on what else the machine is running.
   const cpuUs = cpu.user + cpu.system;
-  process.stdout.write(`# CPU ${(cpuUs / 1e6).toFixed(2)} s over ${elapsed.toFixed(2)} s wall (${(cpuUs / 1e6 / elapsed).toFixed(2)} cores busy), ${Math.round(cpuUs / Math.max(1, accepted))} µs per order\n`);
+  process.stdout.write(
+    `# CPU ${(cpuUs / 1e6).toFixed(2)} s over ${elapsed.toFixed(2)} s wall (${(cpuUs / 1e6 / elapsed).toFixed(2)} cores busy), ${Math.round(cpuUs / Math.max(1, accepted))} µs per order\n`,
+  );
 }

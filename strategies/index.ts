@@ -1,4 +1,4 @@
-// The static strategy registry (DESIGN.md §2): every strategy the daemon can run, compiled in.
+// The static strategy registry (docs/ARCHITECTURE.md §2): every strategy the daemon can run, compiled in.
 // Adding a strategy is one folder under strategies/ and one entry here; names must be unique
 // (createRegistry throws at startup otherwise).
 import { createRegistry } from '../src/strategy/registry.js';

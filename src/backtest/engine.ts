@@ -5,7 +5,8 @@
 //   `cross`/`queue`/`queue-probabilistic`) ← LatentGateway (rate limiter + order-entry latency in
 //   virtual time) ← the real OrderManager (orders get their real ids but no ECDSA signature:
 //   signer.ts; the key is derived from the seed) ← the
-//   real Daemon (universe, poller at config.poll.intervalMs, strategy, risk, reconcile, ledger).
+//   real Daemon (universe, poller at config.poll.intervalMs, strategy, risk, reconcile, ledger), both
+//   wired by createDaemon (src/runtime/create-daemon.ts) as every run mode wires them.
 // Every recorded book update is fed to the venue when it happens (so fills follow the recorded
 // market between polls); the daemon sees books only when it polls, as in paper mode, or, with
 // cadence `update`, after every recorded book update of its universe: the daemon's push feed
@@ -28,35 +29,46 @@
 // drain() waits one macrotask turn (setImmediate): all promise continuations queued by a timer run
 // before it. It is not a timer of the simulated world and never advances or reads time.
 import { createHash } from 'node:crypto';
+import type { Book } from '../core/book.js';
 import { VirtualClock } from '../core/clock.js';
 import type { Price } from '../core/money.js';
 import { mulberry32 } from '../core/random.js';
 import { dialectOfConfig } from '../config/dialect.js';
 import type { Config } from '../config/schema.js';
-import { OrderManager } from '../execution/order-manager.js';
+import type { OrderManager } from '../execution/order-manager.js';
 import { Ledger } from '../ledger/index.js';
 import type { LedgerFill } from '../ledger/types.js';
 import { RecordingReader, type RecordingEvent, type TradeEvent } from '../marketdata/recording/reader.js';
 import { ClockRefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
 import type { CycleReport } from '../runtime/cycle.js';
-import { Daemon, type DaemonLedger } from '../runtime/daemon.js';
-import { capitalFromConfig, managerConfigFromConfig } from '../runtime/limits.js';
+import { createDaemon } from '../runtime/create-daemon.js';
+import type { Daemon, DaemonLedger } from '../runtime/daemon.js';
+import { capitalFromConfig, rateLimitFromConfig } from '../runtime/limits.js';
 import { createLogger } from '../runtime/logger.js';
-import type { Book } from '../core/book.js';
-import { PaperError, PaperGateway, PaperVenue, paperMarketFromSettings, type FillModel, type PaperFill } from '../sim/paper/index.js';
+import {
+  PaperError,
+  PaperGateway,
+  PaperVenue,
+  paperMarketFromSettings,
+  type FillModel,
+  type PaperFill,
+} from '../sim/paper/index.js';
 import { QueueFillModel, restingFromVenue } from './fill-queue.js';
 import { LatentGateway, latencySampler } from './latency.js';
 import { bookMid, RecordedMarketData } from './market-data.js';
 import { digestOnlySigner } from './signer.js';
 import { BacktestResolutions } from './resolution.js';
 import type { BacktestFill, BacktestOptions, BacktestOrder, BacktestResult, EquitySample } from './types.js';
+import { BacktestError } from './errors.js';
 
 const UNIVERSE_REFRESH_MS = 3_600_000;
 
 /** Lets every queued promise continuation run (one macrotask turn; see the header). */
 function drain(): Promise<void> {
-  return new Promise((resolve) => { setImmediate(resolve); });
+  return new Promise((resolve) => {
+    setImmediate(resolve);
+  });
 }
 
 /**
@@ -88,7 +100,10 @@ const QUICK_TURNS = 8;
 /** Awaits `p`, firing timers in time order while it waits (it may sleep on the clock). */
 async function settle<T>(clock: VirtualClock, p: Promise<T>, q: Quiet): Promise<T> {
   let done = false;
-  const watched = p.finally(() => { done = true; });
+  const watched = p.finally(() => {
+    done = true;
+  });
+  // A failure still reaches the caller (watched is returned); this only keeps it handled meanwhile.
   watched.catch(() => undefined);
   // Most pushed cycles finish within microtasks (no request, no timer): skip the macrotask turn.
   for (let i = 0; i < QUICK_TURNS && !done; i++) await undefined;
@@ -134,7 +149,8 @@ function midAt(series: ReadonlyArray<readonly [number, number]> | undefined, t: 
   if ((series[0] as readonly [number, number])[0] > t) return null;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if ((series[mid] as readonly [number, number])[0] <= t) lo = mid; else hi = mid - 1;
+    if ((series[mid] as readonly [number, number])[0] <= t) lo = mid;
+    else hi = mid - 1;
   }
   return (series[lo] as readonly [number, number])[1];
 }
@@ -161,6 +177,8 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   const lastMid = new Map<string, number | null>();
   const equity: EquitySample[] = [];
   const capital = capitalFromConfig(opts.config);
+  // The venue charges fills by the fee fields the dialect's exchange charges by, as the ledger books them.
+  const feeSchedule = dialectOfConfig(opts.config).fees;
   let events = 0;
   let bookUpdates = 0;
   let cycles = 0;
@@ -177,7 +195,10 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     lastMid.set(tokenId, m);
     if (m === null) return;
     let s = mids.get(tokenId);
-    if (s === undefined) { s = []; mids.set(tokenId, s); }
+    if (s === undefined) {
+      s = [];
+      mids.set(tokenId, s);
+    }
     s.push([t, m]);
   };
 
@@ -189,7 +210,14 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   const unchangedSince = (r: CycleReport): boolean => {
     const last = equity.at(-1);
     if (last === undefined || sampleMarks === null) return false;
-    if (r.fills !== 0 || r.placed !== 0 || r.cancelled !== 0 || r.quotes !== last.quotes || r.openOrders !== last.openOrders) return false;
+    if (
+      r.fills !== 0 ||
+      r.placed !== 0 ||
+      r.cancelled !== 0 ||
+      r.quotes !== last.quotes ||
+      r.openOrders !== last.openOrders
+    )
+      return false;
     for (const [token, mark] of sampleMarks) if ((lastMid.get(token) ?? null) !== mark) return false;
     return true;
   };
@@ -204,7 +232,9 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     if (!venue.hasMarket(book.market)) {
       const s = md.settingsOf(book.market);
       if (s === null) return;
-      try { venue.addMarket(paperMarketFromSettings(s)); } catch (e) {
+      try {
+        venue.addMarket(paperMarketFromSettings(s, feeSchedule));
+      } catch (e) {
         if (e instanceof PaperError) return; // a market the venue cannot simulate: data only
         throw e;
       }
@@ -216,22 +246,47 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const clock = new VirtualClock(t);
     md.clock = clock;
     const explicit = config.markets.conditions.length > 0 || config.markets.tokens.length > 0;
-    if (!explicit) config = { ...config, markets: { ...config.markets, conditions: md.conditionIds().filter((c) => !resolutions.isResolved(c)) } };
+    if (!explicit)
+      config = {
+        ...config,
+        markets: { ...config.markets, conditions: md.conditionIds().filter((c) => !resolutions.isResolved(c)) },
+      };
     let model: FillModel | 'cross' = 'cross';
     let queue: QueueFillModel | null = null;
     if (fillModelName !== 'cross') {
-      queue = new QueueFillModel(fillModelName === 'queue' ? {} : { tradeProbability: opts.queueTradeProbability ?? 0.5, random: mulberry32(seed ^ 0x51ed270b) });
+      queue = new QueueFillModel(
+        fillModelName === 'queue'
+          ? {}
+          : { tradeProbability: opts.queueTradeProbability ?? 0.5, random: mulberry32(seed ^ 0x51ed270b) },
+      );
       model = queue;
     }
     const venue = new PaperVenue({ clock, capital, fillModel: model, retainFinishedMs: Number.POSITIVE_INFINITY });
     queue?.attach(restingFromVenue(venue));
     const venueFills: PaperFill[] = [];
-    venue.onFill((f) => { venueFills.push(f); });
+    venue.onFill((f) => {
+      venueFills.push(f);
+    });
     const dialect = dialectOfConfig(config);
-    const paper = new PaperGateway({ marketData: served, venue, dialect, clock, kind: 'backtest', closeMarketData: false });
-    const limiter = await createRateLimiter({ clock, config: { ...config.rateLimit, backend: { kind: 'memory' } } });
+    const paper = new PaperGateway({
+      marketData: served,
+      venue,
+      dialect,
+      clock,
+      kind: 'backtest',
+      closeMarketData: false,
+    });
+    const limiter = await createRateLimiter({
+      clock,
+      config: { ...rateLimitFromConfig(config), backend: { kind: 'memory' } },
+    });
     const placedIds: string[] = [];
-    const latent = new LatentGateway(paper, clock, latencySampler(opts.latency, mulberry32(seed ^ 0x1a7e9c3d)), limiter);
+    const latent = new LatentGateway(
+      paper,
+      clock,
+      latencySampler(opts.latency, mulberry32(seed ^ 0x1a7e9c3d)),
+      limiter,
+    );
     const gateway = new Proxy(latent, {
       get(target, prop) {
         if (prop === 'postOrders') {
@@ -246,29 +301,54 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       },
     });
     const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
-    const logger = createLogger({ clock, pretty: false, base: null, level: opts.logLevel ?? 'error', destination: { write: () => undefined } });
-    const manager = new OrderManager({
-      clock, gateway, ledger, signer: digestOnlySigner(seededKey(seed), config), dialect, owner: 'backtest',
-      signatureType: config.exchange.signatureType, limiter, random: mulberry32(seed ^ 0x5a17),
-      config: managerConfigFromConfig(config),
-      logger: logger.child({ component: 'orders' }), strategy: config.strategy.name,
+    const logger = createLogger({
+      clock,
+      pretty: false,
+      base: null,
+      level: opts.logLevel ?? 'error',
+      destination: { write: () => undefined },
     });
-    const daemon = new Daemon({
-      config, clock, logger, gateway, executor: manager, ledger: backtestLedgerView(ledger), feed: cadence === 'update' ? 'push' : 'poll',
+    // Wired as the run modes wire it (create-daemon.ts); no address: no positions check.
+    const { daemon, manager } = createDaemon({
+      config,
+      clock,
+      logger,
+      gateway,
+      ledger,
+      daemonLedger: backtestLedgerView(ledger),
+      ...(opts.strategy !== undefined ? { strategy: opts.strategy } : {}),
+      signer: digestOnlySigner(seededKey(seed), config),
+      owner: 'backtest',
+      limiter,
+      random: mulberry32(seed ^ 0x5a17),
+      feed: cadence === 'update' ? 'push' : 'poll',
       refreshScheduler: new ClockRefreshScheduler(clock, UNIVERSE_REFRESH_MS),
-      onCycle: (r) => {
-        cycles++;
-        if (cadence === 'update' && unchangedSince(r)) return;
-        const positions = ledger.positions({ openOnly: true });
-        const marks = new Map<string, Price>();
-        for (const p of positions) { const m = lastMid.get(p.tokenId); if (m !== undefined && m !== null) marks.set(p.tokenId, m as Price); }
-        const mtm = ledger.markToMarket(marks);
-        equity.push({
-          t: clock.now(), equity: capital + mtm.total, pnl: mtm.total, realized: mtm.realized, unrealized: mtm.unrealized, fees: mtm.fees,
-          inventory: positions.map((p) => [p.tokenId, p.size] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
-          quotes: r.quotes, openOrders: r.openOrders,
-        });
-        sampleMarks = new Map(positions.map((p) => [p.tokenId, lastMid.get(p.tokenId) ?? null] as const));
+      hooks: {
+        onCycle: (r) => {
+          cycles++;
+          if (cadence === 'update' && unchangedSince(r)) return;
+          const positions = ledger.positions({ openOnly: true });
+          const marks = new Map<string, Price>();
+          for (const p of positions) {
+            const m = lastMid.get(p.tokenId);
+            if (m !== undefined && m !== null) marks.set(p.tokenId, m as Price);
+          }
+          const mtm = ledger.markToMarket(marks);
+          equity.push({
+            t: clock.now(),
+            equity: capital + mtm.total,
+            pnl: mtm.total,
+            realized: mtm.realized,
+            unrealized: mtm.unrealized,
+            fees: mtm.fees,
+            inventory: positions
+              .map((p) => [p.tokenId, p.size] as const)
+              .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+            quotes: r.quotes,
+            openOrders: r.openOrders,
+          });
+          sampleMarks = new Map(positions.map((p) => [p.tokenId, lastMid.get(p.tokenId) ?? null] as const));
+        },
       },
     });
     return { clock, venue, gateway: latent, limiter, ledger, manager, daemon, placedIds, venueFills };
@@ -282,15 +362,24 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   // market the venue does not hold or that resolved, it is data only.
   const feedTrade = (ev: TradeEvent): void => {
     if (rt === null || resolutions.isTokenResolved(ev.tokenId)) return;
-    rt.venue.applyTrade({ tokenId: ev.tokenId, price: ev.price, size: ev.size, side: ev.side, timestampMs: ev.exchangeTs });
+    rt.venue.applyTrade({
+      tokenId: ev.tokenId,
+      price: ev.price,
+      size: ev.size,
+      side: ev.side,
+      timestampMs: ev.exchangeTs,
+    });
   };
 
   const apply = (ev: RecordingEvent, t: number): void => {
     if (ev.kind === 'settings') md.applySettings(ev.settings);
-    else if (ev.kind === 'book' || ev.kind === 'delta') { bookUpdates++; feed(ev.book(), t); }
-    else if (ev.kind === 'trade') feedTrade(ev);
+    else if (ev.kind === 'book' || ev.kind === 'delta') {
+      bookUpdates++;
+      feed(ev.book(), t);
+    } else if (ev.kind === 'trade') feedTrade(ev);
     else if (ev.kind === 'resolved') {
-      for (const [token, mark] of resolutions.apply(ev, t, md, rt?.venue ?? null, rt?.ledger ?? null)) noteMid(token, t, mark);
+      for (const [token, mark] of resolutions.apply(ev, t, md, rt?.venue ?? null, rt?.ledger ?? null))
+        noteMid(token, t, mark);
     }
     // MID records: the backtest's mids come from the books (the same rule for every recording).
   };
@@ -328,12 +417,20 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       }
       // Updates stamped with one instant are one observation (a websocket message carries both
       // tokens' changes): the cycle runs once all of them are in.
-      if (pushDue && t > rt.clock.now()) { pushDue = false; await pushBooks(rt); }
+      if (pushDue && t > rt.clock.now()) {
+        pushDue = false;
+        await pushBooks(rt);
+      }
       await runTimersUntil(rt.clock, t, quiet);
       apply(ev, rt.clock.now());
-      if (cadence === 'update' && (ev.kind === 'book' || ev.kind === 'delta') && pushTokens(rt).has(ev.tokenId)) pushDue = true;
+      if (cadence === 'update' && (ev.kind === 'book' || ev.kind === 'delta') && pushTokens(rt).has(ev.tokenId))
+        pushDue = true;
     }
-    if (rt === null) throw new RangeError('the recording holds no book of a market with two recorded tokens: nothing to replay');
+    if (rt === null)
+      throw new BacktestError(
+        'BACKTEST_NOTHING_TO_REPLAY',
+        'the recording holds no book of a market with two recorded tokens: nothing to replay',
+      );
     const running: Running = rt;
     if (pushDue) await pushBooks(running);
     // One more poll interval, so the last books are seen by a cycle.
@@ -362,7 +459,10 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const byOrder = new Map<string, Array<{ cum: number; t: number }>>();
     for (const v of r.venueFills) {
       let l = byOrder.get(v.orderId);
-      if (l === undefined) { l = []; byOrder.set(v.orderId, l); }
+      if (l === undefined) {
+        l = [];
+        byOrder.set(v.orderId, l);
+      }
       l.push({ cum: (l.at(-1)?.cum ?? 0) + v.size, t: v.timeMs });
     }
     const ledgerCum = new Map<string, number>();
@@ -375,8 +475,19 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
         if (hit !== undefined) venueTimeMs = hit.t;
       }
       return {
-        seq: f.seq, orderId: f.orderId, tokenId: f.tokenId, conditionId: f.conditionId, side: f.side, price: f.price, size: f.size,
-        notional: f.notional, feeMicros: f.feeMicros, liquidity: f.liquidity, timeMs: f.timeMs, venueTimeMs, realizedDelta: f.realizedDelta,
+        seq: f.seq,
+        orderId: f.orderId,
+        tokenId: f.tokenId,
+        conditionId: f.conditionId,
+        side: f.side,
+        price: f.price,
+        size: f.size,
+        notional: f.notional,
+        feeMicros: f.feeMicros,
+        liquidity: f.liquidity,
+        timeMs: f.timeMs,
+        venueTimeMs,
+        realizedDelta: f.realizedDelta,
         midAtFill: midAt(mids.get(f.tokenId), venueTimeMs),
       };
     });
@@ -385,8 +496,16 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       const o = ledger.order(id);
       if (o === null) continue;
       orders.push({
-        id: o.id, tokenId: o.tokenId, conditionId: o.conditionId, side: o.side, price: o.price, size: o.size, sizeMatched: o.sizeMatched,
-        state: o.state, createdAtMs: o.createdAtMs, stateAtMs: o.stateAtMs,
+        id: o.id,
+        tokenId: o.tokenId,
+        conditionId: o.conditionId,
+        side: o.side,
+        price: o.price,
+        size: o.size,
+        sizeMatched: o.sizeMatched,
+        state: o.state,
+        createdAtMs: o.createdAtMs,
+        stateAtMs: o.stateAtMs,
       });
     }
     const marks = new Map<string, Price>();
@@ -395,26 +514,65 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const venueStats = r.venue.stats();
     const markets = config.markets.conditions.flatMap((cid) => {
       const s = md.settingsOf(cid);
-      return s === null ? [] : [{
-        conditionId: cid, tokens: s.tokens.map((t) => t.tokenId), tickSize: s.tickSize, minOrderSize: s.minOrderSize,
-        makerFeeBps: s.makerBaseFeeBps, takerFeeBps: s.takerBaseFeeBps,
-      }];
+      return s === null
+        ? []
+        : [
+            {
+              conditionId: cid,
+              tokens: s.tokens.map((t) => t.tokenId),
+              tickSize: s.tickSize,
+              minOrderSize: s.minOrderSize,
+              makerFeeBps: s.makerBaseFeeBps,
+              takerFeeBps: s.takerBaseFeeBps,
+            },
+          ];
     });
     const midsOut: Record<string, ReadonlyArray<readonly [number, number]>> = {};
-    if (recordMids) for (const t of [...mids.keys()].sort()) midsOut[t] = mids.get(t) as Array<readonly [number, number]>;
+    if (recordMids)
+      for (const t of [...mids.keys()].sort()) midsOut[t] = mids.get(t) as Array<readonly [number, number]>;
     return {
-      version: 1, seed, fillModel: fillModelName, strategy: config.strategy.name, capital, startMs, endMs, events, bookUpdates, cycles, markets,
-      fills, orders,
+      version: 1,
+      seed,
+      fillModel: fillModelName,
+      strategy: config.strategy.name,
+      capital,
+      startMs,
+      endMs,
+      events,
+      bookUpdates,
+      cycles,
+      markets,
+      fills,
+      orders,
       pnl: {
-        atMs: mtm.atMs, total: mtm.total, realized: mtm.realized, unrealized: mtm.unrealized, fees: mtm.fees,
-        positions: mtm.positions.map((p) => ({ tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, cost: p.cost, mark: p.mark })),
+        atMs: mtm.atMs,
+        total: mtm.total,
+        realized: mtm.realized,
+        unrealized: mtm.unrealized,
+        fees: mtm.fees,
+        positions: mtm.positions.map((p) => ({
+          tokenId: p.tokenId,
+          conditionId: p.conditionId,
+          size: p.size,
+          cost: p.cost,
+          mark: p.mark,
+        })),
       },
-      equity, mids: midsOut, venue: { booksFed: venueStats.booksFed, fills: venueStats.fills }, resolutions: resolutions.collect(ledger),
+      equity,
+      mids: midsOut,
+      venue: { booksFed: venueStats.booksFed, fills: venueStats.fills },
+      resolutions: resolutions.collect(ledger),
       venueFills: r.venueFills.map((v) => ({
-        tradeId: v.tradeId, orderId: v.orderId, tokenId: v.tokenId, side: v.side, price: v.price, size: v.size, feeMicros: v.feeMicros, liquidity: v.liquidity, timeMs: v.timeMs,
+        tradeId: v.tradeId,
+        orderId: v.orderId,
+        tokenId: v.tokenId,
+        side: v.side,
+        price: v.price,
+        size: v.size,
+        feeMicros: v.feeMicros,
+        liquidity: v.liquidity,
+        timeMs: v.timeMs,
       })),
     };
   }
 }
-
-

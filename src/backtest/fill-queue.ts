@@ -39,7 +39,7 @@
 // the engine's price priority gives the fill to the higher one (likewise for asks).
 // Deterministic: the only randomness is the injected seeded generator.
 import type { Level } from '../core/book.js';
-import { InvariantError } from '../core/errors.js';
+import { InvariantError, OptionError } from '../core/errors.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
 import { LOT } from '../sim/engine/index.js';
 import type { ExternalBook, ExternalDesk, ExternalTrade, FillModel, PaperVenue } from '../sim/paper/index.js';
@@ -98,8 +98,10 @@ export class QueueFillModel implements FillModel {
       this.random = () => 0;
     } else {
       const p = opts.tradeProbability;
-      if (!(p >= 0 && p <= 1)) throw new RangeError(`queue trade probability must be in [0, 1], got ${String(p)}`);
-      if (opts.random === undefined) throw new RangeError('the probabilistic queue model needs a seeded random source');
+      if (!(p >= 0 && p <= 1))
+        throw new OptionError('BACKTEST_OPTION', `queue trade probability must be in [0, 1], got ${String(p)}`);
+      if (opts.random === undefined)
+        throw new OptionError('BACKTEST_OPTION', 'the probabilistic queue model needs a seeded random source');
       this.name = 'queue-probabilistic';
       this.p = p;
       this.random = opts.random;
@@ -134,7 +136,8 @@ export class QueueFillModel implements FillModel {
       }
       if (tradeDriven) {
         const fall = Math.max(0, st.level - now);
-        if (fall > 0 && this.name === 'queue-probabilistic' && !(this.random() < this.p)) st.ahead = Math.max(0, st.ahead - fall);
+        if (fall > 0 && this.name === 'queue-probabilistic' && !(this.random() < this.p))
+          st.ahead = Math.max(0, st.ahead - fall);
         st.ahead = Math.min(st.ahead, now);
         st.level = now;
         st.opposite = opp;
@@ -154,17 +157,22 @@ export class QueueFillModel implements FillModel {
       const due = o.side === 'BUY' ? dueBids : dueAsks;
       due.set(o.price, (due.get(o.price) ?? 0) + fill);
     }
-    for (const [id, st] of this.states) if (st.conditionId === book.conditionId && !live.has(id)) this.states.delete(id);
+    for (const [id, st] of this.states)
+      if (st.conditionId === book.conditionId && !live.has(id)) this.states.delete(id);
 
     const cid = book.conditionId;
     if (dueBids.size > 0) {
       // Highest first: each synthetic ask meets our bids at or above its price, best first.
-      const asks = [...dueBids].sort((a, b) => b[0] - a[0]).map(([price, size]) => ({ price: price as Price, size: size as Shares }));
+      const asks = [...dueBids]
+        .sort((a, b) => b[0] - a[0])
+        .map(([price, size]) => ({ price: price as Price, size: size as Shares }));
       desk.replace(cid, [], asks);
       for (const l of asks) this.queueFilled += l.size;
     }
     if (dueAsks.size > 0) {
-      const bids = [...dueAsks].sort((a, b) => a[0] - b[0]).map(([price, size]) => ({ price: price as Price, size: size as Shares }));
+      const bids = [...dueAsks]
+        .sort((a, b) => a[0] - b[0])
+        .map(([price, size]) => ({ price: price as Price, size: size as Shares }));
       desk.replace(cid, bids, []);
       for (const l of bids) this.queueFilled += l.size;
     }
@@ -221,7 +229,6 @@ export class QueueFillModel implements FillModel {
   }
 }
 
-
 /** Our resting orders of a market from the venue, in YES terms (a NO bid at q is a YES ask at 1 − q). */
 export function restingFromVenue(venue: PaperVenue): RestingSource {
   return (conditionId) => {
@@ -232,7 +239,8 @@ export function restingFromVenue(venue: PaperVenue): RestingSource {
       if (ref === undefined) continue;
       const remaining = (r.originalSize - r.sizeMatched) as Shares;
       if (ref.outcome === 0) out.push({ id: r.id, side: r.side, price: r.price, remaining });
-      else out.push({ id: r.id, side: r.side === 'BUY' ? 'SELL' : 'BUY', price: (SCALE - r.price) as Price, remaining });
+      else
+        out.push({ id: r.id, side: r.side === 'BUY' ? 'SELL' : 'BUY', price: (SCALE - r.price) as Price, remaining });
     }
     return out;
   };

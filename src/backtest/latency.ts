@@ -11,13 +11,15 @@
 // - a zero latency does not sleep at all (no timer, no reordering).
 import type { Book } from '../core/book.js';
 import type { Clock } from '../core/clock.js';
-import type { CancelResult, ClobMarketSettings, OrderRecord, PlacementResult, Position, SamplingMarket } from '../core/market.js';
+import type { CancelResult, ClobMarketSettings, OrderRecord, Position, SamplingMarket } from '../core/market.js';
 import type { Price } from '../core/money.js';
+import type { PlacementResult } from '../core/order.js';
 import { ROUTES } from '../exchange/client/routes.js';
 import type { ExchangeGateway, WritePriority } from '../exchange/gateway.js';
 import type { WireOrderSubmission } from '../exchange/wire.js';
 import type { RateLimiter } from '../ratelimit/index.js';
 import type { LatencySpec } from './types.js';
+import { OptionError } from '../core/errors.js';
 
 export interface LatencySampler {
   place(): number;
@@ -25,7 +27,8 @@ export interface LatencySampler {
 }
 
 function checkMs(name: string, v: number): void {
-  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`latency ${name} must be a non-negative integer of ms, got ${String(v)}`);
+  if (!Number.isSafeInteger(v) || v < 0)
+    throw new OptionError('BACKTEST_OPTION', `latency ${name} must be a non-negative integer of ms, got ${String(v)}`);
 }
 
 /** Constant or seeded-uniform latencies (whole ms). */
@@ -36,12 +39,16 @@ export function latencySampler(spec: LatencySpec | undefined, random: () => numb
     checkMs('cancelMs', spec.cancelMs);
     return { place: () => spec.placeMs, cancel: () => spec.cancelMs };
   }
-  for (const [k, r] of [['place', spec.place], ['cancel', spec.cancel]] as const) {
+  for (const [k, r] of [
+    ['place', spec.place],
+    ['cancel', spec.cancel],
+  ] as const) {
     checkMs(`${k}.minMs`, r.minMs);
     checkMs(`${k}.maxMs`, r.maxMs);
-    if (r.maxMs < r.minMs) throw new RangeError(`latency ${k}: maxMs < minMs`);
+    if (r.maxMs < r.minMs) throw new OptionError('BACKTEST_OPTION', `latency ${k}: maxMs < minMs`);
   }
-  const draw = (r: { minMs: number; maxMs: number }): number => r.minMs + Math.floor(random() * (r.maxMs - r.minMs + 1));
+  const draw = (r: { minMs: number; maxMs: number }): number =>
+    r.minMs + Math.floor(random() * (r.maxMs - r.minMs + 1));
   return { place: () => draw(spec.place), cancel: () => draw(spec.cancel) };
 }
 
@@ -79,7 +86,11 @@ export class LatentGateway implements ExchangeGateway {
     return this.inner.close();
   }
 
-  async postOrders(submissions: readonly WireOrderSubmission[], priority: Exclude<WritePriority, 'cancel'>, signal?: AbortSignal): Promise<PlacementResult[]> {
+  async postOrders(
+    submissions: readonly WireOrderSubmission[],
+    priority: Exclude<WritePriority, 'cancel'>,
+    signal?: AbortSignal,
+  ): Promise<PlacementResult[]> {
     await this.enter(ROUTES.postOrders.key, priority, this.latency.place(), signal);
     return this.inner.postOrders(submissions, priority, signal);
   }
@@ -89,7 +100,12 @@ export class LatentGateway implements ExchangeGateway {
     return this.inner.cancelOrder(orderId, signal);
   }
 
-  private async enter(route: string, priority: WritePriority, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+  private async enter(
+    route: string,
+    priority: WritePriority,
+    delayMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     if (this.limiter !== null) {
       const permit = await this.limiter.acquire(route, { priority, ...(signal !== undefined ? { signal } : {}) });
       permit.release();

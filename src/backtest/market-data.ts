@@ -17,7 +17,7 @@ import type { ClobMarketSettings, SamplingMarket } from '../core/market.js';
 import { SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { ExchangeHttpError } from '../exchange/errors.js';
 import type { MarketDataPort } from '../exchange/gateway.js';
-import type { MarketSettings } from '../marketdata/recording/format.js';
+import type { RecordedMarketSettings } from '../marketdata/recording/format.js';
 import type { RecordedDefaults } from './types.js';
 
 /** Settings rebuilt from a recording: every value the recording format carries is set. */
@@ -28,11 +28,16 @@ export type RecordedClobSettings = ClobMarketSettings & {
   readonly takerBaseFeeBps: number;
 };
 
-export const DEFAULT_RECORDED: RecordedDefaults = Object.freeze({ tickSize: 0.01, minOrderSize: 0, makerFeeBps: 0, takerFeeBps: 0 });
+export const DEFAULT_RECORDED: RecordedDefaults = Object.freeze({
+  tickSize: 0.01,
+  minOrderSize: 0,
+  makerFeeBps: 0,
+  takerFeeBps: 0,
+});
 
 interface MarketEntry {
   readonly tokens: string[];
-  readonly settings: Map<string, MarketSettings>;
+  readonly settings: Map<string, RecordedMarketSettings>;
 }
 
 /** The YES-or-NO mid of a book: half the best bid plus best ask, floored to a millionth; null when one-sided. */
@@ -56,7 +61,7 @@ export class RecordedMarketData implements MarketDataPort {
   }
 
   /** A token's settings record (new or updated). */
-  applySettings(s: MarketSettings): void {
+  applySettings(s: RecordedMarketSettings): void {
     let m = this.markets.get(s.conditionId);
     if (m === undefined) {
       m = { tokens: [], settings: new Map() };
@@ -95,18 +100,28 @@ export class RecordedMarketData implements MarketDataPort {
   settingsOf(conditionId: string): RecordedClobSettings | null {
     const m = this.markets.get(conditionId);
     if (m === undefined || m.tokens.length !== 2) return null;
-    const ss = m.tokens.map((t) => m.settings.get(t) as MarketSettings);
-    const first = <T>(f: (s: MarketSettings) => T | null): T | null => {
-      for (const s of ss) { const v = f(s); if (v !== null) return v; }
+    const ss = m.tokens.map((t) => m.settings.get(t) as RecordedMarketSettings);
+    const first = <T>(f: (s: RecordedMarketSettings) => T | null): T | null => {
+      for (const s of ss) {
+        const v = f(s);
+        if (v !== null) return v;
+      }
       return null;
     };
     const rewards = first((s) => s.rewards);
     return {
       conditionId,
       gameStartTime: null,
-      rewards: rewards === null
-        ? { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price }
-        : { rates: [], dailyRate: rewards.dailyRate, minSize: rewards.minSize, maxSpreadCents: rewards.maxSpread / 10_000, maxSpread: rewards.maxSpread },
+      rewards:
+        rewards === null
+          ? { rates: [], dailyRate: 0 as Micros, minSize: 0 as Shares, maxSpreadCents: 0, maxSpread: 0 as Price }
+          : {
+              rates: [],
+              dailyRate: rewards.dailyRate,
+              minSize: rewards.minSize,
+              maxSpreadCents: rewards.maxSpread / 10_000,
+              maxSpread: rewards.maxSpread,
+            },
       rewardConfig: null,
       negRisk: first((s) => s.negRisk) ?? false,
       tokens: m.tokens.map((tokenId, i) => ({ tokenId, outcome: i === 0 ? 'Yes' : 'No' })),
@@ -145,7 +160,6 @@ export class RecordedMarketData implements MarketDataPort {
     return Promise.resolve(out);
   }
 
-  // eslint-disable-next-line require-yield
   async *samplingMarkets(): AsyncIterable<SamplingMarket> {
     // A backtest's universe is the recording's markets, named explicitly in the config.
   }
@@ -154,9 +168,16 @@ export class RecordedMarketData implements MarketDataPort {
     const s = this.settingsOf(conditionId);
     if (s === null) {
       const route = 'GET /clob-markets/{condition_id}';
-      return Promise.reject(new ExchangeHttpError({
-        code: 'EXCHANGE_NOT_FOUND', route, status: 404, message: `${route}: 404: market ${conditionId} not in the recording`, retryable: false, exchangeMessage: 'market not found',
-      }));
+      return Promise.reject(
+        new ExchangeHttpError({
+          code: 'EXCHANGE_NOT_FOUND',
+          route,
+          status: 404,
+          message: `${route}: 404: market ${conditionId} not in the recording`,
+          retryable: false,
+          exchangeMessage: 'market not found',
+        }),
+      );
     }
     return Promise.resolve(s);
   }

@@ -26,9 +26,13 @@ import type { ResolvedEvent } from '../marketdata/recording/reader.js';
 import type { PaperVenue } from '../sim/paper/index.js';
 import type { RecordedMarketData } from './market-data.js';
 import type { BacktestResolution } from './types.js';
+import { BacktestError } from './errors.js';
 
 /** A resolution as the run keeps it: the result's fields, and how the ledger took it. */
-type Resolved = Pick<BacktestResolution, 'conditionId' | 'winnerTokenId' | 'tokens' | 'timeMs' | 'exchangeTimeMs' | 'ordersCanceled'> & {
+type Resolved = Pick<
+  BacktestResolution,
+  'conditionId' | 'winnerTokenId' | 'tokens' | 'timeMs' | 'exchangeTimeMs' | 'ordersCanceled'
+> & {
   /** Whether the ledger recorded it (false when it came before the daemon started). */
   readonly inLedger: boolean;
 };
@@ -55,18 +59,31 @@ export class BacktestResolutions {
    * null before the daemon has started. Returns the marks the market's tokens take from now on
    * ([token, payout]); empty when the record repeats an earlier resolution.
    */
-  apply(ev: ResolvedEvent, timeMs: number, md: RecordedMarketData, venue: PaperVenue | null, ledger: Ledger | null): Array<readonly [string, Price]> {
+  apply(
+    ev: ResolvedEvent,
+    timeMs: number,
+    md: RecordedMarketData,
+    venue: PaperVenue | null,
+    ledger: Ledger | null,
+  ): Array<readonly [string, Price]> {
     const cid = ev.conditionId;
     const winner = ev.tokenId;
     const known = this.byCondition.get(cid);
     if (known !== undefined) {
       if (known.winnerTokenId !== winner) {
-        throw new RangeError(`the recording resolves market ${cid} twice, for ${known.winnerTokenId} and then for ${winner}`);
+        throw new BacktestError(
+          'BACKTEST_RECORDING_INCONSISTENT',
+          `the recording resolves market ${cid} twice, for ${known.winnerTokenId} and then for ${winner}`,
+        );
       }
       return [];
     }
     const tokens = md.settingsOf(cid)?.tokens.map((t) => t.tokenId) ?? [winner];
-    if (!tokens.includes(winner)) throw new RangeError(`the recording resolves market ${cid} for ${winner}, which is not one of its tokens`);
+    if (!tokens.includes(winner))
+      throw new BacktestError(
+        'BACKTEST_RECORDING_INCONSISTENT',
+        `the recording resolves market ${cid} for ${winner}, which is not one of its tokens`,
+      );
     let ordersCanceled = 0;
     if (venue !== null && venue.hasMarket(cid)) {
       for (const o of venue.openOrders()) if (o.market === cid) ordersCanceled++;
@@ -74,7 +91,13 @@ export class BacktestResolutions {
     }
     if (ledger !== null) ledger.resolveMarket(cid, winner, timeMs);
     this.byCondition.set(cid, {
-      conditionId: cid, winnerTokenId: winner, tokens, timeMs, exchangeTimeMs: ev.exchangeTs, ordersCanceled, inLedger: ledger !== null,
+      conditionId: cid,
+      winnerTokenId: winner,
+      tokens,
+      timeMs,
+      exchangeTimeMs: ev.exchangeTs,
+      ordersCanceled,
+      inLedger: ledger !== null,
     });
     for (const t of tokens) this.resolvedTokens.add(t);
     return tokens.map((t) => [t, (t === winner ? ONE : 0) as Price] as const);
@@ -107,11 +130,26 @@ export class BacktestResolutions {
         shares += s.size;
         payout += s.proceeds;
         realized += s.realizedDelta;
-        return { tokenId: s.tokenId, payout: s.payout, shares: s.size, proceeds: s.proceeds, realized: s.realizedDelta, recordedAtMs: s.recordedAtMs };
+        return {
+          tokenId: s.tokenId,
+          payout: s.payout,
+          shares: s.size,
+          proceeds: s.proceeds,
+          realized: s.realizedDelta,
+          recordedAtMs: s.recordedAtMs,
+        };
       });
       out.push({
-        conditionId: r.conditionId, winnerTokenId: r.winnerTokenId, tokens: [...r.tokens], timeMs: r.timeMs, exchangeTimeMs: r.exchangeTimeMs,
-        ordersCanceled: r.ordersCanceled, sharesSettled: shares, payout, realized, settlements,
+        conditionId: r.conditionId,
+        winnerTokenId: r.winnerTokenId,
+        tokens: [...r.tokens],
+        timeMs: r.timeMs,
+        exchangeTimeMs: r.exchangeTimeMs,
+        ordersCanceled: r.ordersCanceled,
+        sharesSettled: shares,
+        payout,
+        realized,
+        settlements,
       });
     }
     return out;

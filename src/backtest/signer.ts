@@ -22,5 +22,8 @@ export function digestOnlySigner(privateKey: string, config: Readonly<Config>): 
     keyed.checkSigner(o);
     return { ...o, signature: UNSIGNED, id: orderDigest(o, dialect) };
   };
-  return { address: keyed.address, signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> => Promise.resolve(os.map(one)) };
+  return {
+    address: keyed.address,
+    signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> => Promise.resolve(os.map(one)),
+  };
 }

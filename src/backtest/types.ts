@@ -8,6 +8,7 @@
 // - `resolutions` are the recording's RESOLVED records in order, each with the ledger's settlement
 //   rows of that market (resolution.ts): positions closed at 1 (winner) or 0, exact integers.
 import type { Config } from '../config/schema.js';
+import type { StrategyModule } from '../strategy/define.js';
 import type { RecordingEvent } from '../marketdata/recording/reader.js';
 
 export type BacktestFillModel = 'cross' | 'queue' | 'queue-probabilistic';
@@ -46,6 +47,8 @@ export interface BacktestOptions {
    * quotes on each), as a websocket-fed daemon would.
    */
   readonly cadence?: BacktestCadence;
+  /** The strategy, resolved by the config loader (user modules included); default: the built-in named in config. */
+  readonly strategy?: StrategyModule;
 }
 
 export type BacktestCadence = 'poll' | 'update';
@@ -93,7 +96,7 @@ export interface BacktestOrder {
 /** One sample per daemon cycle, marked to the recorded mids. */
 export interface EquitySample {
   readonly t: number;
-  /** capital + realized + unrealized − fees (the ledger's total PnL), millionths. */
+  /** capital + the ledger's total PnL (realized, net of fees, + unrealized), millionths. */
   readonly equity: number;
   readonly pnl: number;
   readonly realized: number;
@@ -145,7 +148,13 @@ export interface BacktestPnl {
   readonly realized: number;
   readonly unrealized: number;
   readonly fees: number;
-  readonly positions: ReadonlyArray<{ readonly tokenId: string; readonly conditionId: string; readonly size: number; readonly cost: number; readonly mark: number }>;
+  readonly positions: ReadonlyArray<{
+    readonly tokenId: string;
+    readonly conditionId: string;
+    readonly size: number;
+    readonly cost: number;
+    readonly mark: number;
+  }>;
 }
 
 export interface BacktestResult {
@@ -160,7 +169,14 @@ export interface BacktestResult {
   readonly events: number;
   readonly bookUpdates: number;
   readonly cycles: number;
-  readonly markets: ReadonlyArray<{ readonly conditionId: string; readonly tokens: readonly string[]; readonly tickSize: number; readonly minOrderSize: number; readonly makerFeeBps: number; readonly takerFeeBps: number }>;
+  readonly markets: ReadonlyArray<{
+    readonly conditionId: string;
+    readonly tokens: readonly string[];
+    readonly tickSize: number;
+    readonly minOrderSize: number;
+    readonly makerFeeBps: number;
+    readonly takerFeeBps: number;
+  }>;
   readonly fills: readonly BacktestFill[];
   readonly orders: readonly BacktestOrder[];
   /** PnL marked to the last recorded mids, before the final cancel (the end of the replay). */
@@ -172,7 +188,17 @@ export interface BacktestResult {
   /** Markets the recording resolved, in record order, with what each settled. */
   readonly resolutions: readonly BacktestResolution[];
   /** Every trade of ours at the venue, in order (the ledger's fills may aggregate several). */
-  readonly venueFills: ReadonlyArray<{ readonly tradeId: string; readonly orderId: string; readonly tokenId: string; readonly side: 'BUY' | 'SELL'; readonly price: number; readonly size: number; readonly feeMicros: number; readonly liquidity: 'maker' | 'taker'; readonly timeMs: number }>;
+  readonly venueFills: ReadonlyArray<{
+    readonly tradeId: string;
+    readonly orderId: string;
+    readonly tokenId: string;
+    readonly side: 'BUY' | 'SELL';
+    readonly price: number;
+    readonly size: number;
+    readonly feeMicros: number;
+    readonly liquidity: 'maker' | 'taker';
+    readonly timeMs: number;
+  }>;
 }
 
 export type { Config };

@@ -1,4 +1,4 @@
-// `oddsmaker auth headers`: prints the L2 headers of one request (protocol.md §1) as JSON, for
+// `oddsmaker auth headers`: prints the L2 headers of one request (docs/protocol.md §1) as JSON, for
 // curl or for checking another client. Credentials come from the environment only
 // (ODDSMAKER_API_KEY, ODDSMAKER_API_SECRET, ODDSMAKER_API_PASSPHRASE, ODDSMAKER_ADDRESS).
 // Invariants:
@@ -34,12 +34,15 @@ export interface AuthHeadersDeps extends CliDeps {
 export async function authHeaders(o: AuthHeadersOptions, deps: AuthHeadersDeps): Promise<Record<string, string>> {
   const dialect = getDialect(o.dialect ?? 'spec');
   const method = o.method.toUpperCase();
-  if (!/^[A-Z]+$/.test(method)) throw new UsageError(`--method must be an HTTP method, got ${JSON.stringify(o.method)}`);
+  if (!/^[A-Z]+$/.test(method))
+    throw new UsageError(`--method must be an HTTP method, got ${JSON.stringify(o.method)}`);
   if (!o.path.startsWith('/')) throw new UsageError(`--path must start with '/', got ${JSON.stringify(o.path)}`);
-  if (o.path.includes('?')) throw new UsageError('--path must not carry the query string: the signature covers the path alone');
+  if (o.path.includes('?'))
+    throw new UsageError('--path must not carry the query string: the signature covers the path alone');
   let timestampSec = Math.floor(deps.clock.now() / 1000);
   if (o.timestamp !== undefined) {
-    if (!/^\d{1,15}$/.test(o.timestamp)) throw new UsageError(`--timestamp must be Unix seconds, got ${JSON.stringify(o.timestamp)}`);
+    if (!/^\d{1,15}$/.test(o.timestamp))
+      throw new UsageError(`--timestamp must be Unix seconds, got ${JSON.stringify(o.timestamp)}`);
     timestampSec = Number(o.timestamp);
   }
   let body: string | undefined;
@@ -48,7 +51,10 @@ export async function authHeaders(o: AuthHeadersOptions, deps: AuthHeadersDeps):
     try {
       body = await read(o.bodyFile);
     } catch (err) {
-      const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : 'read error';
+      const code =
+        typeof err === 'object' && err !== null && 'code' in err
+          ? String((err as { code: unknown }).code)
+          : 'read error';
       throw new UsageError(`--body-file: cannot read ${o.bodyFile} (${code})`);
     }
   }
@@ -67,10 +73,14 @@ export async function authHeaders(o: AuthHeadersOptions, deps: AuthHeadersDeps):
 
 /** Registers `auth headers` (under an existing `auth` command if there is one). */
 export function register(program: Command, deps?: Partial<AuthHeadersDeps>): void {
-  const auth = program.commands.find((c) => c.name() === 'auth') ?? program.command('auth').description('API authentication helpers');
+  const auth =
+    program.commands.find((c) => c.name() === 'auth') ??
+    program.command('auth').description('API authentication helpers');
   auth
     .command('headers')
-    .description('Print the L2 auth headers of a request (credentials from ODDSMAKER_API_KEY, _SECRET, _PASSPHRASE, ODDSMAKER_ADDRESS)')
+    .description(
+      'Print the L2 auth headers of a request (credentials from ODDSMAKER_API_KEY, _SECRET, _PASSPHRASE, ODDSMAKER_ADDRESS)',
+    )
     .requiredOption('--method <method>', 'HTTP method')
     .requiredOption('--path <path>', 'request path, without the query string')
     .option('--body-file <file>', 'file holding the exact request body')

@@ -1,8 +1,11 @@
 // `oddsmaker backtest --config C --recording R --out DIR` and `oddsmaker backtest sweep ...`.
 // backtest: replays the recording through runBacktest, writes DIR/report.json and DIR/report.html
-// (src/backtest/report) and prints one summary line. sweep: runs every combination of a grid of
-// strategy params (src/backtest/sweep) in worker threads and writes the sorted rows as JSON, with
-// a table on stdout. Invariants kept:
+// (src/backtest/report: markets labelled from the recording's sidecar, the run's settings) and
+// prints one summary line; a recording whose sidecar says depth L1 runs with a warning on stderr
+// that fills are approximate. sweep: runs every combination of a grid of strategy params (dotted
+// keys reach nested params; src/backtest/sweep) in worker threads and writes the sorted rows as
+// JSON and as an HTML table beside it (rows.json → rows.html), with a text table on stdout. The
+// default fill model is the realistic `queue-probabilistic` (DEFAULT_FILL_MODEL). Invariants kept:
 // - deterministic: the outputs are functions of (config, recording, fill model, latency, seed);
 //   nothing from the wall clock reaches them, so equal inputs give byte-identical files;
 // - exit codes: a bad flag, config or grid is a usage error (exit 2) naming the path or key and
@@ -17,17 +20,32 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { registry } from '../../strategies/index.js';
 import { runBacktest, type BacktestCadence, type BacktestFillModel, type LatencySpec } from '../backtest/index.js';
 import { reportInputFromBacktest } from '../backtest/report/from-backtest.js';
 import { ProgressBar, writeReport, type Report } from '../backtest/report/index.js';
-import { formatTable, GridError, parseGridShape, runSweepPool, SORT_METRICS, sortRows, validateGrid, type Combination, type SortMetric, type SweepRow } from '../backtest/sweep/index.js';
-import { loadConfigFile } from '../config/load.js';
+import type { ReportSettings } from '../backtest/report/input.js';
+import {
+  formatTable,
+  GridError,
+  parseGridShape,
+  renderSweepHtml,
+  runSweepPool,
+  SORT_METRICS,
+  sortRows,
+  validateGrid,
+  type Combination,
+  type SortMetric,
+  type SweepRow,
+} from '../backtest/sweep/index.js';
+import { loadConfig } from '../config/load.js';
 import { formatMicros } from '../core/money.js';
+import { readSidecar } from '../marketdata/recording/importers/sidecar.js';
 import { RecordingReader, type RecordingEvent } from '../marketdata/recording/reader.js';
 import { UsageError } from './exit-codes.js';
 
 const FILL_MODELS: readonly BacktestFillModel[] = ['cross', 'queue', 'queue-probabilistic'];
+/** The realistic model by default: resting orders wait their turn behind the recorded queue. */
+export const DEFAULT_FILL_MODEL: BacktestFillModel = 'queue-probabilistic';
 const CADENCES: readonly BacktestCadence[] = ['poll', 'update'];
 
 export interface BacktestCommonOptions {
@@ -59,24 +77,43 @@ interface Common {
 
 function intFlag(flag: string, raw: string, min: number): number {
   const n = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
   return n;
 }
 
 function parseCommon(o: BacktestCommonOptions): Common {
-  const fillModel = (o.fillModel ?? 'cross') as BacktestFillModel;
-  if (!FILL_MODELS.includes(fillModel)) throw new UsageError(`--fill-model must be one of ${FILL_MODELS.join(', ')}, got ${JSON.stringify(o.fillModel)}`);
+  const fillModel = (o.fillModel ?? DEFAULT_FILL_MODEL) as BacktestFillModel;
+  if (!FILL_MODELS.includes(fillModel))
+    throw new UsageError(`--fill-model must be one of ${FILL_MODELS.join(', ')}, got ${JSON.stringify(o.fillModel)}`);
   const seed = intFlag('--seed', o.seed ?? '1', 0);
   if (seed > 0xffff_ffff) throw new UsageError(`--seed must be at most ${0xffff_ffff}, got ${JSON.stringify(o.seed)}`);
   const latencyMs = o.latencyMs === undefined ? undefined : intFlag('--latency-ms', o.latencyMs, 0);
   const cadence = (o.cadence ?? 'poll') as BacktestCadence;
-  if (!CADENCES.includes(cadence)) throw new UsageError(`--cadence must be one of ${CADENCES.join(', ')}, got ${JSON.stringify(o.cadence)}`);
-  return { fillModel, cadence, seed, ...(latencyMs !== undefined && latencyMs > 0 ? { latency: { placeMs: latencyMs, cancelMs: latencyMs } } : {}) };
+  if (!CADENCES.includes(cadence))
+    throw new UsageError(`--cadence must be one of ${CADENCES.join(', ')}, got ${JSON.stringify(o.cadence)}`);
+  return {
+    fillModel,
+    cadence,
+    seed,
+    ...(latencyMs !== undefined && latencyMs > 0 ? { latency: { placeMs: latencyMs, cancelMs: latencyMs } } : {}),
+  };
+}
+
+function latencyText(l: LatencySpec | undefined): string {
+  if (l === undefined) return '0 ms';
+  if ('placeMs' in l)
+    return l.placeMs === l.cancelMs ? `${l.placeMs} ms` : `place ${l.placeMs} ms, cancel ${l.cancelMs} ms`;
+  return `uniform: place ${l.place.minMs}–${l.place.maxMs} ms, cancel ${l.cancel.minMs}–${l.cancel.maxMs} ms`;
 }
 
 function checkRecording(path: string): void {
   let isFile = false;
-  try { isFile = statSync(path).isFile(); } catch { isFile = false; }
+  try {
+    isFile = statSync(path).isFile();
+  } catch {
+    isFile = false;
+  }
   if (!isFile) throw new UsageError(`--recording ${JSON.stringify(path)}: no such file`);
 }
 
@@ -87,7 +124,11 @@ async function countEvents(path: string): Promise<number> {
   return n;
 }
 
-async function* counted(src: AsyncIterable<RecordingEvent>, bar: ProgressBar, total: number): AsyncGenerator<RecordingEvent> {
+async function* counted(
+  src: AsyncIterable<RecordingEvent>,
+  bar: ProgressBar,
+  total: number,
+): AsyncGenerator<RecordingEvent> {
   let done = 0;
   for await (const e of src) {
     yield e;
@@ -99,9 +140,11 @@ async function* counted(src: AsyncIterable<RecordingEvent>, bar: ProgressBar, to
 const fmtRatio = (x: number | null): string => (x === null ? '-' : x.toFixed(4));
 
 export function summaryLine(r: Report, dir: string): string {
-  return `backtest: pnl ${formatMicros(r.pnl.totalMicros)} (realized ${formatMicros(r.pnl.realizedMicros)}, fees ${formatMicros(r.pnl.feesMicros)}), `
-    + `${r.fills.count} fills, volume ${formatMicros(r.volume.notionalMicros)}, max drawdown ${formatMicros(r.drawdown.maxMicros)}, `
-    + `sharpe/day ${fmtRatio(r.sharpe.perDay)}, fill ratio ${fmtRatio(r.fillRatio.ratio)}; report in ${dir}`;
+  return (
+    `backtest: pnl ${formatMicros(r.pnl.totalMicros)} (realized ${formatMicros(r.pnl.realizedMicros)}, fees ${formatMicros(r.pnl.feesMicros)}), ` +
+    `${r.fills.count} fills, volume ${formatMicros(r.volume.notionalMicros)}, max drawdown ${formatMicros(r.drawdown.maxMicros)}, ` +
+    `sharpe/day ${fmtRatio(r.sharpe.perDay)}, fill ratio ${fmtRatio(r.fillRatio.ratio)}; report in ${dir}`
+  );
 }
 
 export interface BacktestIo {
@@ -109,45 +152,88 @@ export interface BacktestIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 }
 
-const processIo = (): BacktestIo => ({ stdout: (l) => { process.stdout.write(`${l}\n`); }, stderr: process.stderr });
+const processIo = (): BacktestIo => ({
+  stdout: (l) => {
+    process.stdout.write(`${l}\n`);
+  },
+  stderr: process.stderr,
+});
 
 export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo = processIo()): Promise<Report> {
   if (o.out === '') throw new UsageError('--out must name a directory');
   const common = parseCommon(o);
-  const config = loadConfigFile(o.config);
+  const { config, strategy } = await loadConfig(o.config);
   checkRecording(o.recording);
   const bar = new ProgressBar(io.stderr, { label: 'backtest' });
   const tty = io.stderr.isTTY === true;
   // Counting costs a second read of the file: only worth it when someone watches the bar.
-  const recording = tty ? counted(RecordingReader.fromFile(o.recording), bar, await countEvents(o.recording)) : o.recording;
+  const recording = tty
+    ? counted(RecordingReader.fromFile(o.recording), bar, await countEvents(o.recording))
+    : o.recording;
   const result = await runBacktest({
-    recording, config, fillModel: common.fillModel, seed: common.seed, cadence: common.cadence,
+    recording,
+    config,
+    strategy,
+    fillModel: common.fillModel,
+    seed: common.seed,
+    cadence: common.cadence,
     ...(common.latency !== undefined ? { latency: common.latency } : {}),
   });
-  const report = await writeReport(o.out, reportInputFromBacktest(result), `oddsmaker backtest: ${result.strategy}`);
+  const sidecar = readSidecar(o.recording);
+  if (sidecar?.depth === 'L1') {
+    io.stderr.write(
+      `backtest: warning: the recording's depth is L1 (top of book only, synthetic sizes): fills (--fill-model ${common.fillModel}) are approximate, queue position is not known\n`,
+    );
+  }
+  const settings: ReportSettings = {
+    config: o.config,
+    recording: o.recording,
+    strategy: config.strategy.name,
+    params: config.strategy.params,
+    fillModel: common.fillModel,
+    latency: latencyText(common.latency),
+    cadence: common.cadence,
+    pollIntervalMs: config.poll.intervalMs,
+    seed: common.seed,
+    depth: sidecar?.depth ?? 'full',
+  };
+  const input = reportInputFromBacktest(result, { settings, ...(sidecar !== null ? { labels: sidecar.labels } : {}) });
+  const report = await writeReport(o.out, input, `oddsmaker backtest: ${result.strategy}`);
   io.stdout(summaryLine(report, o.out));
   return report;
 }
 
 function readGrid(path: string): unknown {
   let text: string;
-  try { text = readFileSync(path, 'utf8'); } catch (err) {
-    throw new UsageError(`--grid ${JSON.stringify(path)}: cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `--grid ${JSON.stringify(path)}: cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
-  try { return JSON.parse(text) as unknown; } catch (err) {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
     throw new UsageError(`--grid ${JSON.stringify(path)}: not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** The sweep's HTML table beside its JSON: rows.json → rows.html (other names: + ".html"). */
+export function sweepHtmlPath(out: string): string {
+  return out.endsWith('.json') ? `${out.slice(0, -'.json'.length)}.html` : `${out}.html`;
 }
 
 export async function runSweepCommand(o: SweepCliOptions, io: BacktestIo = processIo()): Promise<SweepRow[]> {
   if (o.out === '') throw new UsageError('--out must name a file');
   const common = parseCommon(o);
   const sort = (o.sort ?? 'pnl') as SortMetric;
-  if (!SORT_METRICS.includes(sort)) throw new UsageError(`--sort must be one of ${SORT_METRICS.join(', ')}, got ${JSON.stringify(o.sort)}`);
-  const workers = o.workers === undefined ? Math.max(1, availableParallelism() - 1) : intFlag('--workers', o.workers, 1);
-  const config = loadConfigFile(o.config);
+  if (!SORT_METRICS.includes(sort))
+    throw new UsageError(`--sort must be one of ${SORT_METRICS.join(', ')}, got ${JSON.stringify(o.sort)}`);
+  const workers =
+    o.workers === undefined ? Math.max(1, availableParallelism() - 1) : intFlag('--workers', o.workers, 1);
+  const { config, strategy } = await loadConfig(o.config);
   checkRecording(o.recording);
-  const strategy = registry.get(config.strategy.name);
   let combos: Combination[];
   let keys: readonly string[];
   try {
@@ -160,19 +246,36 @@ export async function runSweepCommand(o: SweepCliOptions, io: BacktestIo = proce
   }
   const bar = new ProgressBar(io.stderr, { label: 'sweep' });
   const rows = await runSweepPool({
-    setup: { recording: o.recording, config, fillModel: common.fillModel, seed: common.seed, cadence: common.cadence, ...(common.latency !== undefined ? { latency: common.latency } : {}) },
+    setup: {
+      recording: o.recording,
+      config,
+      fillModel: common.fillModel,
+      seed: common.seed,
+      cadence: common.cadence,
+      ...(common.latency !== undefined ? { latency: common.latency } : {}),
+    },
     combinations: combos,
     workers,
-    onProgress: (done, total) => { bar.update(done, total); },
+    onProgress: (done, total) => {
+      bar.update(done, total);
+    },
   });
   bar.finish(rows.length, rows.length);
   const sorted = sortRows(rows, sort);
   await mkdir(dirname(o.out), { recursive: true });
   const doc = {
-    version: 1, sort, fillModel: common.fillModel, cadence: common.cadence, seed: common.seed, latencyMs: o.latencyMs === undefined ? 0 : Number(o.latencyMs),
-    strategy: config.strategy.name, keys, rows: sorted,
+    version: 1,
+    sort,
+    fillModel: common.fillModel,
+    cadence: common.cadence,
+    seed: common.seed,
+    latencyMs: o.latencyMs === undefined ? 0 : Number(o.latencyMs),
+    strategy: config.strategy.name,
+    keys,
+    rows: sorted,
   };
   await writeFile(o.out, `${JSON.stringify(doc, null, 2)}\n`);
+  await writeFile(sweepHtmlPath(o.out), renderSweepHtml({ ...doc, config: o.config, recording: o.recording }));
   io.stdout(formatTable(sorted, keys));
   return sorted;
 }
@@ -181,25 +284,44 @@ function commonOptions(c: Command): Command {
   return c
     .option('--config <file>', 'config file (JSON)', 'config/default.json')
     .requiredOption('--recording <file>', 'recording file (oddsmaker record, or an importer)')
-    .option('--fill-model <model>', `fill model: ${FILL_MODELS.join(' | ')}`, 'cross')
+    .option('--fill-model <model>', `fill model: ${FILL_MODELS.join(' | ')}`, DEFAULT_FILL_MODEL)
     .option('--latency-ms <ms>', 'order-entry and cancel latency, milliseconds (default 0)')
     .option('--seed <n>', 'seed of the key, salts, latency draws and queue draws', '1')
-    .option('--cadence <when>', `when the strategy quotes: ${CADENCES.join(' | ')} (poll: at the config's poll interval; update: on every recorded book update)`, 'poll');
+    .option(
+      '--cadence <when>',
+      `when the strategy quotes: ${CADENCES.join(' | ')} (poll: at the config's poll interval; update: on every recorded book update)`,
+      'poll',
+    );
 }
 
 export function register(program: Command): void {
   const backtest = program
     .command('backtest')
-    .description('replay a recording through the strategy against a simulated venue (run, the default) or sweep a parameter grid');
+    .description(
+      'replay a recording through the strategy against a simulated venue (run, the default) or sweep a parameter grid',
+    );
   commonOptions(backtest.command('run', { isDefault: true }))
     .description('backtest one config on a recording; writes report.json and report.html to --out')
     .requiredOption('--out <dir>', 'report directory (created)')
-    .action(async (o: BacktestCliOptions) => { await runBacktestCommand(o); });
+    .action(async (o: BacktestCliOptions) => {
+      await runBacktestCommand(o);
+    });
   commonOptions(backtest.command('sweep'))
-    .description('run every combination of a grid of strategy params (worker threads); writes the rows sorted as JSON')
-    .requiredOption('--grid <file>', 'JSON object: strategy param name → array of values')
+    .description(
+      'run every combination of a grid of strategy params (worker threads); writes the rows sorted as JSON and an HTML table beside it',
+    )
+    .requiredOption(
+      '--grid <file>',
+      'JSON object: strategy param name (or dotted path into nested params, e.g. levels.0.margin) → array of values',
+    )
     .requiredOption('--out <file>', 'rows as JSON')
-    .option('--sort <metric>', `sort by: ${SORT_METRICS.join(' | ')} (drawdown: smallest first; others: largest first)`, 'pnl')
+    .option(
+      '--sort <metric>',
+      `sort by: ${SORT_METRICS.join(' | ')} (drawdown: smallest first; others: largest first)`,
+      'pnl',
+    )
     .option('--workers <n>', 'worker threads (default: cores − 1, at least 1)')
-    .action(async (o: SweepCliOptions) => { await runSweepCommand(o); });
+    .action(async (o: SweepCliOptions) => {
+      await runSweepCommand(o);
+    });
 }

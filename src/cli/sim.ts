@@ -11,11 +11,18 @@ import type { Command } from 'commander';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { DIALECT_NAMES, isDialectName, type DialectName } from '../exchange/dialect.js';
 import { FaultConfigError, parseFaultSpec, type FaultConfig } from '../sim/server/faults.js';
+import type { ExchangeStateOptions } from '../sim/server/exchange-state.js';
 import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
 import {
-  FLOW_INTENSITIES, isFlowIntensity, parseSettlementSpec, SettlementConfigError, type FlowIntensity, type SettlementConfig,
+  FLOW_INTENSITIES,
+  isFlowIntensity,
+  parseSettlementSpec,
+  SettlementConfigError,
+  type FlowIntensity,
+  type SettlementConfig,
 } from '../sim/venue/index.js';
 import { UsageError } from './exit-codes.js';
+import { OptionError } from '../core/errors.js';
 
 export interface SimCliOptions {
   port?: string;
@@ -29,6 +36,13 @@ export interface SimCliOptions {
   faults?: string;
   settlement?: string;
   heartbeatExpiryMs?: string;
+  // The exchange's self-description and its faults (sim/server/exchange-state.ts), for `doctor`.
+  orderVersion?: string;
+  clockSkewMs?: string;
+  geoblocked?: boolean;
+  closedOnly?: boolean;
+  zeroAllowance?: boolean;
+  requireDepositWallet?: boolean;
 }
 
 export interface SimSettings {
@@ -45,6 +59,8 @@ export interface SimSettings {
   settlement: SettlementConfig | null;
   /** Heartbeat window; null: the simulator's default (10 s). */
   heartbeatExpiryMs: number | null;
+  /** Order version, clock skew, geoblock, close-only, allowances, deposit-wallet rule: only those given. */
+  exchange: ExchangeStateOptions;
 }
 
 /** A source of termination signals (process, or a test's emitter). */
@@ -61,8 +77,16 @@ export interface SimDeps {
   onReady?: (sim: RunningSimulator) => void;
 }
 
+/** A signed whole number of ms within a day either way (an exchange clock behind or ahead). */
+function signedMs(name: string, text: string): number {
+  if (!/^-?\d{1,8}$/.test(text) || Math.abs(Number(text)) > 86_400_000)
+    throw new UsageError(`${name} must be an integer from -86400000 to 86400000, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 function intIn(name: string, text: string, min: number, max: number): number {
-  if (!/^\d{1,9}$/.test(text)) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  if (!/^\d{1,9}$/.test(text))
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   const n = Number(text);
   if (n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${n}`);
   return n;
@@ -71,11 +95,14 @@ function intIn(name: string, text: string, min: number, max: number): number {
 /** Validates the flags into settings (defaults: 127.0.0.1:8080, seed 1, 50 markets, spec, normal flow, limits on). */
 export function simSettings(o: SimCliOptions): SimSettings {
   const dialect = o.dialect ?? 'spec';
-  if (!isDialectName(dialect)) throw new UsageError(`--dialect must be one of ${DIALECT_NAMES.join(', ')}, got ${JSON.stringify(dialect)}`);
+  if (!isDialectName(dialect))
+    throw new UsageError(`--dialect must be one of ${DIALECT_NAMES.join(', ')}, got ${JSON.stringify(dialect)}`);
   const flow = o.flow ?? 'normal';
-  if (!isFlowIntensity(flow)) throw new UsageError(`--flow must be one of ${FLOW_INTENSITIES.join(', ')}, got ${JSON.stringify(flow)}`);
+  if (!isFlowIntensity(flow))
+    throw new UsageError(`--flow must be one of ${FLOW_INTENSITIES.join(', ')}, got ${JSON.stringify(flow)}`);
   const limits = o.limits ?? 'on';
-  if (limits !== 'on' && limits !== 'off') throw new UsageError(`--limits must be on or off, got ${JSON.stringify(limits)}`);
+  if (limits !== 'on' && limits !== 'off')
+    throw new UsageError(`--limits must be on or off, got ${JSON.stringify(limits)}`);
   const seedText = o.seed ?? '1';
   if (seedText === '') throw new UsageError('--seed must not be empty');
   const seed = /^\d{1,15}$/.test(seedText) ? Number(seedText) : seedText;
@@ -97,7 +124,16 @@ export function simSettings(o: SimCliOptions): SimSettings {
       throw e;
     }
   }
+  const exchange: ExchangeStateOptions = {
+    ...(o.orderVersion === undefined ? {} : { orderVersion: intIn('--order-version', o.orderVersion, 1, 1_000_000) }),
+    ...(o.clockSkewMs === undefined ? {} : { clockSkewMs: signedMs('--clock-skew-ms', o.clockSkewMs) }),
+    ...(o.geoblocked === true ? { geoblocked: true } : {}),
+    ...(o.closedOnly === true ? { closedOnly: true } : {}),
+    ...(o.zeroAllowance === true ? { noAllowance: true } : {}),
+    ...(o.requireDepositWallet === true ? { requireDepositWallet: true } : {}),
+  };
   return {
+    exchange,
     port: intIn('--port', o.port ?? '8080', 0, 65535),
     host: o.host ?? '127.0.0.1',
     seed,
@@ -108,7 +144,8 @@ export function simSettings(o: SimCliOptions): SimSettings {
     allowIps: o.allowIp ?? [],
     faults,
     settlement,
-    heartbeatExpiryMs: o.heartbeatExpiryMs === undefined ? null : intIn('--heartbeat-expiry-ms', o.heartbeatExpiryMs, 1, 86_400_000),
+    heartbeatExpiryMs:
+      o.heartbeatExpiryMs === undefined ? null : intIn('--heartbeat-expiry-ms', o.heartbeatExpiryMs, 1, 86_400_000),
   };
 }
 
@@ -133,13 +170,23 @@ export async function runSim(o: SimCliOptions, deps: SimDeps): Promise<void> {
   let sim: RunningSimulator;
   try {
     sim = await startSimulator({
-      host: s.host, port: s.port, seed: s.seed, markets: s.markets, dialect: s.dialect, flow: s.flow,
-      limits: s.limits, allowIps: s.allowIps, clock: deps.clock, ...(s.faults === null ? {} : { faults: s.faults }),
+      host: s.host,
+      port: s.port,
+      seed: s.seed,
+      markets: s.markets,
+      dialect: s.dialect,
+      flow: s.flow,
+      limits: s.limits,
+      allowIps: s.allowIps,
+      clock: deps.clock,
+      ...(s.faults === null ? {} : { faults: s.faults }),
       ...(s.settlement === null ? {} : { settlement: s.settlement }),
       ...(s.heartbeatExpiryMs === null ? {} : { heartbeatExpiryMs: s.heartbeatExpiryMs }),
+      exchange: s.exchange,
     });
   } catch (e) {
-    if (e instanceof RangeError) throw new UsageError(e.message);
+    // A bad option (--allow-ip, --markets, a fault or settlement setting): a usage error, exit 2.
+    if (e instanceof OptionError) throw new UsageError(e.message);
     throw e;
   }
   deps.out.write(readyLines(sim));
@@ -170,8 +217,26 @@ export function register(program: Command, deps?: Partial<SimDeps>): void {
     .option('--limits <on|off>', 'edge throttling per table 8 of the interface', 'on')
     .option('--allow-ip <ip...>', 'portfolio IP allowlist (others get unauthorized: ip_not_allowlisted)')
     .option('--faults <spec>', 'fault injection, e.g. 500=0.01,503=0.01,425=0.005,html=0.01,delay=0.02,delay_ms=1500')
-    .option('--settlement <spec>', 'trade settlement, e.g. mined_ms=2000,confirmed_ms=10000,fail=0.01 (fail: fraction of trades whose settlement fails and is undone)')
-    .option('--heartbeat-expiry-ms <ms>', 'heartbeat window before an account\'s live orders are cancelled (default 10000)')
+    .option(
+      '--settlement <spec>',
+      'trade settlement, e.g. mined_ms=2000,confirmed_ms=10000,fail=0.01 (fail: fraction of trades whose settlement fails and is undone)',
+    )
+    .option(
+      '--heartbeat-expiry-ms <ms>',
+      "heartbeat window before an account's live orders are cancelled (default 10000)",
+    )
+    .option(
+      '--order-version <n>',
+      'order version GET /version reports (default 2); another one refuses every order with order_version_mismatch',
+    )
+    .option('--clock-skew-ms <ms>', 'skew of the exchange clock GET /time reports, ms (default 0)')
+    .option('--geoblocked', 'GET /api/geoblock answers blocked')
+    .option('--closed-only', 'GET /auth/ban-status/closed-only answers true')
+    .option('--zero-allowance', 'GET /balance-allowance answers zero allowances')
+    .option(
+      '--require-deposit-wallet',
+      'refuse orders of every kind but the deposit wallet (type 3), as for new API accounts',
+    )
     .action(async (opts: SimCliOptions) => {
       await runSim(opts, {
         out: deps?.out ?? process.stdout,

@@ -19,12 +19,19 @@ export interface LedgerPathChoice {
 
 /** `ledger-20260302T120000Z.sqlite`: the UTC start time, to the second. */
 export function sandboxLedgerName(nowMs: number, n = 1): string {
-  const stamp = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  const stamp = new Date(nowMs)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
   return `ledger-${stamp}${n > 1 ? `-${n}` : ''}.sqlite`;
 }
 
 /** The ledger path of this run (`exists` only matters for sandbox: two runs in one second). */
-export function chooseLedgerPath(config: Readonly<Pick<Config, 'mode' | 'ledger'>>, nowMs: number, exists: (p: string) => boolean = existsSync): LedgerPathChoice {
+export function chooseLedgerPath(
+  config: Readonly<Pick<Config, 'mode' | 'ledger'>>,
+  nowMs: number,
+  exists: (p: string) => boolean = existsSync,
+): LedgerPathChoice {
   if (config.ledger.path !== undefined) return { path: config.ledger.path, explicit: true };
   if (config.mode === 'live') return { path: LIVE_LEDGER_PATH, explicit: false };
   if (config.mode === 'paper') return { path: PAPER_LEDGER_PATH, explicit: false };

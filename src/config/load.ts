@@ -3,10 +3,15 @@
 // registry (loadConfigFile always passes the built-in one), `strategy.name` must be registered and
 // `strategy.params` pass the strategy's own parser, with paths prefixed `strategy.params`
 // (strategy-check.ts): an unknown strategy or a bad parameter is a config error like any other.
+// loadConfig (what the commands use) first imports the user's strategy modules the config names
+// (`strategy.module`, `strategies.dir`) and validates against them and the built-ins together.
 import { readFileSync } from 'node:fs';
 import { OddsmakerError } from '../core/errors.js';
 import { redactUrlsIn } from '../core/redact-url.js';
-import { registry } from '../../strategies/index.js';
+import type { StrategyModule } from '../strategy/define.js';
+import { loadUserStrategies, resolveFromConfig } from '../strategy/load-module.js';
+import type { StrategyRegistry } from '../strategy/registry.js';
+import { registry, strategies } from '../../strategies/index.js';
 import { configSchema, type Config } from './schema.js';
 import { strategyProblems, type StrategyLookup } from './strategy-check.js';
 
@@ -26,7 +31,10 @@ function showValue(v: unknown): string {
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`), '');
+  return path.reduce<string>(
+    (acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc === '' ? String(k) : `${acc}.${String(k)}`),
+    '',
+  );
 }
 
 export interface ValidateOptions {
@@ -70,7 +78,71 @@ function strategySection(raw: unknown): { name: string; params: unknown } | null
   return r.success ? r.data : null;
 }
 
-export function loadConfigFile(path: string, overrides: { mode?: string | undefined; ledger?: string | undefined } = {}): Readonly<Config> {
+export interface ConfigOverrides {
+  mode?: string | undefined;
+  ledger?: string | undefined;
+}
+
+/** A config with the strategies it can run: the one registry every command resolves through. */
+export interface LoadedConfig {
+  readonly config: Readonly<Config>;
+  /** Built-ins and the user's modules (`strategy.module`, `strategies.dir`). */
+  readonly strategies: StrategyRegistry;
+  /** The strategy config.strategy.name names. */
+  readonly strategy: StrategyModule;
+}
+
+/**
+ * Loads a config file with its user strategy modules (src/strategy/load-module.ts): they are
+ * imported first, then the config is validated against built-ins and modules alike. With
+ * `strategy.module` and no `strategy.name`, the name is the module's; the module paths in the
+ * returned config are absolute (a worker thread can load them again).
+ */
+export async function loadConfig(path: string, overrides: ConfigOverrides = {}): Promise<LoadedConfig> {
+  const obj = readConfigObject(path, overrides);
+  const section = (k: string): Record<string, unknown> | null => {
+    const v = obj[k];
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, unknown>) } : null;
+  };
+  const strategy = section('strategy');
+  const dirs = section('strategies');
+  const modulePath = typeof strategy?.module === 'string' && strategy.module !== '' ? strategy.module : undefined;
+  const dirPath = typeof dirs?.dir === 'string' && dirs.dir !== '' ? dirs.dir : undefined;
+  const user = await loadUserStrategies(strategies, { configPath: path, module: modulePath, dir: dirPath });
+  if (strategy !== null && user.module !== null) {
+    if (strategy.name === undefined) strategy.name = user.module.name;
+    strategy.module = resolveFromConfig(path, modulePath ?? '');
+    obj.strategy = strategy;
+  }
+  if (dirs !== null && dirPath !== undefined) obj.strategies = { ...dirs, dir: resolveFromConfig(path, dirPath) };
+  const config = validateConfig(obj, path, { strategies: user.registry });
+  if (user.module !== null && config.strategy.name !== user.module.name) {
+    throw new ConfigError(path, [
+      `strategy.name: ${JSON.stringify(config.strategy.name)}, but strategy.module ${config.strategy.module ?? ''} declares ${JSON.stringify(user.module.name)}; leave strategy.name out or make them the same`,
+    ]);
+  }
+  return { config, strategies: user.registry, strategy: user.registry.get(config.strategy.name) };
+}
+
+/**
+ * The strategy of a config loadConfig returned (its module paths absolute), loaded again: for a
+ * worker thread, which gets the config but not the loaded modules.
+ */
+export async function strategyOfConfig(config: Readonly<Config>): Promise<StrategyModule> {
+  const user = await loadUserStrategies(strategies, {
+    configPath: '(config)',
+    module: config.strategy.module,
+    dir: config.strategies?.dir,
+  });
+  return user.registry.get(config.strategy.name);
+}
+
+/** Loads a config validated against the built-in strategies only (tests; no user modules). */
+export function loadConfigFile(path: string, overrides: ConfigOverrides = {}): Readonly<Config> {
+  return validateConfig(readConfigObject(path, overrides), path, { strategies: registry });
+}
+
+function readConfigObject(path: string, overrides: ConfigOverrides): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -83,11 +155,13 @@ export function loadConfigFile(path: string, overrides: { mode?: string | undefi
   } catch (err) {
     throw new ConfigError(path, [`not valid JSON: ${(err as Error).message}`]);
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(path, ['(root): expected a JSON object']);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ConfigError(path, ['(root): expected a JSON object']);
   const obj = { ...(raw as Record<string, unknown>) };
   if (overrides.mode !== undefined) obj.mode = overrides.mode;
-  if (overrides.ledger !== undefined) obj.ledger = { ...((obj.ledger as object | undefined) ?? {}), path: overrides.ledger };
-  return validateConfig(obj, path, { strategies: registry });
+  if (overrides.ledger !== undefined)
+    obj.ledger = { ...((obj.ledger as object | undefined) ?? {}), path: overrides.ledger };
+  return obj;
 }
 
 function deepFreeze<T>(v: T): T {

@@ -13,10 +13,15 @@ export interface StrategyLookup {
 }
 
 /** One line per problem (empty when the strategy and its params are fine). */
-export function strategyProblems(strategy: { readonly name: string; readonly params: unknown }, lookup: StrategyLookup): string[] {
+export function strategyProblems(
+  strategy: { readonly name: string; readonly params: unknown },
+  lookup: StrategyLookup,
+): string[] {
   if (!lookup.has(strategy.name)) {
     const known = lookup.names();
-    return [`strategy.name: unknown strategy (got ${JSON.stringify(strategy.name)}); known strategies: ${known.length === 0 ? '(none)' : known.join(', ')}`];
+    return [
+      `strategy.name: unknown strategy (got ${JSON.stringify(strategy.name)}); known strategies: ${known.length === 0 ? '(none)' : known.join(', ')}`,
+    ];
   }
   try {
     lookup.get(strategy.name).parseParams(strategy.params, 'strategy.params');

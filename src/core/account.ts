@@ -7,9 +7,9 @@
 // - statuses are normalised (no `ORDER_STATUS_` / `TRADE_STATUS_` prefix, upper case);
 // - times are epoch milliseconds; a value the wire leaves empty is null, never zero.
 // Pure types plus tiny total functions; no I/O.
-import type { Side } from './amounts.js';
 import type { Micros, Price, Shares } from './money.js';
 import type { OrderRecord } from './market.js';
+import type { Side } from './order.js';
 
 /** A cursor-paged answer of the account routes (`next_cursor`, `MA==` first, `LTE=` last). */
 export interface AccountPage<T> {

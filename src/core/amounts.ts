@@ -1,13 +1,12 @@
-// Order amounts per protocol.md §3, as exact integers. BUY: takerAmount = shares, makerAmount =
+// Order amounts per docs/protocol.md §3, as exact integers. BUY: takerAmount = shares, makerAmount =
 // shares × price; SELL: makerAmount = shares, takerAmount = shares × price. Sizes are truncated to
 // 2 decimals, the price must already be on the tick, and the notional is rounded down to at most
 // (tick decimals + 2) decimals. With a 2-decimal size and an on-tick price the notional is exact,
 // so the amounts imply exactly the price.
 import { InvariantError } from './errors.js';
 import { mulMicros, roundToStep, SCALE, type Price, type Shares } from './money.js';
+import type { Side } from './order.js';
 import { isValidOrderPrice, tickDecimals } from './tick.js';
-
-export type Side = 'BUY' | 'SELL';
 
 export interface OrderAmounts {
   /** Size actually ordered after truncation to 2 decimals (millionths). */

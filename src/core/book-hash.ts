@@ -1,4 +1,4 @@
-// The book hash of protocol.md §5: SHA-1 hex of the compact JSON of the book with `hash` set to
+// The book hash of docs/protocol.md §5: SHA-1 hex of the compact JSON of the book with `hash` set to
 // "", keys in the order of the interface's table 2.6. What the real payloads show (see
 // test/core/book-hash.test.ts, which checks each claim against test/fixtures/real/):
 // - the exchange hashes the full REST form of the book — all ten keys in table 2.6 order, levels
@@ -68,14 +68,16 @@ export function bookHashPreimage(b: BookHashFields): string {
   });
 }
 
-/** protocol.md §5 hash of a book given in its wire form. */
+/** docs/protocol.md §5 hash of a book given in its wire form. */
 export function bookHash(b: BookHashFields): string {
   return sha1Hex(bookHashPreimage(b));
 }
 
 /** Hash of the 2024 book shape: {market, asset_id, hash: "", bids, asks}. */
 export function legacyBookHash(b: Pick<BookHashFields, 'market' | 'asset_id' | 'bids' | 'asks'>): string {
-  return sha1Hex(JSON.stringify({ market: b.market, asset_id: b.asset_id, hash: '', bids: levels(b.bids), asks: levels(b.asks) }));
+  return sha1Hex(
+    JSON.stringify({ market: b.market, asset_id: b.asset_id, hash: '', bids: levels(b.bids), asks: levels(b.asks) }),
+  );
 }
 
 /**
@@ -107,7 +109,7 @@ export function bookHashFields(book: Book): BookHashFields {
   };
 }
 
-/** protocol.md §5 hash of a domain book rendered by bookHashFields. */
+/** docs/protocol.md §5 hash of a domain book rendered by bookHashFields. */
 export function hashBook(book: Book): string {
   return bookHash(bookHashFields(book));
 }

@@ -2,7 +2,7 @@
 // kept here (every Book built through `sortLevels`/`makeBook` satisfies them):
 // - bids are best-first (strictly descending price), asks best-first (strictly ascending price):
 //   levels are sorted on ingest because the exchange does not guarantee an order (it sends them
-//   worst-first; protocol.md §5), and a reversed or already-sorted side costs one pass, not a sort;
+//   worst-first; docs/protocol.md §5), and a reversed or already-sorted side costs one pass, not a sort;
 // - every price is in (0, 1) and every size is > 0, as integer millionths: a book never holds NaN,
 //   a negative or an empty level;
 // - a price appears at most once per side. A duplicated price level is rejected, not merged: the
@@ -32,7 +32,7 @@ export interface Book {
    * test_parse_order_book_accepts_null_timestamp_and_null_last_trade_price).
    */
   readonly timestampMs: number | null;
-  /** The exchange's hash of the book as sent (protocol.md §5), "" when it sent none. */
+  /** The exchange's hash of the book as sent (docs/protocol.md §5), "" when it sent none. */
   readonly hash: string;
   /** Best-first: descending price. */
   readonly bids: readonly Level[];
@@ -89,7 +89,10 @@ export function sortLevels(levels: Level[], side: BookSide): LevelProblem | null
       let index = 0;
       for (let i = 0; i < n; i++) {
         if ((input[i] as Level).price !== p) continue;
-        if (seen) { index = i; break; }
+        if (seen) {
+          index = i;
+          break;
+        }
         seen = true;
       }
       return { index, reason: `duplicated price level ${p / SCALE}` };
@@ -164,6 +167,13 @@ export function mid(book: Book, rounding: Rounding): Price | null {
   return Number(divRound(BigInt(sum), 2n, rounding)) as Price;
 }
 
+/** A mid observed at a time of our clock (recent mids feed volatility and drift estimates). */
+export interface MidSample {
+  /** Our clock, epoch ms. */
+  readonly atMs: number;
+  readonly mid: Price;
+}
+
 /** best ask − best bid in millionths (≤ 0 when locked or crossed); null when a side is empty. */
 export function spread(book: Book): number | null {
   const b = book.bids[0];
@@ -192,7 +202,8 @@ export interface Depth {
  * bids with price ≥ best − distance, asks with price ≤ best + distance.
  */
 export function depthWithin(book: Book, side: BookSide, distance: number, rounding: Rounding): Depth {
-  if (!Number.isSafeInteger(distance) || distance < 0) throw new InvariantError(`depth distance must be a non-negative integer, got ${distance}`);
+  if (!Number.isSafeInteger(distance) || distance < 0)
+    throw new InvariantError(`depth distance must be a non-negative integer, got ${distance}`);
   const levels = book[side];
   const best = levels[0];
   if (best === undefined) return { levels: 0, shares: 0 as Shares, notional: 0 as Micros };
@@ -207,5 +218,9 @@ export function depthWithin(book: Book, side: BookSide, distance: number, roundi
     num += BigInt(l.price) * BigInt(l.size);
   }
   if (!Number.isSafeInteger(shares)) throw new InvariantError('depth shares exceed the safe integer range');
-  return { levels: count, shares: shares as Shares, notional: Number(divRound(num, BigInt(SCALE), rounding)) as Micros };
+  return {
+    levels: count,
+    shares: shares as Shares,
+    notional: Number(divRound(num, BigInt(SCALE), rounding)) as Micros,
+  };
 }

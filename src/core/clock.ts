@@ -1,4 +1,4 @@
-// The one clock (DESIGN.md §1). Nothing else in the project reads the time or sets timers: the
+// The one clock (docs/ARCHITECTURE.md §6). Nothing else in the project reads the time or sets timers: the
 // system clock serves live, sandbox and paper modes; the virtual clock serves backtests and every
 // test, where time moves only when advanced and timers fire in time order (ties in creation order).
 
@@ -19,9 +19,18 @@ export interface Clock {
 
 function sleepWith(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(signal.reason); return; }
-    const onAbort = (): void => { clock.clearTimeout(id); reject(signal?.reason); };
-    const id = clock.setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clock.clearTimeout(id);
+      reject(signal?.reason);
+    };
+    const id = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -30,18 +39,31 @@ export class SystemClock implements Clock {
   private nextId = 1;
   private readonly handles = new Map<TimerId, NodeJS.Timeout>();
 
-  now(): number { return Date.now(); }
-  monotonic(): number { return performance.now(); }
+  now(): number {
+    return Date.now();
+  }
+  monotonic(): number {
+    return performance.now();
+  }
 
   setTimeout(fn: () => void, ms: number): TimerId {
     const id = this.nextId++;
-    const h = globalThis.setTimeout(() => { this.handles.delete(id); fn(); }, Math.max(0, ms));
+    const h = globalThis.setTimeout(
+      () => {
+        this.handles.delete(id);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     this.handles.set(id, h);
     return id;
   }
   clearTimeout(id: TimerId): void {
     const h = this.handles.get(id);
-    if (h !== undefined) { globalThis.clearTimeout(h); this.handles.delete(id); }
+    if (h !== undefined) {
+      globalThis.clearTimeout(h);
+      this.handles.delete(id);
+    }
   }
   setInterval(fn: () => void, ms: number): TimerId {
     const id = this.nextId++;
@@ -50,12 +72,23 @@ export class SystemClock implements Clock {
   }
   clearInterval(id: TimerId): void {
     const h = this.handles.get(id);
-    if (h !== undefined) { globalThis.clearInterval(h); this.handles.delete(id); }
+    if (h !== undefined) {
+      globalThis.clearInterval(h);
+      this.handles.delete(id);
+    }
   }
-  sleep(ms: number, signal?: AbortSignal): Promise<void> { return sleepWith(this, ms, signal); }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepWith(this, ms, signal);
+  }
 }
 
-interface VirtualTimer { id: TimerId; at: number; seq: number; fn: () => void; every: number | null }
+interface VirtualTimer {
+  id: TimerId;
+  at: number;
+  seq: number;
+  fn: () => void;
+  every: number | null;
+}
 
 /** A clock that moves only when told. Time starts at `startMs` (epoch ms). */
 export class VirtualClock implements Clock {
@@ -72,21 +105,33 @@ export class VirtualClock implements Clock {
     this.startMs = startMs;
   }
 
-  now(): number { return this.t; }
-  monotonic(): number { return this.t - this.startMs; }
+  now(): number {
+    return this.t;
+  }
+  monotonic(): number {
+    return this.t - this.startMs;
+  }
 
   setTimeout(fn: () => void, ms: number): TimerId {
     return this.add(fn, Math.max(0, ms), null);
   }
-  clearTimeout(id: TimerId): void { this.timers.delete(id); }
+  clearTimeout(id: TimerId): void {
+    this.timers.delete(id);
+  }
   setInterval(fn: () => void, ms: number): TimerId {
     return this.add(fn, Math.max(1, ms), Math.max(1, ms));
   }
-  clearInterval(id: TimerId): void { this.timers.delete(id); }
-  sleep(ms: number, signal?: AbortSignal): Promise<void> { return sleepWith(this, ms, signal); }
+  clearInterval(id: TimerId): void {
+    this.timers.delete(id);
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepWith(this, ms, signal);
+  }
 
   /** Number of timers waiting. */
-  pending(): number { return this.timers.size; }
+  pending(): number {
+    return this.timers.size;
+  }
 
   /** Time of the next timer, or null. */
   nextTimerAt(): number | null {

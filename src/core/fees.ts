@@ -1,7 +1,8 @@
 // The one fee function: what a fill costs its payer in collateral, given the market's fee model as
 // data. The ledger's fill recording (src/execution/fill-tracker.ts) and the simulator's matching
 // engine (src/sim/engine, every dialect, paper mode and backtests) both charge through `fillFee`,
-// so our books and the venue agree to the millionth. Nothing here knows a dialect: a model says
+// so our books and the venue agree to the millionth (src/sim/engine/fees.ts keeps only the engine's
+// grid and the reservation built on `reserveFee`). Nothing here knows a dialect: a model says
 // its curve and its rates, and it is built from a market's fields by the schedule a dialect names
 // (Dialect.fees → feeModelOf: the public exchange's `fd`, or the interface's base fees) in the
 // universe (marketdata/universe.ts), the simulator's venue and the paper venue.
@@ -18,7 +19,7 @@
 //   (worked examples: r 0.25, e 2, 100 shares at 0.5 → 1.5625; r 0.03, e 1, $100 at 0.3 → 2.10).
 //   Only takers pay: the official clients compute the fee for taker (market) orders only, and the
 //   exchange's own market records say so (Gamma `feeSchedule.takerOnly: true` beside `fd.to`,
-//   shared/data/real/gamma_market_btc_updown_5m_2026-08-22_subset.json); nautilus_trader's adapter
+//   test/fixtures/real/gamma_market_btc_updown_5m_2026-08-22_subset.json); nautilus_trader's adapter
 //   charges makers zero citing docs.polymarket.com/trading/fees (crates/adapters/polymarket/src/
 //   execution/parse.rs @ e01c61ffd53387fa7dd769327d04f5f8f03dfdc3, build_maker_fill_report).
 // - 'min-price', the interface's markets (and the public exchange's v1 contracts): fee =
@@ -65,14 +66,23 @@ const B_RATE = BigInt(RATE_SCALE);
 const FAST_DIV = 10_000_000_000; // 10⁴ (bps) × 10⁶ (millionths of the product)
 
 /** A model that charges nothing. */
-export const NO_FEES: FeeModel = Object.freeze({ curve: Object.freeze({ kind: 'min-price' as const }), makerRate: 0, takerRate: 0 });
+export const NO_FEES: FeeModel = Object.freeze({
+  curve: Object.freeze({ kind: 'min-price' as const }),
+  makerRate: 0,
+  takerRate: 0,
+});
 
 /** The interface's base fees: bps × min(p, 1 − p) × size, per role. */
 export function baseFeeModel(makerBps: number, takerBps: number): FeeModel {
   for (const b of [makerBps, takerBps]) {
-    if (!Number.isSafeInteger(b) || b < 0 || b > 10_000) throw new InvariantError(`fee bps must be an integer in [0, 10000], got ${String(b)}`);
+    if (!Number.isSafeInteger(b) || b < 0 || b > 10_000)
+      throw new InvariantError(`fee bps must be an integer in [0, 10000], got ${String(b)}`);
   }
-  return Object.freeze({ curve: Object.freeze({ kind: 'min-price' as const }), makerRate: makerBps * BPS, takerRate: takerBps * BPS });
+  return Object.freeze({
+    curve: Object.freeze({ kind: 'min-price' as const }),
+    makerRate: makerBps * BPS,
+    takerRate: takerBps * BPS,
+  });
 }
 
 /** The fee details a market carries (`fd` of GET /clob-markets; ClobMarketSettings.feeDetails). */
@@ -93,7 +103,11 @@ export function feeModelFromDetails(fd: FeeDetails | null | undefined): FeeModel
   const rate = exactRate(fd?.r ?? 0);
   const e = fd?.e ?? 0;
   if (rate === null || !Number.isSafeInteger(e) || e < 0 || e > MAX_FEE_EXPONENT) return null;
-  return Object.freeze({ curve: Object.freeze({ kind: 'variance-power' as const, exponent: e }), makerRate: 0, takerRate: rate });
+  return Object.freeze({
+    curve: Object.freeze({ kind: 'variance-power' as const, exponent: e }),
+    makerRate: 0,
+    takerRate: rate,
+  });
 }
 
 /** Which of a market's fee fields the venue charges by (a dialect's `fees`). */
@@ -102,7 +116,11 @@ export type FeeSchedule = 'base-bps' | 'fee-details';
 /** The model a market's settings give under `schedule`; null when it cannot be known exactly. */
 export function feeModelOf(
   schedule: FeeSchedule,
-  s: { readonly makerBaseFeeBps: number | null; readonly takerBaseFeeBps: number | null; readonly feeDetails?: FeeDetails | null },
+  s: {
+    readonly makerBaseFeeBps: number | null;
+    readonly takerBaseFeeBps: number | null;
+    readonly feeDetails?: FeeDetails | null;
+  },
 ): FeeModel | null {
   if (schedule === 'fee-details') return feeModelFromDetails(s.feeDetails ?? null);
   const m = s.makerBaseFeeBps ?? 0;
@@ -114,11 +132,13 @@ export function feeModelOf(
 /** Throws InvariantError unless `m` is a model fillFee can charge. */
 export function checkFeeModel(m: FeeModel): FeeModel {
   for (const r of [m.makerRate, m.takerRate]) {
-    if (!Number.isSafeInteger(r) || r < 0 || r > RATE_SCALE) throw new InvariantError(`fee rate must be an integer in [0, ${RATE_SCALE}] (units of 1e-12), got ${String(r)}`);
+    if (!Number.isSafeInteger(r) || r < 0 || r > RATE_SCALE)
+      throw new InvariantError(`fee rate must be an integer in [0, ${RATE_SCALE}] (units of 1e-12), got ${String(r)}`);
   }
   if (m.curve.kind === 'variance-power') {
     const e = m.curve.exponent;
-    if (!Number.isSafeInteger(e) || e < 0 || e > MAX_FEE_EXPONENT) throw new InvariantError(`fee exponent must be an integer in [0, ${MAX_FEE_EXPONENT}], got ${String(e)}`);
+    if (!Number.isSafeInteger(e) || e < 0 || e > MAX_FEE_EXPONENT)
+      throw new InvariantError(`fee exponent must be an integer in [0, ${MAX_FEE_EXPONENT}], got ${String(e)}`);
   } else if (m.curve.kind !== 'min-price') {
     throw new InvariantError(`unknown fee curve ${JSON.stringify(m.curve)}`);
   }
@@ -150,8 +170,10 @@ export function isFree(model: FeeModel): boolean {
 }
 
 function feeAt(curve: FeeCurve, rate: number, price: number, size: number): Micros {
-  if (!Number.isSafeInteger(price) || price < 0 || price > SCALE) throw new InvariantError(`fee price outside [0, 1]: ${String(price)}`);
-  if (!Number.isSafeInteger(size) || size < 0) throw new InvariantError(`fee size must be a non-negative integer, got ${String(size)}`);
+  if (!Number.isSafeInteger(price) || price < 0 || price > SCALE)
+    throw new InvariantError(`fee price outside [0, 1]: ${String(price)}`);
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new InvariantError(`fee size must be a non-negative integer, got ${String(size)}`);
   if (rate === 0 || size === 0) return 0 as Micros;
   if (curve.kind === 'min-price') {
     const m = price < HALF ? price : SCALE - price;
@@ -166,7 +188,7 @@ function feeAt(curve: FeeCurve, rate: number, price: number, size: number): Micr
   const e = BigInt(curve.exponent);
   const v = BigInt(price) * BigInt(SCALE - price);
   const num = BigInt(size) * BigInt(rate) * v ** e;
-  const den = B_RATE * (B_RATE ** e);
+  const den = B_RATE * B_RATE ** e;
   return Number(divRound(num, den, 'floor')) as Micros;
 }
 

@@ -1,5 +1,5 @@
 // Domain types the exchange parsers produce, other than the book (book.ts): market settings,
-// order records, placement and cancel results, prices, positions, trades and the catalog.
+// order records, cancel results, prices, positions, trades and the catalog.
 // Invariants kept by every value of these types (the parsers in src/exchange/parse/ enforce them):
 // - money is integer millionths (Price, Shares, Micros), never a float; prices in [0, 1], sizes ≥ 0;
 // - a value the wire leaves empty (`""`, `null`, missing) is `null`, never zero;
@@ -7,17 +7,18 @@
 // - catalog records stay close to the wire (they feed displays and searches, not quoting), with
 //   their JSON-in-a-string fields decoded and their types checked.
 // Pure types plus tiny total functions; no I/O.
-import type { Side } from './amounts.js';
 import type { Micros, Price, Shares } from './money.js';
+import type { OrderType, Side } from './order.js';
 
-export type { Side };
-export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
-export type PlacementStatus = 'live' | 'matched' | 'delayed' | 'unmatched';
 export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'CANCELED_MARKET_RESOLVED' | 'INVALID';
 
-export const ORDER_STATUSES: readonly OrderStatus[] = ['LIVE', 'MATCHED', 'CANCELED', 'CANCELED_MARKET_RESOLVED', 'INVALID'];
-export const PLACEMENT_STATUSES: readonly PlacementStatus[] = ['live', 'matched', 'delayed', 'unmatched'];
-export const ORDER_TYPES: readonly OrderType[] = ['GTC', 'GTD', 'FOK', 'FAK'];
+export const ORDER_STATUSES: readonly OrderStatus[] = [
+  'LIVE',
+  'MATCHED',
+  'CANCELED',
+  'CANCELED_MARKET_RESOLVED',
+  'INVALID',
+];
 
 /** An order status that can no longer change. */
 export function isTerminalOrderStatus(s: OrderStatus): boolean {
@@ -33,7 +34,7 @@ export interface RewardRate {
   readonly dailyRate: Micros;
 }
 
-/** Liquidity-reward parameters of a market (protocol.md §6). */
+/** Liquidity-reward parameters of a market (docs/protocol.md §6). */
 export interface Rewards {
   readonly rates: readonly RewardRate[];
   /** Σ of the rates' daily amounts. */
@@ -218,19 +219,6 @@ export interface PricePoint {
 
 // ---------------------------------------------------------------------------------------------
 // Orders
-
-/** One placement answer. `accepted` applies protocol.md §4. */
-export interface PlacementResult {
-  readonly success: boolean;
-  /** "" when none. */
-  readonly errorMsg: string;
-  readonly orderId: string | null;
-  readonly status: PlacementStatus | null;
-  /** Amounts as decimal units in millionths; null when `""` (a resting order has none yet). */
-  readonly takingAmount: number | null;
-  readonly makingAmount: number | null;
-  readonly accepted: boolean;
-}
 
 export interface CancelResult {
   readonly canceled: readonly string[];
@@ -467,7 +455,7 @@ export interface LeaderboardEntry {
   readonly profileImage: string | null;
   readonly xUsername: string | null;
   /**
-   * A string or null in exchange-interface.md §2.17; a boolean on the public exchange (its API
+   * A string or null in docs/exchange-interface.md §2.17; a boolean on the public exchange (its API
    * reference get-trader-leaderboard-rankings and rs-clob-client's `verified_badge: Option<bool>`).
    */
   readonly verifiedBadge: string | boolean | null;

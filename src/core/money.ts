@@ -1,5 +1,5 @@
 // Exact money. Prices, share sizes and collateral are integer millionths held as safe-integer
-// numbers (DESIGN.md §3): both outcome tokens and collateral have 6 decimals, so these values are
+// numbers (docs/ARCHITECTURE.md §7): both outcome tokens and collateral have 6 decimals, so these values are
 // exactly an order's makerAmount/takerAmount. Invariants kept here:
 // - nothing enters from a wire string except through the strict parsers below (no Number() on a
 //   decimal string, no parseFloat): exponents, >6 decimals, empty strings, NaN and out-of-range
@@ -89,7 +89,8 @@ export function parseMicros(text: string, what = 'amount'): Micros {
 
 /** Parses an integer amount already in millionths ("10520000"), as on signed orders. */
 export function parseIntegerMicros(text: string, what = 'amount'): number {
-  if (typeof text !== 'string' || !/^\d+$/.test(text)) throw new MoneyError(`${what}: not an unsigned integer: ${describe(text)}`);
+  if (typeof text !== 'string' || !/^\d+$/.test(text))
+    throw new MoneyError(`${what}: not an unsigned integer: ${describe(text)}`);
   const v = Number(text);
   if (!Number.isSafeInteger(v)) throw new MoneyError(`${what}: out of range: ${JSON.stringify(text)}`);
   return v;
@@ -100,9 +101,11 @@ export function parseIntegerMicros(text: string, what = 'amount'): number {
  * Goes through the shortest decimal representation so 0.1 becomes exactly 100000.
  */
 export function microsFromNumber(n: number, rounding: Rounding, what = 'value'): number {
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new MoneyError(`${what}: not a finite number: ${describe(n)}`);
+  if (typeof n !== 'number' || !Number.isFinite(n))
+    throw new MoneyError(`${what}: not a finite number: ${describe(n)}`);
   const scaled = n * SCALE;
-  if (!Number.isFinite(scaled) || Math.abs(scaled) > Number.MAX_SAFE_INTEGER) throw new MoneyError(`${what}: out of range: ${String(n)}`);
+  if (!Number.isFinite(scaled) || Math.abs(scaled) > Number.MAX_SAFE_INTEGER)
+    throw new MoneyError(`${what}: out of range: ${String(n)}`);
   // Exact when the number has at most 6 decimals in its shortest form.
   const text = numberToPlainString(n);
   const m = DECIMAL_RE.exec(text);
@@ -116,9 +119,12 @@ function roundNumber(x: number, rounding: Rounding): number {
 
 function roundNumberSigned(x: number, rounding: Rounding): number {
   switch (rounding) {
-    case 'floor': return Math.floor(x);
-    case 'ceil': return Math.ceil(x);
-    case 'trunc': return Math.trunc(x);
+    case 'floor':
+      return Math.floor(x);
+    case 'ceil':
+      return Math.ceil(x);
+    case 'trunc':
+      return Math.trunc(x);
     case 'half-even': {
       const f = Math.floor(x);
       const d = x - f;
@@ -151,7 +157,8 @@ export function formatMicros(v: number): string {
 /** Formats millionths with exactly `decimals` decimals (0..6), truncating nothing: throws if it would. */
 export function formatFixed(v: number, decimals: number): string {
   const step = 10 ** (DECIMALS - decimals);
-  if (v % step !== 0) throw new MoneyError(`cannot format ${formatMicros(v)} with ${decimals} decimals without rounding`);
+  if (v % step !== 0)
+    throw new MoneyError(`cannot format ${formatMicros(v)} with ${decimals} decimals without rounding`);
   const s = formatMicros(v);
   if (decimals === 0) return s;
   const [i, f = ''] = s.split('.');
@@ -174,14 +181,20 @@ export function fromFloat(x: number, rounding: Rounding): number {
 /** Exact integer division of bigints with a named rounding. */
 export function divRound(n: bigint, d: bigint, rounding: Rounding): bigint {
   if (d === 0n) throw new MoneyError('division by zero');
-  if (d < 0n) { n = -n; d = -d; }
+  if (d < 0n) {
+    n = -n;
+    d = -d;
+  }
   const q = n / d; // truncates toward zero
   const r = n % d;
   if (r === 0n) return q;
   switch (rounding) {
-    case 'trunc': return q;
-    case 'floor': return n < 0n ? q - 1n : q;
-    case 'ceil': return n > 0n ? q + 1n : q;
+    case 'trunc':
+      return q;
+    case 'floor':
+      return n < 0n ? q - 1n : q;
+    case 'ceil':
+      return n > 0n ? q + 1n : q;
     case 'half-even': {
       const twice = 2n * (r < 0n ? -r : r);
       const away = n < 0n ? q - 1n : q + 1n;

@@ -1,4 +1,4 @@
-// Ticks of protocol.md §3 and snapping to them. A tick is held as Price millionths; its decimals
+// Ticks of docs/protocol.md §3 and snapping to them. A tick is held as Price millionths; its decimals
 // bound how a price is printed and how an order's notional is rounded.
 import { MoneyError, roundToStep, SCALE, type Price, type Rounding } from './money.js';
 
@@ -6,7 +6,12 @@ import { MoneyError, roundToStep, SCALE, type Price, type Rounding } from './mon
 export const TICKS: readonly Price[] = [100_000, 10_000, 5_000, 2_500, 1_000, 100].map((t) => t as Price);
 
 const DECIMALS_BY_TICK = new Map<number, number>([
-  [100_000, 1], [10_000, 2], [5_000, 3], [2_500, 4], [1_000, 3], [100, 4],
+  [100_000, 1],
+  [10_000, 2],
+  [5_000, 3],
+  [2_500, 4],
+  [1_000, 3],
+  [100, 4],
 ]);
 
 export function isKnownTick(tick: number): tick is Price {

@@ -1,4 +1,4 @@
-// Dialects of the exchange protocol (protocol.md, table at the top). Every difference between the
+// Dialects of the exchange protocol (docs/protocol.md, table at the top). Every difference between the
 // simulator's `spec` dialect and the public exchange's `polymarket` dialect is one field of the
 // Dialect object below; code branches on these values, never on the dialect's name. Invariants:
 // - dialects are frozen: an override builds a new object (so caches keyed by dialect identity,
@@ -29,14 +29,14 @@ export interface Dialect {
   readonly saltOnWire: 'string' | 'number';
   /**
    * Shapes of the read answers (market data, market listings and settings, portfolio, trades,
-   * leaderboard): 'interface' = exchange-interface.md's tables; 'public' = the public exchange's,
+   * leaderboard): 'interface' = docs/exchange-interface.md's tables; 'public' = the public exchange's,
    * as its real payloads and official clients show them (test/fixtures/real/wire/markets/ and
    * portfolio/, SOURCES.md there). Client parsers and simulator renderers are chosen by it.
    */
   readonly readWire: 'interface' | 'public';
   /**
    * Shapes of the order routes (POST /order, POST /orders, DELETE /order, GET /data/order/{id}):
-   * 'interface' = exchange-interface.md's (camelCase `{order}` envelope, `orderId` cancel key,
+   * 'interface' = docs/exchange-interface.md's (camelCase `{order}` envelope, `orderId` cancel key,
    * conditionId in the order JSON); 'public' = the public exchange's, as its official clients send
    * and read them (src/exchange/wire-public-orders.ts; test/fixtures/real/wire/orders/SOURCES.md).
    */
@@ -128,10 +128,14 @@ export function dialectFromConfig(name: string, overrides: DialectOverrides = {}
   return Object.freeze({
     ...base,
     chainId: chainId ?? base.chainId,
-    verifyingContract: verifyingContract === undefined ? base.verifyingContract : checkedAddress(base.name, 'verifyingContract', verifyingContract),
-    negRiskVerifyingContract: negRiskVerifyingContract === undefined
-      ? base.negRiskVerifyingContract
-      : checkedAddress(base.name, 'negRiskVerifyingContract', negRiskVerifyingContract),
+    verifyingContract:
+      verifyingContract === undefined
+        ? base.verifyingContract
+        : checkedAddress(base.name, 'verifyingContract', verifyingContract),
+    negRiskVerifyingContract:
+      negRiskVerifyingContract === undefined
+        ? base.negRiskVerifyingContract
+        : checkedAddress(base.name, 'negRiskVerifyingContract', negRiskVerifyingContract),
   });
 }
 

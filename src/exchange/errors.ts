@@ -1,4 +1,4 @@
-// Errors of talking to the exchange (DESIGN.md §4.3). Owns the stable `code` of every failure the
+// Errors of talking to the exchange (docs/ARCHITECTURE.md §8). Owns the stable `code` of every failure the
 // HTTP transport and the client can report, and the mapping from an HTTP status to that code.
 // Invariants kept here:
 // - callers branch on `code`, `retryable`, `retryAfterMs`, `ambiguous`, never on message text;
@@ -95,26 +95,39 @@ export class ExchangeTransportError extends ExchangeError {}
 /** A 2xx response whose body could not be decoded or parsed. */
 export class ExchangeResponseError extends ExchangeError {}
 
-interface StatusRule { code: ExchangeErrorCode; retryable: boolean; ambiguous: boolean }
+interface StatusRule {
+  code: ExchangeErrorCode;
+  retryable: boolean;
+  ambiguous: boolean;
+}
 
 /**
- * Status → code (protocol.md §4). Retryable means "the same request may succeed later"; the
+ * Status → code (docs/protocol.md §4). Retryable means "the same request may succeed later"; the
  * transport still retries only idempotent requests. 500 and gateway errors are ambiguous: the
  * exchange (or the proxy in front of it) may have acted before failing; 425 and 503 refuse
  * before acting.
  */
 export function statusRule(status: number): StatusRule {
   switch (status) {
-    case 400: return { code: 'EXCHANGE_BAD_REQUEST', retryable: false, ambiguous: false };
-    case 401: return { code: 'EXCHANGE_UNAUTHORIZED', retryable: false, ambiguous: false };
-    case 403: return { code: 'EXCHANGE_FORBIDDEN', retryable: false, ambiguous: false };
-    case 404: return { code: 'EXCHANGE_NOT_FOUND', retryable: false, ambiguous: false };
-    case 425: return { code: 'EXCHANGE_RESTARTING', retryable: true, ambiguous: false };
-    case 429: return { code: 'EXCHANGE_THROTTLED', retryable: true, ambiguous: false };
-    case 500: return { code: 'EXCHANGE_INTERNAL', retryable: true, ambiguous: true };
+    case 400:
+      return { code: 'EXCHANGE_BAD_REQUEST', retryable: false, ambiguous: false };
+    case 401:
+      return { code: 'EXCHANGE_UNAUTHORIZED', retryable: false, ambiguous: false };
+    case 403:
+      return { code: 'EXCHANGE_FORBIDDEN', retryable: false, ambiguous: false };
+    case 404:
+      return { code: 'EXCHANGE_NOT_FOUND', retryable: false, ambiguous: false };
+    case 425:
+      return { code: 'EXCHANGE_RESTARTING', retryable: true, ambiguous: false };
+    case 429:
+      return { code: 'EXCHANGE_THROTTLED', retryable: true, ambiguous: false };
+    case 500:
+      return { code: 'EXCHANGE_INTERNAL', retryable: true, ambiguous: true };
     case 502:
-    case 504: return { code: 'EXCHANGE_BAD_GATEWAY', retryable: true, ambiguous: true };
-    case 503: return { code: 'EXCHANGE_UNAVAILABLE', retryable: true, ambiguous: false };
+    case 504:
+      return { code: 'EXCHANGE_BAD_GATEWAY', retryable: true, ambiguous: true };
+    case 503:
+      return { code: 'EXCHANGE_UNAVAILABLE', retryable: true, ambiguous: false };
     default:
       if (status >= 500) return { code: 'EXCHANGE_INTERNAL', retryable: true, ambiguous: true };
       return { code: 'EXCHANGE_HTTP_ERROR', retryable: false, ambiguous: false };

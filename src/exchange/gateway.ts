@@ -1,16 +1,15 @@
-// The one port between the daemon and a venue (DESIGN.md §1): market data, order entry and the
+// The one port between the daemon and a venue (docs/ARCHITECTURE.md §5): market data, order entry and the
 // account, as the strategy loop and the order manager need them. Live and sandbox modes implement
 // it over HTTP (ExchangeClient + rate limiter); paper mode takes market data over HTTP and sends
 // orders to an in-process simulated venue; backtests replay recorded books into that venue. The
 // daemon cannot tell them apart. Orders arrive already signed, with their id (the EIP-712 digest)
 // known and written to the ledger before the call, so an ambiguous failure can always be resolved
 // by looking the id up.
-import type { Book } from '../core/book.js';
 import type { BalanceAllowance, HeartbeatAck, TradeRecord } from '../core/account.js';
-import type {
-  CancelResult, ClobMarketSettings, OrderRecord, PlacementResult, Position, SamplingMarket,
-} from '../core/market.js';
+import type { Book } from '../core/book.js';
+import type { CancelResult, ClobMarketSettings, OrderRecord, Position, SamplingMarket } from '../core/market.js';
 import type { Price } from '../core/money.js';
+import type { PlacementResult } from '../core/order.js';
 import type { WireOrderSubmission } from './wire.js';
 
 /** Priority of a trading write at the rate limiter: cancels first, then replacements, then new quotes. */
@@ -29,7 +28,11 @@ export interface MarketDataPort {
 
 export interface OrderEntryPort {
   /** Places 1 to 15 signed orders in one request; one result per submission, in order. */
-  postOrders(submissions: readonly WireOrderSubmission[], priority: Exclude<WritePriority, 'cancel'>, signal?: AbortSignal): Promise<PlacementResult[]>;
+  postOrders(
+    submissions: readonly WireOrderSubmission[],
+    priority: Exclude<WritePriority, 'cancel'>,
+    signal?: AbortSignal,
+  ): Promise<PlacementResult[]>;
   cancelOrder(orderId: string, signal?: AbortSignal): Promise<CancelResult>;
   /** The order's record, or null when the venue does not know the id. */
   getOrder(orderId: string, signal?: AbortSignal): Promise<OrderRecord | null>;
@@ -47,7 +50,7 @@ export interface AccountPort {
  * account.ts and orders-admin.ts, with their sources.
  */
 export interface AccountLifecyclePort {
-  /** Cancels up to MAX_ORDERS_PER_CANCEL orders in one request (DELETE /orders). */
+  /** Cancels up to MAX_ORDERS_PER_CANCEL (src/core/order.ts) orders in one request (DELETE /orders). */
   cancelOrders(orderIds: readonly string[], signal?: AbortSignal): Promise<CancelResult>;
   /** Every live order of the account (GET /data/orders, every page). */
   openOrders(signal?: AbortSignal): AsyncIterable<OrderRecord>;
@@ -57,13 +60,9 @@ export interface AccountLifecyclePort {
   heartbeat(heartbeatId: string | null, signal?: AbortSignal): Promise<HeartbeatAck>;
   /** Collateral balance and allowances (GET /balance-allowance, asset_type COLLATERAL). */
   collateralBalance(signal?: AbortSignal): Promise<BalanceAllowance>;
+  /** The order version the exchange accepts (GET /version; src/exchange/order-version.ts). */
+  orderVersion(signal?: AbortSignal): Promise<number>;
 }
-
-/**
- * Order ids one DELETE /orders may carry: "Maximum 3000 orders per request"
- * (https://docs.polymarket.com/api-reference/trade/cancel-multiple-orders).
- */
-export const MAX_ORDERS_PER_CANCEL = 3000;
 
 export interface ExchangeGateway extends MarketDataPort, OrderEntryPort, AccountPort, Partial<AccountLifecyclePort> {
   /** Short name for logs: "http", "paper", "backtest". */

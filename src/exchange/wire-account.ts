@@ -1,4 +1,4 @@
-// Wire types of the account-lifecycle routes exchange-interface.md does not list and protocol.md
+// Wire types of the account-lifecycle routes docs/exchange-interface.md does not list and docs/protocol.md
 // leaves open, taken from the public exchange (Polymarket's CLOB) as its official clients send and
 // read them; both dialects use these shapes (the simulator serves them in the spec dialect too).
 // The companion of wire.ts: shapes on the wire only, verbatim (snake_case, strings), never trusted

@@ -12,7 +12,10 @@ import type { WireClosedPosition, WireMarket, WirePosition, WireRewards, WireMar
  * 2026; rs-clob-client MarketResponse). `game_start_time` and `accepting_order_timestamp` are null
  * when unset, `rewards.rates` may be null.
  */
-export type WirePublicMarket = Omit<WireMarket, 'itode' | 'taker_order_delay_ms' | 'order_age_seconds' | 'screening_check_enabled' | 'game_start_time'> & {
+export type WirePublicMarket = Omit<
+  WireMarket,
+  'itode' | 'taker_order_delay_ms' | 'order_age_seconds' | 'screening_check_enabled' | 'game_start_time'
+> & {
   game_start_time: string | null;
 };
 
@@ -74,8 +77,23 @@ export type WirePublicPosition = Omit<WirePosition, 'timestamp'> & { eventId: st
 /** GET /closed-positions record (rs-clob-client ClosedPosition; API reference). */
 export type WirePublicClosedPosition = Pick<
   WireClosedPosition,
-  | 'proxyWallet' | 'asset' | 'conditionId' | 'avgPrice' | 'totalBought' | 'realizedPnl' | 'curPrice' | 'timestamp' | 'title' | 'slug'
-  | 'icon' | 'eventSlug' | 'outcome' | 'outcomeIndex' | 'oppositeOutcome' | 'oppositeAsset' | 'endDate'
+  | 'proxyWallet'
+  | 'asset'
+  | 'conditionId'
+  | 'avgPrice'
+  | 'totalBought'
+  | 'realizedPnl'
+  | 'curPrice'
+  | 'timestamp'
+  | 'title'
+  | 'slug'
+  | 'icon'
+  | 'eventSlug'
+  | 'outcome'
+  | 'outcomeIndex'
+  | 'oppositeOutcome'
+  | 'oppositeAsset'
+  | 'endDate'
 >;
 
 /** GET /trades (Data API) record: the interface's plus display and trader profile fields (API reference). */

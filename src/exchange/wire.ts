@@ -1,4 +1,4 @@
-// Wire types: the JSON shapes of exchange-interface.md §2.1–2.17 and of the routes protocol.md §8
+// Wire types: the JSON shapes of docs/exchange-interface.md §2.1–2.17 and of the routes docs/protocol.md §8
 // adds, verbatim (field names, snake_case/camelCase and JSON types exactly as the interface's
 // tables). Invariants kept here:
 // - these are shapes on the wire, never domain types: amounts and prices are the strings (trading
@@ -6,34 +6,34 @@
 //   trusted until a parser in src/exchange/parse/ has turned it into a domain type;
 // - `| null` appears only where the interface says "or null"; real payloads that deviate (a
 //   `null` accepting_order_timestamp, `""` amounts) are tolerated by the parsers, not typed here;
-// - string unions name the values protocol.md fixes where the interface says "not shown";
+// - string unions name the values docs/protocol.md fixes where the interface says "not shown";
 //   a server emits exactly these, a client's parser accepts them (and the prefixed order statuses).
 // Types only: this file has no runtime code.
 import type { WirePublicOrderSubmission } from './wire-public-orders.js';
 
 // ---------------------------------------------------------------------------------------------
-// Value sets (protocol.md §4, interface §4.4/§4.5)
+// Value sets (docs/protocol.md §4, interface §4.4/§4.5)
 
 export type WireOrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
 export type WireSide = 'BUY' | 'SELL';
-/** Placement `status` (protocol.md §4). */
+/** Placement `status` (docs/protocol.md §4). */
 export type WirePlacementStatus = 'live' | 'matched' | 'delayed' | 'unmatched';
-/** Order-record statuses without prefix (protocol.md §4). */
+/** Order-record statuses without prefix (docs/protocol.md §4). */
 export type WireOrderStatusName = 'LIVE' | 'MATCHED' | 'CANCELED' | 'CANCELED_MARKET_RESOLVED' | 'INVALID';
 /** Order-record `status`: a client must also accept the `ORDER_STATUS_` prefixed names. */
 export type WireOrderStatus = WireOrderStatusName | `ORDER_STATUS_${WireOrderStatusName}`;
-/** `signatureType`: 0 EOA, 1 proxy, 2 safe (protocol.md §3). */
-export type WireSignatureType = 0 | 1 | 2;
+/** `signatureType`: 0 EOA, 1 proxy, 2 safe, 3 deposit wallet (ERC-1271; src/exchange/signing/account-kind.ts). */
+export type WireSignatureType = 0 | 1 | 2 | 3;
 
 export type PositionsSortBy =
-  | 'CURRENT' | 'INITIAL' | 'TOKENS' | 'CASHPNL' | 'PERCENTPNL' | 'TITLE' | 'RESOLVING' | 'PRICE' | 'AVGPRICE';
+  'CURRENT' | 'INITIAL' | 'TOKENS' | 'CASHPNL' | 'PERCENTPNL' | 'TITLE' | 'RESOLVING' | 'PRICE' | 'AVGPRICE';
 export type ClosedPositionsSortBy = 'REALIZEDPNL' | 'TITLE' | 'PRICE' | 'AVGPRICE' | 'TIMESTAMP';
 export type SortDirection = 'ASC' | 'DESC';
 export type LeaderboardCategory =
-  | 'OVERALL' | 'POLITICS' | 'SPORTS' | 'CRYPTO' | 'FINANCE' | 'CULTURE' | 'MENTIONS' | 'WEATHER' | 'ECONOMICS' | 'TECH';
+  'OVERALL' | 'POLITICS' | 'SPORTS' | 'CRYPTO' | 'FINANCE' | 'CULTURE' | 'MENTIONS' | 'WEATHER' | 'ECONOMICS' | 'TECH';
 export type LeaderboardTimePeriod = 'DAY' | 'WEEK' | 'MONTH' | 'ALL';
 export type LeaderboardOrderBy = 'PNL' | 'VOL';
-/** `interval` of price history (protocol.md §5/§8); `1m` is a month. */
+/** `interval` of price history (docs/protocol.md §5/§8); `1m` is a month. */
 export type PriceHistoryInterval = 'max' | 'all' | '1m' | '1w' | '1d' | '6h' | '1h';
 /** `type` of a catalog error body (interface §7). */
 export type WireCatalogErrorType = 'bad request' | 'not found error';
@@ -54,10 +54,10 @@ export interface WireSignedOrder {
   salt: string | number;
   signatureType: number;
   signature: string;
-  /** Milliseconds, as a string (protocol.md §3). */
+  /** Milliseconds, as a string (docs/protocol.md §3). */
   timestamp: string;
   builder: string;
-  /** GTD only: Unix seconds, unsigned (protocol.md §4). */
+  /** GTD only: Unix seconds, unsigned (docs/protocol.md §4). */
   expiration?: string;
 }
 
@@ -66,7 +66,7 @@ export interface WireInterfaceOrderSubmission {
   order: WireSignedOrder;
   orderType: WireOrderType;
   owner: string;
-  /** GTC/GTD only (protocol.md §4). */
+  /** GTC/GTD only (docs/protocol.md §4). */
   postOnly?: boolean;
 }
 
@@ -80,11 +80,11 @@ export interface WirePlacementResult {
   orderID: string;
   takingAmount: string;
   makingAmount: string;
-  /** "" on a rejected placement (protocol.md §4 names no status for it). */
+  /** "" on a rejected placement (docs/protocol.md §4 names no status for it). */
   status: WirePlacementStatus | '';
 }
 
-/** §2.4 Cancel request (protocol.md §4: a server also accepts the spelling `orderID`). */
+/** §2.4 Cancel request (docs/protocol.md §4: a server also accepts the spelling `orderID`). */
 export interface WireCancelRequest {
   orderId: string;
 }
@@ -122,14 +122,14 @@ export interface WireOrderLookup {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Market data (§2.6, §2.7, protocol.md §8)
+// Market data (§2.6, §2.7, docs/protocol.md §8)
 
 export interface WireBookLevel {
   price: string;
   size: string;
 }
 
-/** §2.6 Order book; keys in the table's order (the hash of protocol.md §5 depends on it). */
+/** §2.6 Order book; keys in the table's order (the hash of docs/protocol.md §5 depends on it). */
 export interface WireBook {
   market: string;
   asset_id: string;
@@ -162,7 +162,7 @@ export interface WireLastTradePrice {
   side: WireSide;
 }
 
-/** Body of POST /batch-prices-history (optional fields per protocol.md §5). */
+/** Body of POST /batch-prices-history (optional fields per docs/protocol.md §5). */
 export interface WireBatchPricesHistoryRequest {
   markets: string[];
   start_ts?: number;
@@ -182,17 +182,17 @@ export interface WirePriceHistoryBatch {
   history: Record<string, WirePricePoint[]>;
 }
 
-/** GET /prices-history (protocol.md §8). */
+/** GET /prices-history (docs/protocol.md §8). */
 export interface WirePriceHistory {
   history: WirePricePoint[];
 }
 
-/** GET /price (protocol.md §8). */
+/** GET /price (docs/protocol.md §8). */
 export interface WirePriceResponse {
   price: string;
 }
 
-/** GET /midpoint (protocol.md §8). */
+/** GET /midpoint (docs/protocol.md §8). */
 export interface WireMidpointResponse {
   mid: string;
 }
@@ -205,7 +205,7 @@ export interface WireRewardRate {
   rewards_daily_rate: number;
 }
 
-/** `rewards` of a market: `max_spread` in cents, `min_size` in shares (protocol.md §6). */
+/** `rewards` of a market: `max_spread` in cents, `min_size` in shares (docs/protocol.md §6). */
 export interface WireRewards {
   rates: WireRewardRate[];
   min_size: number;
@@ -321,7 +321,7 @@ export interface WireClobMarketSettings {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Portfolio (§2.11, §2.12) and trades (protocol.md §8)
+// Portfolio (§2.11, §2.12) and trades (docs/protocol.md §8)
 
 /** §2.11 Current position (numbers as numbers). */
 export interface WirePosition {
@@ -358,7 +358,7 @@ export interface WirePosition {
 /** §2.12 Closed position: as 2.11 without `negativeRisk`. */
 export type WireClosedPosition = Omit<WirePosition, 'negativeRisk'>;
 
-/** GET /trades item (protocol.md §8): numbers as numbers, `timestamp` Unix seconds. */
+/** GET /trades item (docs/protocol.md §8): numbers as numbers, `timestamp` Unix seconds. */
 export interface WireTrade {
   proxyWallet: string;
   side: WireSide;
@@ -375,7 +375,7 @@ export interface WireTrade {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Catalog and community (§2.13–2.17, protocol.md §8)
+// Catalog and community (§2.13–2.17, docs/protocol.md §8)
 
 /** §2.14 */
 export interface WireCommentProfile {
@@ -510,7 +510,7 @@ export interface WirePublicSearchProfile {
   profileImage: string;
 }
 
-/** GET /public-search (protocol.md §8). */
+/** GET /public-search (docs/protocol.md §8). */
 export interface WirePublicSearch {
   events: WireEvent[];
   tags: WireTag[];
@@ -518,7 +518,7 @@ export interface WirePublicSearch {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Auth, errors, service routes (protocol.md §2, §4, §8)
+// Auth, errors, service routes (docs/protocol.md §2, §4, §8)
 
 /** Response of L1 key creation/derivation. Secret material: never logged. */
 export interface WireApiKeyCreds {

@@ -6,12 +6,13 @@
 //   (cancels still go: they pull quotes, and each is also a probe);
 // - after a failure, placements wait: a Retry-After (429) is honoured as given, other transient
 //   failures (5xx, 425, timeouts) back off with the transport's policy (full-jitter exponential,
-//   src/exchange/http/backoff.ts) on the count of consecutive failures; an answer does not cut a
+//   src/core/backoff.ts) on the count of consecutive failures; an answer does not cut a
 //   Retry-After short (the exchange asked for that pause);
 // - time comes only from the injected Clock; jitter from an injected random source.
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../core/backoff.js';
 import type { Clock } from '../core/clock.js';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../exchange/http/backoff.js';
 import type { FailureInfo } from './failures.js';
+import { OptionError } from '../core/errors.js';
 
 export type CircuitState = 'closed' | 'open';
 
@@ -37,7 +38,11 @@ export class CircuitBreaker {
   private backoffUntil = 0;
 
   constructor(opts: CircuitBreakerOptions) {
-    if (!Number.isSafeInteger(opts.threshold) || opts.threshold < 1) throw new RangeError(`circuit breaker threshold must be an integer >= 1, got ${String(opts.threshold)}`);
+    if (!Number.isSafeInteger(opts.threshold) || opts.threshold < 1)
+      throw new OptionError(
+        'EXECUTION_OPTION',
+        `circuit breaker threshold must be an integer >= 1, got ${String(opts.threshold)}`,
+      );
     this.clock = opts.clock;
     this.threshold = opts.threshold;
     this.policy = { ...DEFAULT_BACKOFF, ...opts.backoff };
@@ -45,12 +50,20 @@ export class CircuitBreaker {
     this.onChange = opts.onChange;
   }
 
-  get state(): CircuitState { return this.current; }
-  get consecutiveFailures(): number { return this.failures; }
+  get state(): CircuitState {
+    return this.current;
+  }
+  get consecutiveFailures(): number {
+    return this.failures;
+  }
   /** When the breaker opened (epoch ms), null when closed. */
-  get openedAtMs(): number | null { return this.openedAt; }
+  get openedAtMs(): number | null {
+    return this.openedAt;
+  }
   /** Epoch ms before which placements wait (0: none). */
-  get placementsBlockedUntil(): number { return Math.max(this.retryAfterUntil, this.backoffUntil); }
+  get placementsBlockedUntil(): number {
+    return Math.max(this.retryAfterUntil, this.backoffUntil);
+  }
 
   /** May placements go now? */
   canPlace(): boolean {
@@ -83,7 +96,10 @@ export class CircuitBreaker {
     if (f.retryAfterMs !== null) {
       this.retryAfterUntil = Math.max(this.retryAfterUntil, now + f.retryAfterMs);
     } else if (f.retryable) {
-      this.backoffUntil = Math.max(this.backoffUntil, now + backoffDelay(this.policy, this.failures, this.random, null));
+      this.backoffUntil = Math.max(
+        this.backoffUntil,
+        now + backoffDelay(this.policy, this.failures, this.random, null),
+      );
     }
     if (this.current === 'closed' && this.failures >= this.threshold) {
       this.current = 'open';

@@ -27,7 +27,10 @@ export interface FailureInfo {
 }
 
 /** Exchange codes that mean "the exchange answered properly, it just said no". */
-const ANSWERED: ReadonlySet<ExchangeErrorCode> = new Set<ExchangeErrorCode>(['EXCHANGE_BAD_REQUEST', 'EXCHANGE_NOT_FOUND']);
+const ANSWERED: ReadonlySet<ExchangeErrorCode> = new Set<ExchangeErrorCode>([
+  'EXCHANGE_BAD_REQUEST',
+  'EXCHANGE_NOT_FOUND',
+]);
 /** Our own doing, not the exchange's. */
 const OURS: ReadonlySet<ExchangeErrorCode> = new Set<ExchangeErrorCode>(['EXCHANGE_ABORTED', 'EXCHANGE_CLOSED']);
 /** Errors raised before a request leaves the process (their `code` prefixes). */
@@ -45,8 +48,22 @@ export function classifyFailure(e: unknown): FailureInfo {
     };
   }
   if (e instanceof OddsmakerError && BEFORE_SEND.test(e.code)) {
-    return { code: e.code, ambiguous: false, exchangeFailure: false, retryable: e.retryable, retryAfterMs: null, message: e.message };
+    return {
+      code: e.code,
+      ambiguous: false,
+      exchangeFailure: false,
+      retryable: e.retryable,
+      retryAfterMs: null,
+      message: e.message,
+    };
   }
   const message = e instanceof Error ? e.message : String(e);
-  return { code: e instanceof OddsmakerError ? e.code : 'UNKNOWN_FAILURE', ambiguous: true, exchangeFailure: true, retryable: true, retryAfterMs: null, message };
+  return {
+    code: e instanceof OddsmakerError ? e.code : 'UNKNOWN_FAILURE',
+    ambiguous: true,
+    exchangeFailure: true,
+    retryable: true,
+    retryAfterMs: null,
+    message,
+  };
 }

@@ -20,11 +20,12 @@
 import { impliedPrice } from '../core/amounts.js';
 import type { Clock } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
-import type { OrderRecord, PlacementResult } from '../core/market.js';
+import type { OrderRecord } from '../core/market.js';
 import { baseFeeModel, fillFee, type FeeModel, type FeeRole } from '../core/fees.js';
 import type { Micros, Price, Shares } from '../core/money.js';
-import type { Ledger, Liquidity, OrderState } from '../ledger/index.js';
-import type { Side } from './types.js';
+import type { OrderState } from '../core/order-lifecycle.js';
+import type { PlacementResult, Side } from '../core/order.js';
+import type { Ledger, Liquidity } from '../ledger/index.js';
 
 /** Maker and taker base fees of a market, basis points, and the fee model when its wire gives one. */
 export interface FeeRates {
@@ -117,9 +118,18 @@ export class FillTracker {
     const increment = after.sizeMatched - before.sizeMatched;
     if (increment > 0) {
       events.push({
-        orderId, tokenId: after.tokenId, conditionId: after.conditionId, side: after.side, price: px,
-        size: increment as Shares, cumulative: after.sizeMatched, feeMicros: fee, feeKnown,
-        liquidity: 'taker', source: 'placement', timeMs: now,
+        orderId,
+        tokenId: after.tokenId,
+        conditionId: after.conditionId,
+        side: after.side,
+        price: px,
+        size: increment as Shares,
+        cumulative: after.sizeMatched,
+        feeMicros: fee,
+        feeKnown,
+        liquidity: 'taker',
+        source: 'placement',
+        timeMs: now,
       });
     }
     return { state, sizeMatched: after.sizeMatched, events };
@@ -133,7 +143,11 @@ export class FillTracker {
     const before = this.mustOrder(orderId);
     const now = this.clock.now();
     if (rec === null) {
-      const out = this.ledger.markLookup(orderId, { status: 'NOT_FOUND', sizeMatched: before.sizeMatched, timeMs: now });
+      const out = this.ledger.markLookup(orderId, {
+        status: 'NOT_FOUND',
+        sizeMatched: before.sizeMatched,
+        timeMs: now,
+      });
       return { state: out.state, sizeMatched: before.sizeMatched, events: [] };
     }
     if (rec.id !== orderId) throw new InvariantError(`lookup of ${orderId} answered order ${rec.id}`);
@@ -143,17 +157,29 @@ export class FillTracker {
     const role: FeeRole = acknowledged ? 'maker' : 'taker';
     const fee = chargeOf(model, role, before.price, increment);
     const out = this.ledger.markLookup(orderId, {
-      status: rec.status, sizeMatched: rec.sizeMatched, feeMicros: fee, liquidity, timeMs: now,
+      status: rec.status,
+      sizeMatched: rec.sizeMatched,
+      feeMicros: fee,
+      liquidity,
+      timeMs: now,
     });
     const after = this.mustOrder(orderId);
     const events: FillEvent[] = [];
     if (out.newlyMatched > 0) {
       events.push({
-        orderId, tokenId: after.tokenId, conditionId: after.conditionId, side: after.side, price: after.price,
-        size: out.newlyMatched, cumulative: after.sizeMatched,
+        orderId,
+        tokenId: after.tokenId,
+        conditionId: after.conditionId,
+        side: after.side,
+        price: after.price,
+        size: out.newlyMatched,
+        cumulative: after.sizeMatched,
         // The increment recorded is the one the fee was computed on (nothing else writes between).
         feeMicros: out.newlyMatched === increment ? fee : chargeOf(model, role, before.price, out.newlyMatched),
-        feeKnown: model !== null, liquidity, source: 'lookup', timeMs: now,
+        feeKnown: model !== null,
+        liquidity,
+        source: 'lookup',
+        timeMs: now,
       });
     }
     return { state: out.state, sizeMatched: after.sizeMatched, events };

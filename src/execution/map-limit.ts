@@ -3,7 +3,11 @@
 // a burst from opening more requests at once than the transport has connections for.
 // Invariants: every item is processed exactly once; a rejection of `fn` is the caller's to catch
 // (callers pass functions that do not throw, and this fails fast if one does).
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -9,7 +9,8 @@
 // - pure bookkeeping: no I/O, no clock.
 import { InvariantError } from '../core/errors.js';
 import type { Price, Shares } from '../core/money.js';
-import { quoteKey, type LiveOrder, type LiveOrderState, type Side } from './types.js';
+import type { LiveOrder, LiveOrderState, Side } from '../core/order.js';
+import { quoteKey } from './types.js';
 
 export interface TrackedOrder {
   readonly id: string;
@@ -53,8 +54,12 @@ export class OrderBookState {
   private nextSeq = 1;
 
   /** Sequence number of the last insertion (0 before any). */
-  get lastSeq(): number { return this.nextSeq - 1; }
-  get size(): number { return this.byId.size; }
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+  get size(): number {
+    return this.byId.size;
+  }
 
   add(o: NewTrackedOrder): TrackedOrder {
     if (this.byId.has(o.id)) throw new InvariantError(`order ${o.id} is already tracked`);
@@ -77,7 +82,10 @@ export class OrderBookState {
     };
     this.byId.set(t.id, t);
     let ids = this.byKey.get(t.key);
-    if (ids === undefined) { ids = new Set(); this.byKey.set(t.key, ids); }
+    if (ids === undefined) {
+      ids = new Set();
+      this.byKey.set(t.key, ids);
+    }
     ids.add(t.id);
     return t;
   }

@@ -1,11 +1,11 @@
 // The order manager's settings, inputs and reports (types and defaults only, no I/O).
 // Invariants kept: every setting has a default and is validated once (resolveManagerConfig
 // throws a RangeError naming the setting and the value); reports are plain data.
+import type { BackoffPolicy } from '../core/backoff.js';
 import type { Price, Shares } from '../core/money.js';
-import { MAX_ORDERS_PER_CANCEL } from '../exchange/gateway.js';
-import type { BackoffPolicy } from '../exchange/http/backoff.js';
+import { MAX_ORDERS_PER_CANCEL, type LiveOrder } from '../core/order.js';
 import type { FeeRates, FillEvent } from './fill-tracker.js';
-import type { LiveOrder } from './types.js';
+import { OptionError } from '../core/errors.js';
 
 /** What placing on a token needs to know of its market (ClobMarketSettings satisfies it). */
 export interface MarketInfo extends FeeRates {
@@ -13,6 +13,8 @@ export interface MarketInfo extends FeeRates {
   /** Current tick (the book's tick_size when fresher than the settings). */
   readonly tickSize: Price;
   readonly negRisk: boolean;
+  /** The token's market by its short name for log lines (core/market-label.ts); absent: unknown. */
+  readonly label?: string;
 }
 
 /** Markets by token id. */
@@ -93,7 +95,8 @@ export function resolveManagerConfig(partial: Partial<OrderManagerConfig> = {}):
   const c: OrderManagerConfig = { ...DEFAULT_MANAGER_CONFIG, ...partial };
   const int = (name: keyof OrderManagerConfig, min: number): void => {
     const v = c[name];
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new RangeError(`orderManager.${name} must be an integer >= ${min}, got ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min)
+      throw new OptionError('EXECUTION_OPTION', `orderManager.${name} must be an integer >= ${min}, got ${String(v)}`);
   };
   int('circuitBreakerFailures', 1);
   int('rejectionCooldownMs', 0);
@@ -106,8 +109,16 @@ export function resolveManagerConfig(partial: Partial<OrderManagerConfig> = {}):
   int('maxFinalReadBacklog', 0);
   int('cancelReserve', 0);
   int('cancelBatchSize', 1);
-  if (c.cancelBatchSize > MAX_ORDERS_PER_CANCEL) throw new RangeError(`orderManager.cancelBatchSize must be at most ${MAX_ORDERS_PER_CANCEL}, got ${c.cancelBatchSize}`);
-  if (!(c.finalReadShare > 0 && c.finalReadShare < 1)) throw new RangeError(`orderManager.finalReadShare must be in (0, 1), got ${String(c.finalReadShare)}`);
+  if (c.cancelBatchSize > MAX_ORDERS_PER_CANCEL)
+    throw new OptionError(
+      'EXECUTION_OPTION',
+      `orderManager.cancelBatchSize must be at most ${MAX_ORDERS_PER_CANCEL}, got ${c.cancelBatchSize}`,
+    );
+  if (!(c.finalReadShare > 0 && c.finalReadShare < 1))
+    throw new OptionError(
+      'EXECUTION_OPTION',
+      `orderManager.finalReadShare must be in (0, 1), got ${String(c.finalReadShare)}`,
+    );
   int('concurrency', 1);
   int('shutdownTimeoutMs', 1);
   int('cancelAllRounds', 1);
@@ -240,5 +251,8 @@ export interface ManagerLogger {
 }
 
 export const SILENT_LOGGER: ManagerLogger = Object.freeze({
-  debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
 });

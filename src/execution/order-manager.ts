@@ -1,4 +1,4 @@
-// The order manager: the effects side of quoting (DESIGN.md §4.2). It applies reconcile's plans
+// The order manager: the effects side of quoting (docs/ARCHITECTURE.md §3). It applies reconcile's plans
 // to the exchange through the ExchangeGateway (whose requests pass the rate limiter), records every
 // step in the ledger, tracks our open orders for the next reconcile, and turns placement results
 // and order lookups into fills.
@@ -53,35 +53,58 @@
 //   phase's share of the deadline passes; then the final reads of every cancelled order and a
 //   lookup of whatever is still open (so the report says what is really left live), and in-flight
 //   requests are awaited, all within the deadline;
+// - a tracked order changes state only through moveTo, which checks the move against the one
+//   order state machine (src/core/order-lifecycle.ts: the live-order states are a projection of the
+//   ledger's);
 // - time comes only from the injected Clock.
+import { isOrderVersionMismatch } from '../exchange/order-version.js';
 import { setMaxListeners } from 'node:events';
 import type { Clock, TimerId } from '../core/clock.js';
-import { InvariantError } from '../core/errors.js';
-import type { CancelResult, OrderRecord, PlacementResult } from '../core/market.js';
-import type { Price, Shares } from '../core/money.js';
+import { DeadlineError, InvariantError, OddsmakerError } from '../core/errors.js';
+import type { CancelResult, OrderRecord } from '../core/market.js';
+import { formatMicros, type Shares } from '../core/money.js';
+import { checkLiveTransition } from '../core/order-lifecycle.js';
+import { MAX_ORDERS_PER_BATCH, type LiveOrder, type LiveOrderState, type PlacementResult } from '../core/order.js';
+import type { PlacementRejection } from '../core/quote.js';
 import type { Dialect } from '../exchange/dialect.js';
 import type { ExchangeGateway, WritePriority } from '../exchange/gateway.js';
-import { MAX_ORDERS_PER_BATCH } from '../exchange/client/routes.js';
 import {
-  buildOrder, SigningError, toWireSubmission,
-  type SignatureType, type SignedOrder, type UnsignedOrder,
+  buildOrder,
+  SigningError,
+  toWireSubmission,
+  type SignatureType,
+  type SignedOrder,
+  type UnsignedOrder,
 } from '../exchange/signing/index.js';
 import type { WireOrderSubmission } from '../exchange/wire.js';
 import type { Ledger, SignedOrderInput } from '../ledger/index.js';
 import type { RateLimiter } from '../ratelimit/types.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { classifyFailure, type FailureInfo } from './failures.js';
+import { fillLogFields } from './fill-log.js';
 import { FillTracker, type FillEvent, type FillOutcome } from './fill-tracker.js';
 import { mapLimit } from './map-limit.js';
 import { OrderBookState, type TrackedOrder } from './order-book-state.js';
 import {
-  resolveManagerConfig, SILENT_LOGGER,
-  type ApplyReport, type CancelAllReport, type DropReason, type DroppedPlacement, type ManagerLogger, type MarketInfo,
-  type MarketsByToken, type OrderManagerConfig, type OrphanPolicy, type PollFillsOptions, type PollReport, type RejectedPlacement,
-  type ResolveReport, type StartupReport,
+  resolveManagerConfig,
+  SILENT_LOGGER,
+  type ApplyReport,
+  type CancelAllReport,
+  type DropReason,
+  type DroppedPlacement,
+  type ManagerLogger,
+  type MarketInfo,
+  type MarketsByToken,
+  type OrderManagerConfig,
+  type OrphanPolicy,
+  type PollFillsOptions,
+  type PollReport,
+  type RejectedPlacement,
+  type ResolveReport,
+  type StartupReport,
 } from './order-manager-types.js';
 import { RejectionCooldown } from './rejection-cooldown.js';
-import { quoteKey, type LiveOrder, type PlacementIntent, type PlacementRejection, type ReconcilePlan } from './types.js';
+import { quoteKey, type PlacementIntent, type ReconcilePlan } from './types.js';
 
 /** What signs orders: the SigningPool (worker threads) or anything with its batch call. */
 export interface BatchSigner {
@@ -101,11 +124,13 @@ export interface OrderManagerOptions {
   readonly maker?: string;
   readonly signatureType?: SignatureType;
   /** The limiter the gateway sends through: asked when the next POST /orders slot frees. */
-  readonly limiter?: Pick<RateLimiter, 'wouldWaitMs'> & Partial<Pick<RateLimiter, 'utilisation'>>;
+  readonly limiter?: Pick<RateLimiter, 'wouldWaitMs'> & Partial<Pick<RateLimiter, 'utilisation' | 'signerCapacity'>>;
   readonly config?: Partial<OrderManagerConfig>;
   /** Every new fill, once (strategy onFill, logs). */
   readonly onFill?: (fill: FillEvent) => void;
   readonly onCircuitChange?: (state: CircuitState, failures: number) => void;
+  /** A placement answered `order_version_mismatch` (exchange/order-version.ts): the daemon stops quoting. */
+  readonly onOrderVersionMismatch?: (detail: string) => void;
   readonly logger?: ManagerLogger;
   /** Uniform [0, 1): salts and back-off jitter (defaults: crypto salts, Math.random jitter). */
   readonly random?: () => number;
@@ -131,14 +156,23 @@ export interface ManagerHealth {
   readonly placementHold: PlacementHold | null;
   /** Cancels the cancel route's budgets allow now beyond the open orders, at the last check. */
   readonly cancelHeadroom: number | null;
+  /** Placement checks the rate limiter could not answer (each failed its apply). */
+  readonly limiterFailures: number;
 }
 
 /** Why placements are held back while quoting goes on. */
 export type PlacementHold = 'fill-backlog' | 'cancel-reserve';
 
 /** Fill discovery's backlog (metrics, /healthz, /status). */
-export type FillReadStatus = Pick<ManagerHealth,
-  'pendingSettlements' | 'oldestFinalReadOwedMs' | 'oldestLiveReadMs' | 'placementHold' | 'cancelHeadroom'> & {
+export type FillReadStatus = Pick<
+  ManagerHealth,
+  | 'pendingSettlements'
+  | 'oldestFinalReadOwedMs'
+  | 'oldestLiveReadMs'
+  | 'placementHold'
+  | 'cancelHeadroom'
+  | 'limiterFailures'
+> & {
   /** Final reads owed beyond which placements stop. */
   readonly maxFinalReadBacklog: number;
 };
@@ -186,18 +220,32 @@ class Tally {
   readonly rejected: RejectedPlacement[] = [];
   readonly dropped: DroppedPlacement[] = [];
   readonly fills: FillEvent[] = [];
-  drop(key: string, reason: DropReason): void { this.dropped.push({ key, reason }); }
+  drop(key: string, reason: DropReason): void {
+    this.dropped.push({ key, reason });
+  }
   report(): ApplyReport {
     return {
-      superseded: this.superseded, cancelsSent: this.cancelsSent, cancelled: this.cancelled, cancelsFailed: this.cancelsFailed,
-      placementsSent: this.placementsSent, accepted: this.accepted, rejected: this.rejected, unknown: this.unknown,
-      dropped: this.dropped, fills: this.fills,
+      superseded: this.superseded,
+      cancelsSent: this.cancelsSent,
+      cancelled: this.cancelled,
+      cancelsFailed: this.cancelsFailed,
+      placementsSent: this.placementsSent,
+      accepted: this.accepted,
+      rejected: this.rejected,
+      unknown: this.unknown,
+      dropped: this.dropped,
+      fills: this.fills,
     };
   }
 }
 
 const SUPERSEDED: ApplyReport = Object.freeze(Object.assign(new Tally(), { superseded: true }).report());
-const EMPTY: ApplyReport = Object.freeze({ ...new Tally().report(), rejected: Object.freeze([]), dropped: Object.freeze([]), fills: Object.freeze([]) });
+const EMPTY: ApplyReport = Object.freeze({
+  ...new Tally().report(),
+  rejected: Object.freeze([]),
+  dropped: Object.freeze([]),
+  fills: Object.freeze([]),
+});
 const PLACE_ROUTE = 'POST /orders';
 /**
  * The exchange's refusal of a post-only order that would cross ("invalid post-only order: order
@@ -233,6 +281,9 @@ export class OrderManager {
   /** Cancel headroom at the last placement check (null before any, or with no limiter). */
   private lastCancelHeadroom: number | null = null;
   private lastHold: PlacementHold | null = null;
+  /** Limiter calls that failed (not a wait too long: the limiter could not answer), and whether the latest did. */
+  private limiterFailures = 0;
+  private limiterFailing = false;
   /** Placements the exchange refused in the latest plan applied (the strategy sees them). */
   private lastRejected: PlacementRejection[] = [];
   /** Fills emitted so far, and their shares (cancelAll reports what its own run recorded). */
@@ -288,7 +339,8 @@ export class OrderManager {
     let oldestLiveReadMs = 0;
     for (const o of this.book.all()) {
       orders[o.state]++;
-      if (o.state === 'live') oldestLiveReadMs = Math.max(oldestLiveReadMs, now - Math.max(o.polledAtMs, o.createdAtMs));
+      if (o.state === 'live')
+        oldestLiveReadMs = Math.max(oldestLiveReadMs, now - Math.max(o.polledAtMs, o.createdAtMs));
     }
     const first = this.settle.values().next();
     return {
@@ -304,14 +356,20 @@ export class OrderManager {
       oldestLiveReadMs,
       placementHold: this.lastHold,
       cancelHeadroom: this.lastCancelHeadroom,
+      limiterFailures: this.limiterFailures,
     };
   }
 
   fillReads(): FillReadStatus {
     const h = this.health();
     return {
-      pendingSettlements: h.pendingSettlements, oldestFinalReadOwedMs: h.oldestFinalReadOwedMs, oldestLiveReadMs: h.oldestLiveReadMs,
-      placementHold: h.placementHold, cancelHeadroom: h.cancelHeadroom, maxFinalReadBacklog: this.config.maxFinalReadBacklog,
+      pendingSettlements: h.pendingSettlements,
+      oldestFinalReadOwedMs: h.oldestFinalReadOwedMs,
+      oldestLiveReadMs: h.oldestLiveReadMs,
+      placementHold: h.placementHold,
+      cancelHeadroom: h.cancelHeadroom,
+      limiterFailures: h.limiterFailures,
+      maxFinalReadBacklog: this.config.maxFinalReadBacklog,
     };
   }
 
@@ -350,7 +408,13 @@ export class OrderManager {
    * resolves as `superseded`).
    */
   apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport> {
-    if (plan.cancels.length === 0 && plan.placements.length === 0 && this.pumping === null && this.pending === null && this.breaker.state !== 'open') {
+    if (
+      plan.cancels.length === 0 &&
+      plan.placements.length === 0 &&
+      this.pumping === null &&
+      this.pending === null &&
+      this.breaker.state !== 'open'
+    ) {
       // Nothing to send, nothing running to supersede, no breaker pulling quotes: executing it
       // would only record the markets. Most cycles are like this (every one, between changes).
       this.updateMarkets(markets);
@@ -386,10 +450,17 @@ export class OrderManager {
     this.lastRejected = [];
     this.updateMarkets(job.markets);
     const toCancel = this.cancelTargets(job.plan);
-    const failedKeys = await this.cancelOrders(toCancel, tally);
-    const chosen = await this.withinCancelReserve(await this.underPressure(this.choosePlacements(job, failedKeys, tally), tally), tally);
-    if (chosen.length > 0) await this.place(job, chosen, tally);
-    this.emit(tally.fills);
+    try {
+      const failedKeys = await this.cancelOrders(toCancel, tally);
+      const chosen = await this.withinCancelReserve(
+        await this.underPressure(this.choosePlacements(job, failedKeys, tally), tally),
+        tally,
+      );
+      if (chosen.length > 0) await this.place(job, chosen, tally);
+    } finally {
+      // Fills the cancels found are heard even when a later step (the limiter) failed the apply.
+      this.emit(tally.fills);
+    }
     return tally.report();
   }
 
@@ -408,33 +479,55 @@ export class OrderManager {
   }
 
   /**
-   * Sends the cancels (priority cancel): one DELETE /orders per MAX_ORDERS_PER_CANCEL orders when
-   * the venue has batch cancels (cancelBatchSize), one DELETE /order each otherwise. Returns the
-   * keys whose cancel did not complete.
+   * Sends the cancels (priority cancel): one DELETE /orders per cancelBatchSize() orders (config,
+   * capped by the signer's cancel bucket) when the venue has batch cancels, one DELETE /order each
+   * otherwise. Returns the keys whose cancel did not complete.
    */
-  private async cancelOrders(orders: readonly TrackedOrder[], tally: Tally, signal?: AbortSignal): Promise<Set<string>> {
+  private async cancelOrders(
+    orders: readonly TrackedOrder[],
+    tally: Tally,
+    signal?: AbortSignal,
+  ): Promise<Set<string>> {
     if (orders.length === 0) return new Set();
-    for (const o of orders) o.state = 'cancelling';
+    for (const o of orders) moveTo(o, 'cancelling');
     // Written before any cancel is sent (one commit): a crash now leaves each order owed its cancel.
-    this.ledger.markCancelling(orders.map((o) => o.id), 'cancel requested');
+    this.ledger.markCancelling(
+      orders.map((o) => o.id),
+      'cancel requested',
+    );
     const batch = this.batchCancel();
     let done: boolean[];
     if (batch === null) {
       done = await mapLimit(orders, this.config.concurrency, (o) => this.cancelOne(o, tally, signal));
     } else {
       const chunks: TrackedOrder[][] = [];
-      for (let i = 0; i < orders.length; i += this.config.cancelBatchSize) chunks.push(orders.slice(i, i + this.config.cancelBatchSize));
-      done = (await mapLimit(chunks, this.config.concurrency, (ch) => this.cancelChunk(batch, ch, tally, signal))).flat();
+      const size = this.cancelBatchSize();
+      for (let i = 0; i < orders.length; i += size) chunks.push(orders.slice(i, i + size));
+      done = (
+        await mapLimit(chunks, this.config.concurrency, (ch) => this.cancelChunk(batch, ch, tally, signal))
+      ).flat();
     }
     const failed = new Set<string>();
-    orders.forEach((o, i) => { if (done[i] !== true) failed.add(o.key); });
+    orders.forEach((o, i) => {
+      if (done[i] !== true) failed.add(o.key);
+    });
     return failed;
+  }
+
+  /** Orders per DELETE /orders: the configured size, at most the signer's cancel bucket (each id
+   *  costs a token there, and a batch above the bucket is refused whole, by the limiter and by the
+   *  exchange). */
+  private cancelBatchSize(): number {
+    const cap = this.opts.limiter?.signerCapacity?.('cancel') ?? null;
+    return cap !== null && cap >= 1 && cap < this.config.cancelBatchSize ? cap : this.config.cancelBatchSize;
   }
 
   /** The venue's batch cancel, or null when it has none (then cancels go one by one). */
   private batchCancel(): ((ids: readonly string[], signal?: AbortSignal) => Promise<CancelResult>) | null {
     const g = this.gateway;
-    return g.cancelOrders === undefined ? null : (ids, signal) => (g.cancelOrders as NonNullable<typeof g.cancelOrders>)(ids, signal);
+    return g.cancelOrders === undefined
+      ? null
+      : (ids, signal) => (g.cancelOrders as NonNullable<typeof g.cancelOrders>)(ids, signal);
   }
 
   /** True when the order is gone (cancelled, or closed meanwhile by a lookup). */
@@ -452,11 +545,18 @@ export class OrderManager {
   /** One batch cancel request; per order, true when it is gone. */
   private async cancelChunk(
     batch: (ids: readonly string[], signal?: AbortSignal) => Promise<CancelResult>,
-    chunk: readonly TrackedOrder[], tally: Tally, signal?: AbortSignal,
+    chunk: readonly TrackedOrder[],
+    tally: Tally,
+    signal?: AbortSignal,
   ): Promise<boolean[]> {
     tally.cancelsSent += chunk.length;
     try {
-      const res = await this.track(batch(chunk.map((o) => o.id), signal));
+      const res = await this.track(
+        batch(
+          chunk.map((o) => o.id),
+          signal,
+        ),
+      );
       this.breaker.answered();
       return chunk.map((o) => this.cancelAnswered(o, res, tally));
     } catch (e) {
@@ -491,7 +591,7 @@ export class OrderManager {
       tally.unknown++;
       this.toUnknown(o, `cancel failed ambiguously: ${f.code}`, this.config.unknownLookupDelayMs);
     } else if (o.state === 'cancelling') {
-      o.state = 'live';
+      moveTo(o, 'live');
       this.ledger.markCancelNotSent(o.id, f.code);
     }
     return false;
@@ -500,18 +600,36 @@ export class OrderManager {
   private choosePlacements(job: Job, failedKeys: ReadonlySet<string>, tally: Tally): Chosen[] {
     const out: Chosen[] = [];
     const seen = new Set<string>();
-    const block: DropReason | null = this.halted ? 'halted' : this.breaker.blockReason() ?? this.fillBacklogHold();
+    const block: DropReason | null = this.halted ? 'halted' : (this.breaker.blockReason() ?? this.fillBacklogHold());
     for (const p of job.plan.placements) {
       const key = quoteKey(p.quote.tokenId, p.quote.side, p.quote.price);
-      if (block !== null) { tally.drop(key, block); continue; }
-      if (seen.has(key)) { tally.drop(key, 'duplicate'); continue; }
+      if (block !== null) {
+        tally.drop(key, block);
+        continue;
+      }
+      if (seen.has(key)) {
+        tally.drop(key, 'duplicate');
+        continue;
+      }
       seen.add(key);
-      if (failedKeys.has(key)) { tally.drop(key, 'cancel-failed'); continue; }
+      if (failedKeys.has(key)) {
+        tally.drop(key, 'cancel-failed');
+        continue;
+      }
       const kb = this.book.keyBlock(key, job.seq);
-      if (kb !== null) { tally.drop(key, kb); continue; }
-      if (this.cooldown.active(key) !== undefined) { tally.drop(key, 'cooldown'); continue; }
+      if (kb !== null) {
+        tally.drop(key, kb);
+        continue;
+      }
+      if (this.cooldown.active(key) !== undefined) {
+        tally.drop(key, 'cooldown');
+        continue;
+      }
       const market = job.markets.get(p.quote.tokenId);
-      if (market === undefined) { tally.drop(key, 'no-market'); continue; }
+      if (market === undefined) {
+        tally.drop(key, 'no-market');
+        continue;
+      }
       out.push({ intent: p, key, market, priority: p.kind });
     }
     // Replacements first (they restore quotes that were just pulled), then new quotes.
@@ -527,14 +645,20 @@ export class OrderManager {
     if (limiter === undefined || chosen.length === 0) return chosen;
     const groups = chunkByPriority(chosen, (c) => c.priority);
     const kept: Chosen[] = [];
+    let tokens = 0;
     for (let k = 0; k < groups.length; k++) {
       const g = groups[k] as Chosen[];
       let wait: number;
+      // The signer's order bucket is charged one token per order: this chunk's and the earlier ones'.
+      tokens += g.length;
       try {
         // The wait for k + 1 requests of ours on the route: this chunk goes after the earlier ones.
-        wait = await limiter.wouldWaitMs(PLACE_ROUTE, { priority: (g[0] as Chosen).priority, cost: k + 1 });
-      } catch {
-        wait = Number.POSITIVE_INFINITY; // more requests than a window can ever hold
+        wait = await limiter.wouldWaitMs(PLACE_ROUTE, { priority: (g[0] as Chosen).priority, cost: k + 1, tokens });
+        this.limiterAnswered();
+      } catch (e) {
+        // More requests than a window can ever hold: never sendable, dropped like any pressure.
+        if (e instanceof OddsmakerError && e.code === 'RATE_LIMIT_ROUTE') wait = Number.POSITIVE_INFINITY;
+        else throw this.limiterFailed(e);
       }
       if (wait > this.config.pressureHorizonMs) {
         for (const rest of groups.slice(k)) for (const c of rest) tally.drop(c.key, 'pressure');
@@ -545,12 +669,34 @@ export class OrderManager {
     return kept;
   }
 
+  /**
+   * A limiter that cannot answer (its shared store down, a bug) fails the apply: the cycle ends
+   * with the error (the poller counts it, health shows it) instead of every placement being
+   * dropped as if the limiter were full. Counted every time, logged once per streak.
+   */
+  private limiterFailed(e: unknown): unknown {
+    this.limiterFailures++;
+    if (!this.limiterFailing) {
+      this.limiterFailing = true;
+      this.log.error({ err: String(e) }, 'rate limiter failed: placements not sent this cycle');
+    }
+    return e;
+  }
+
+  private limiterAnswered(): void {
+    if (!this.limiterFailing) return;
+    this.limiterFailing = false;
+    this.log.info({ failures: this.limiterFailures }, 'rate limiter answers again: placements resume');
+  }
+
   /** 'fill-backlog' while more final reads are owed than the backlog allows (see the header). */
   private fillBacklogHold(): DropReason | null {
     const hold = this.settle.size > this.config.maxFinalReadBacklog;
     if (hold !== (this.lastHold === 'fill-backlog')) {
-      this.log[hold ? 'warn' : 'info']({ finalReadsOwed: this.settle.size, max: this.config.maxFinalReadBacklog },
-        hold ? 'fill reads behind: placements held until they catch up' : 'fill reads caught up: placements resume');
+      this.log[hold ? 'warn' : 'info'](
+        { finalReadsOwed: this.settle.size, max: this.config.maxFinalReadBacklog },
+        hold ? 'fill reads behind: placements held until they catch up' : 'fill reads caught up: placements resume',
+      );
       this.lastHold = hold ? 'fill-backlog' : null;
     }
     return hold ? 'fill-backlog' : null;
@@ -565,13 +711,14 @@ export class OrderManager {
     if (limiter?.utilisation === undefined || chosen.length === 0) return chosen;
     let capacity: number;
     try {
-      // With batch cancels one request cancels up to cancelBatchSize orders.
+      // With batch cancels one request cancels up to cancelBatchSize() orders.
       const batched = this.batchCancel() !== null;
       const u = await limiter.utilisation(batched ? BATCH_CANCEL_ROUTE : CANCEL_ROUTE);
+      this.limiterAnswered();
       const requests = u.windows.reduce((m, w) => Math.min(m, w.limit - w.used), Number.POSITIVE_INFINITY);
-      capacity = batched ? requests * this.config.cancelBatchSize : requests;
-    } catch {
-      capacity = 0; // the budget cannot be read: assume none is left
+      capacity = batched ? requests * this.cancelBatchSize() : requests;
+    } catch (e) {
+      throw this.limiterFailed(e);
     }
     if (!Number.isFinite(capacity)) return chosen; // the cancel route has no budget: nothing to reserve
     const headroom = capacity - this.config.cancelReserve - this.book.size;
@@ -579,12 +726,18 @@ export class OrderManager {
     // What is left after these placements (they are open orders too once sent).
     this.lastCancelHeadroom = headroom - Math.min(allowed, chosen.length);
     if (allowed >= chosen.length) {
-      if (this.lastHold === 'cancel-reserve') { this.lastHold = null; this.log.info({ headroom }, 'cancel reserve clear: placements resume'); }
+      if (this.lastHold === 'cancel-reserve') {
+        this.lastHold = null;
+        this.log.info({ headroom }, 'cancel reserve clear: placements resume');
+      }
       return chosen;
     }
     if (this.lastHold !== 'cancel-reserve') {
       this.lastHold = 'cancel-reserve';
-      this.log.warn({ capacity, open: this.book.size, reserve: this.config.cancelReserve }, 'cancel reserve reached: placements held so every open order stays cancellable');
+      this.log.warn(
+        { capacity, open: this.book.size, reserve: this.config.cancelReserve },
+        'cancel reserve reached: placements held so every open order stays cancellable',
+      );
     }
     for (const c of chosen.slice(allowed)) tally.drop(c.key, 'cancel-reserve');
     return chosen.slice(0, allowed);
@@ -595,23 +748,29 @@ export class OrderManager {
     // Post-only unless the strategy's quote says otherwise (config orders.postOnly is the default).
     const postOnlyOf = (c: Chosen): boolean => c.intent.quote.postOnly ?? this.config.postOnly;
     const maker = this.opts.maker ?? this.signer.address;
-    const unsigned = chosen.map((c) => buildOrder({
-      tokenId: c.intent.quote.tokenId,
-      conditionId: c.market.conditionId,
-      side: c.intent.quote.side,
-      price: c.intent.quote.price,
-      size: c.intent.quote.size,
-      orderType: 'GTC',
-      tick: c.market.tickSize,
-      negRisk: c.market.negRisk,
-      ...(postOnlyOf(c) ? { postOnly: true } : {}),
-    }, {
-      maker,
-      signer: this.signer.address,
-      signatureType: this.opts.signatureType ?? 0,
-      timestampMs: now,
-      ...(this.opts.random !== undefined ? { random: this.opts.random } : {}),
-    }));
+    const unsigned = chosen.map((c) =>
+      buildOrder(
+        {
+          tokenId: c.intent.quote.tokenId,
+          conditionId: c.market.conditionId,
+          side: c.intent.quote.side,
+          price: c.intent.quote.price,
+          size: c.intent.quote.size,
+          orderType: 'GTC',
+          tick: c.market.tickSize,
+          negRisk: c.market.negRisk,
+          ...(postOnlyOf(c) ? { postOnly: true } : {}),
+        },
+        {
+          maker,
+          // A deposit wallet (type 3) signs as itself: signer = maker (signing/account-kind.ts).
+          signer: this.opts.signatureType === 3 ? maker : this.signer.address,
+          signatureType: this.opts.signatureType ?? 0,
+          timestampMs: now,
+          ...(this.opts.random !== undefined ? { random: this.opts.random } : {}),
+        },
+      ),
+    );
     let signed: SignedOrder[];
     try {
       signed = await this.signer.signBatch(unsigned);
@@ -621,16 +780,23 @@ export class OrderManager {
       for (const c of chosen) tally.drop(c.key, 'signing-failed');
       return;
     }
-    if (signed.length !== chosen.length) throw new InvariantError(`signer returned ${signed.length} orders for ${chosen.length}`);
+    if (signed.length !== chosen.length)
+      throw new InvariantError(`signer returned ${signed.length} orders for ${chosen.length}`);
 
     // Signing yielded: re-check what may have changed meanwhile (cancelAll, a re-found order).
     const outgoing: Outgoing[] = [];
     signed.forEach((s, i) => {
       const c = chosen[i] as Chosen;
       const block: DropReason | null = this.halted ? 'halted' : this.book.keyBlock(c.key, job.seq);
-      if (block !== null) { tally.drop(c.key, block); return; }
+      if (block !== null) {
+        tally.drop(c.key, block);
+        return;
+      }
       const submission = toWireSubmission(s, {
-        orderType: 'GTC', owner: this.opts.owner, dialect: this.opts.dialect, ...(postOnlyOf(c) ? { postOnly: true } : {}),
+        orderType: 'GTC',
+        owner: this.opts.owner,
+        dialect: this.opts.dialect,
+        ...(postOnlyOf(c) ? { postOnly: true } : {}),
       });
       const { owner: _owner, ...resendable } = submission;
       const tag = c.intent.quote.tag;
@@ -656,8 +822,16 @@ export class OrderManager {
     this.ledger.recordSignedOrders(outgoing.map((o) => o.record));
     for (const { record: r, tag } of outgoing) {
       this.book.add({
-        id: r.id, tokenId: r.tokenId, conditionId: r.conditionId, side: r.side, price: r.price, originalSize: r.size,
-        state: 'inflight', createdAtMs: now, tag, acknowledged: false,
+        id: r.id,
+        tokenId: r.tokenId,
+        conditionId: r.conditionId,
+        side: r.side,
+        price: r.price,
+        originalSize: r.size,
+        state: 'inflight',
+        createdAtMs: now,
+        tag,
+        acknowledged: false,
       });
     }
     const chunks = chunkByPriority(outgoing, (o) => o.priority);
@@ -665,14 +839,22 @@ export class OrderManager {
   }
 
   private async sendChunk(chunk: readonly Outgoing[], tally: Tally): Promise<void> {
-    this.ledger.transaction(() => { for (const o of chunk) this.ledger.markSent(o.id); });
+    this.ledger.transaction(() => {
+      for (const o of chunk) this.ledger.markSent(o.id);
+    });
     tally.placementsSent += chunk.length;
     const priority = (chunk[0] as Outgoing).priority;
     let results: PlacementResult[];
     try {
-      results = await this.track(this.gateway.postOrders(chunk.map((o) => o.submission), priority));
+      results = await this.track(
+        this.gateway.postOrders(
+          chunk.map((o) => o.submission),
+          priority,
+        ),
+      );
     } catch (e) {
       const f = this.failed(e, 'place', `${chunk.length} orders`);
+      if (isOrderVersionMismatch(e)) this.opts.onOrderVersionMismatch?.(f.message);
       this.ledger.transaction(() => {
         for (const o of chunk) {
           const t = this.book.get(o.id);
@@ -694,7 +876,10 @@ export class OrderManager {
       this.ledger.transaction(() => {
         for (const o of chunk) {
           const t = this.book.get(o.id);
-          if (t !== undefined) { tally.unknown++; this.toUnknown(t, 'placement answer does not match the batch', 0); }
+          if (t !== undefined) {
+            tally.unknown++;
+            this.toUnknown(t, 'placement answer does not match the batch', 0);
+          }
         }
       });
       return;
@@ -734,7 +919,7 @@ export class OrderManager {
     if (state === 'unknown') {
       // "Duplicated.": an order with this id is already on the exchange (the ledger says so).
       tally.unknown++;
-      t.state = 'unknown';
+      moveTo(t, 'unknown');
       t.lookupAtMs = this.clock.now();
       this.scheduleResolve(0);
       return;
@@ -742,8 +927,25 @@ export class OrderManager {
     this.book.remove(t.id);
     if (coolDown) this.cooldown.record(t.key, errorMsg);
     tally.rejected.push({ key: t.key, orderId: t.id, errorMsg });
-    this.lastRejected.push({ tokenId: t.tokenId, side: t.side, price: t.price, errorMsg, postOnlyCross: POST_ONLY_CROSS.test(errorMsg) });
-    this.log.info({ orderId: t.id, key: t.key, errorMsg }, 'placement rejected');
+    this.lastRejected.push({
+      tokenId: t.tokenId,
+      side: t.side,
+      price: t.price,
+      errorMsg,
+      postOnlyCross: POST_ONLY_CROSS.test(errorMsg),
+    });
+    this.log.info(
+      {
+        market: this.markets.get(t.tokenId)?.label ?? null,
+        orderId: t.id,
+        tokenId: t.tokenId,
+        side: t.side,
+        price: formatMicros(t.price),
+        size: formatMicros(t.originalSize),
+        errorMsg,
+      },
+      'placement rejected',
+    );
   }
 
   // ------------------------------------------------------------------------------- lookups
@@ -755,6 +957,7 @@ export class OrderManager {
   resolveUnknown(opts: { all?: boolean; signal?: AbortSignal } = {}): Promise<ResolveReport> {
     const run = (): Promise<ResolveReport> => this.doResolve(opts);
     const p = this.resolveChain.then(run, run);
+    // The chain only orders the runs: p itself (returned) carries the failure to the caller.
     this.resolveChain = p.catch(() => undefined);
     return p;
   }
@@ -783,19 +986,25 @@ export class OrderManager {
         if (!o.acknowledged) this.recheck.set(o.id, this.clock.now() + this.config.notFoundRecheckMs);
         this.log.info({ orderId: o.id, key: o.key }, 'unknown order not found: it never reached the book');
       } else {
-        if (out.state === 'live') counts.live++; else counts.closed++;
+        if (out.state === 'live') counts.live++;
+        else counts.closed++;
         this.mirror(o, out, fills);
       }
     });
     await mapLimit(due, this.config.concurrency, async (id) => {
       counts.lookedUp++;
       const rec = await this.lookup(id, opts.signal);
-      if (rec === undefined) { counts.failed++; this.recheck.set(id, this.clock.now() + Math.max(1, this.breaker.retryDelayMs())); return; }
+      if (rec === undefined) {
+        counts.failed++;
+        this.recheck.set(id, this.clock.now() + Math.max(1, this.breaker.retryDelayMs()));
+        return;
+      }
       this.recheck.delete(id);
       if (rec === null || this.book.get(id) !== undefined) return;
       // It arrived after all: the exchange's record wins (the ledger moves it out of not_found).
       this.log.warn({ orderId: id, status: rec.status }, 'order found after a not-found lookup');
-      if (this.adoptRecord(id, rec, false, fills)) counts.live++; else counts.closed++;
+      if (this.adoptRecord(id, rec, false, fills)) counts.live++;
+      else counts.closed++;
     });
     this.emit(fills);
     this.rescheduleResolve();
@@ -812,7 +1021,9 @@ export class OrderManager {
    */
   pollFills(opts: PollFillsOptions = {}): Promise<PollReport> {
     if (this.polling !== null) return this.polling;
-    const p = this.doPoll(opts).finally(() => { this.polling = null; });
+    const p = this.doPoll(opts).finally(() => {
+      this.polling = null;
+    });
     this.polling = p;
     return p;
   }
@@ -823,7 +1034,7 @@ export class OrderManager {
     const since = this.lastPollAtMs === null ? 1_000 : Math.min(2_000, Math.max(0, now - this.lastPollAtMs));
     this.lastPollAtMs = now;
     if (limit !== undefined) return limit;
-    return Math.max(this.config.pollBatch, Math.floor(this.config.fillReadsPerSecond * since / 1_000));
+    return Math.max(this.config.pollBatch, Math.floor((this.config.fillReadsPerSecond * since) / 1_000));
   }
 
   private async doPoll(opts: PollFillsOptions): Promise<PollReport> {
@@ -834,8 +1045,14 @@ export class OrderManager {
     await mapLimit(settling, this.config.readConcurrency, async ([id, owed]) => {
       counts.lookedUp++;
       const rec = await this.lookup(id, opts.signal);
-      if (rec === undefined) { counts.failed++; return; }
-      if (this.book.get(id) !== undefined) { this.settle.delete(id); return; }
+      if (rec === undefined) {
+        counts.failed++;
+        return;
+      }
+      if (this.book.get(id) !== undefined) {
+        this.settle.delete(id);
+        return;
+      }
       if (rec === null) {
         // Gone from the exchange's records: nothing more can be read. The ledger makes it final.
         this.fills.applyLookup(id, null, owed.acknowledged);
@@ -844,7 +1061,8 @@ export class OrderManager {
       }
       this.settle.delete(id);
       // A record still LIVE after our cancel was answered: the exchange's word wins, track it again.
-      if (this.adoptRecord(id, rec, owed.acknowledged, fills)) this.log.warn({ orderId: id }, 'cancelled order found live: tracked again');
+      if (this.adoptRecord(id, rec, owed.acknowledged, fills))
+        this.log.warn({ orderId: id }, 'cancelled order found live: tracked again');
     });
     const share = Math.min(1, Math.max(0, opts.liveReadShare ?? 1));
     const budget = Math.floor(Math.max(0, limit - settling.length) * share);
@@ -853,7 +1071,10 @@ export class OrderManager {
       counts.lookedUp++;
       o.polledAtMs = this.clock.now();
       const rec = await this.lookup(o.id, opts.signal);
-      if (rec === undefined) { counts.failed++; return; }
+      if (rec === undefined) {
+        counts.failed++;
+        return;
+      }
       if (this.book.get(o.id) !== o) return;
       const out = this.fills.applyLookup(o.id, rec, o.acknowledged);
       if (out.state !== 'live') counts.closed++;
@@ -889,8 +1110,16 @@ export class OrderManager {
     if (lo === null) return false;
     const tag = lo.meta?.['tag'];
     this.book.add({
-      id, tokenId: lo.tokenId, conditionId: lo.conditionId, side: lo.side, price: lo.price, originalSize: lo.size,
-      sizeMatched: out.sizeMatched, state: 'live', createdAtMs: lo.createdAtMs, acknowledged: true,
+      id,
+      tokenId: lo.tokenId,
+      conditionId: lo.conditionId,
+      side: lo.side,
+      price: lo.price,
+      originalSize: lo.size,
+      sizeMatched: out.sizeMatched,
+      state: 'live',
+      createdAtMs: lo.createdAtMs,
+      acknowledged: true,
       ...(typeof tag === 'string' ? { tag } : {}),
     });
     return true;
@@ -926,10 +1155,23 @@ export class OrderManager {
    * ones are tracked, terminal ones closed with their fills, unknown ids freed. Orphans (orders
    * the ledger had as signed, sent or unknown) found live are cancelled or adopted per policy.
    */
-  async startupReconcile(opts: { orphanPolicy: OrphanPolicy; markets?: MarketsByToken; signal?: AbortSignal }): Promise<StartupReport> {
+  async startupReconcile(opts: {
+    orphanPolicy: OrphanPolicy;
+    markets?: MarketsByToken;
+    signal?: AbortSignal;
+  }): Promise<StartupReport> {
     if (opts.markets !== undefined) this.updateMarkets(opts.markets);
     const open = this.ledger.openOrders();
-    const counts = { lookedUp: 0, live: 0, adopted: 0, cancelled: 0, closed: 0, notFound: 0, foreign: 0, listed: null as boolean | null };
+    const counts = {
+      lookedUp: 0,
+      live: 0,
+      adopted: 0,
+      cancelled: 0,
+      closed: 0,
+      notFound: 0,
+      foreign: 0,
+      listed: null as boolean | null,
+    };
     const unresolved: string[] = [];
     const orphans: TrackedOrder[] = [];
     const fills: FillEvent[] = [];
@@ -940,8 +1182,16 @@ export class OrderManager {
       const owedCancel = lo.state === 'cancelling' || lo.state === 'closing';
       const tag = lo.meta?.['tag'];
       const t = this.book.add({
-        id: lo.id, tokenId: lo.tokenId, conditionId: lo.conditionId, side: lo.side, price: lo.price, originalSize: lo.size,
-        sizeMatched: lo.sizeMatched, state: 'unknown', createdAtMs: lo.createdAtMs, acknowledged: wasLive,
+        id: lo.id,
+        tokenId: lo.tokenId,
+        conditionId: lo.conditionId,
+        side: lo.side,
+        price: lo.price,
+        originalSize: lo.size,
+        sizeMatched: lo.sizeMatched,
+        state: 'unknown',
+        createdAtMs: lo.createdAtMs,
+        acknowledged: wasLive,
         ...(typeof tag === 'string' ? { tag } : {}),
       });
       counts.lookedUp++;
@@ -966,12 +1216,18 @@ export class OrderManager {
         return;
       }
       this.mirror(t, out, fills);
-      if (out.state !== 'live') { counts.closed++; return; }
+      if (out.state !== 'live') {
+        counts.closed++;
+        return;
+      }
       // We had decided to cancel it before the crash: that decision stands whatever the policy.
       if (owedCancel) orphans.push(t);
       else if (wasLive) counts.live++;
       else if (opts.orphanPolicy === 'cancel') orphans.push(t);
-      else { counts.adopted++; this.log.info({ orderId: lo.id, key: t.key }, 'orphan order adopted'); }
+      else {
+        counts.adopted++;
+        this.log.info({ orderId: lo.id, key: t.key }, 'orphan order adopted');
+      }
     });
     const listed = await this.listForeignOrders(opts.orphanPolicy, fills, opts.signal);
     counts.foreign = listed.foreign.length;
@@ -997,7 +1253,11 @@ export class OrderManager {
    * Returns those orders; `listed` is false when the listing failed (logged; only the ledger's own
    * orders were reconciled), null when the venue has no listing.
    */
-  private async listForeignOrders(policy: OrphanPolicy, fills: FillEvent[], signal?: AbortSignal): Promise<{ foreign: TrackedOrder[]; listed: boolean | null }> {
+  private async listForeignOrders(
+    policy: OrphanPolicy,
+    fills: FillEvent[],
+    signal?: AbortSignal,
+  ): Promise<{ foreign: TrackedOrder[]; listed: boolean | null }> {
     const list = this.gateway.openOrders;
     if (list === undefined) return { foreign: [], listed: null };
     const foreign: TrackedOrder[] = [];
@@ -1007,8 +1267,15 @@ export class OrderManager {
         const known = this.ledger.order(rec.id);
         if (known === null) {
           this.ledger.recordSignedOrder({
-            id: rec.id, tokenId: rec.assetId, conditionId: rec.market, side: rec.side, price: rec.price, size: rec.originalSize,
-            orderType: rec.type, salt: '', createdAtMs: rec.createdAtMs ?? this.clock.now(),
+            id: rec.id,
+            tokenId: rec.assetId,
+            conditionId: rec.market,
+            side: rec.side,
+            price: rec.price,
+            size: rec.originalSize,
+            orderType: rec.type,
+            salt: '',
+            createdAtMs: rec.createdAtMs ?? this.clock.now(),
             meta: { key: quoteKey(rec.assetId, rec.side, rec.price), foreign: true, policy },
           });
         }
@@ -1017,16 +1284,31 @@ export class OrderManager {
         if (out.state !== 'live') continue;
         const lo = this.ledger.order(rec.id);
         if (lo === null) continue;
-        foreign.push(this.book.add({
-          id: rec.id, tokenId: lo.tokenId, conditionId: lo.conditionId, side: lo.side, price: lo.price, originalSize: lo.size,
-          sizeMatched: out.sizeMatched, state: 'live', createdAtMs: lo.createdAtMs, acknowledged: true,
-        }));
-        this.log.warn({ orderId: rec.id, key: quoteKey(lo.tokenId, lo.side, lo.price), inLedger: known !== null, policy },
-          `live order on the exchange that this process did not track: ${policy === 'cancel' ? 'cancelling it' : 'adopted'}`);
+        foreign.push(
+          this.book.add({
+            id: rec.id,
+            tokenId: lo.tokenId,
+            conditionId: lo.conditionId,
+            side: lo.side,
+            price: lo.price,
+            originalSize: lo.size,
+            sizeMatched: out.sizeMatched,
+            state: 'live',
+            createdAtMs: lo.createdAtMs,
+            acknowledged: true,
+          }),
+        );
+        this.log.warn(
+          { orderId: rec.id, key: quoteKey(lo.tokenId, lo.side, lo.price), inLedger: known !== null, policy },
+          `live order on the exchange that this process did not track: ${policy === 'cancel' ? 'cancelling it' : 'adopted'}`,
+        );
       }
       return { foreign, listed: true };
     } catch (e) {
-      this.log.warn({ err: String(e), found: foreign.length }, 'listing the account\'s open orders failed: only the ledger\'s own orders were reconciled');
+      this.log.warn(
+        { err: String(e), found: foreign.length },
+        "listing the account's open orders failed: only the ledger's own orders were reconciled",
+      );
       return { foreign, listed: false };
     }
   }
@@ -1041,7 +1323,10 @@ export class OrderManager {
    */
   async cancelAll(opts: { timeoutMs?: number } = {}): Promise<CancelAllReport> {
     this.halted = true;
-    if (this.pending !== null) { this.pending.resolve(SUPERSEDED); this.pending = null; }
+    if (this.pending !== null) {
+      this.pending.resolve(SUPERSEDED);
+      this.pending = null;
+    }
     const timeoutMs = opts.timeoutMs ?? this.config.shutdownTimeoutMs;
     const cancelPhaseMs = Math.max(1, Math.floor(timeoutMs * (1 - this.config.finalReadShare)));
     const all = this.deadline(timeoutMs, 'cancelAll');
@@ -1069,7 +1354,11 @@ export class OrderManager {
       // to read or the deadline passes.
       if (this.polling !== null) await all.within(this.polling);
       await all.within(this.resolveUnknown({ all: true, signal: all.signal }));
-      for (let pass = 0; pass < 3 && !all.signal.aborted && (this.settle.size > 0 || this.book.inState('live').length > 0); pass++) {
+      for (
+        let pass = 0;
+        pass < 3 && !all.signal.aborted && (this.settle.size > 0 || this.book.inState('live').length > 0);
+        pass++
+      ) {
         await all.within(this.pollFills({ limit: this.settle.size + this.book.size, signal: all.signal }));
       }
       await all.within(this.drain());
@@ -1081,9 +1370,17 @@ export class OrderManager {
     const finalReadsOwed = [...this.settle.keys()];
     const recorded = this.emittedSince(fillsBefore);
     if (remaining.length > 0) this.log.warn({ remaining: remaining.length }, 'cancelAll left orders open');
-    if (finalReadsOwed.length > 0) this.log.warn({ finalReadsOwed: finalReadsOwed.length }, 'cancelAll left final reads owed (the ledger keeps them as closing)');
+    if (finalReadsOwed.length > 0)
+      this.log.warn(
+        { finalReadsOwed: finalReadsOwed.length },
+        'cancelAll left final reads owed (the ledger keeps them as closing)',
+      );
     return {
-      cancelled, remaining, finalReadsOwed, fillsRecorded: recorded.count, fillSharesRecorded: recorded.shares,
+      cancelled,
+      remaining,
+      finalReadsOwed,
+      fillsRecorded: recorded.count,
+      fillSharesRecorded: recorded.shares,
       timedOut: all.signal.aborted,
     };
   }
@@ -1093,13 +1390,22 @@ export class OrderManager {
    * first (a failure of p is logged, not thrown); the signal aborts requests when it passes (or
    * when `parent` aborts).
    */
-  private deadline(ms: number, what: string, parent?: AbortSignal): { signal: AbortSignal; within: (p: Promise<unknown>) => Promise<void>; end: () => void } {
+  private deadline(
+    ms: number,
+    what: string,
+    parent?: AbortSignal,
+  ): { signal: AbortSignal; within: (p: Promise<unknown>) => Promise<void>; end: () => void } {
     const ac = new AbortController();
     // One signal guards every concurrent request of the batch; each adds an abort listener.
     setMaxListeners(0, ac.signal);
     let expire: () => void = () => undefined;
-    const passed = new Promise<void>((resolve) => { expire = resolve; });
-    const fire = (): void => { if (!ac.signal.aborted) ac.abort(new Error(`${what}: deadline of ${ms} ms passed`)); expire(); };
+    const passed = new Promise<void>((resolve) => {
+      expire = resolve;
+    });
+    const fire = (): void => {
+      if (!ac.signal.aborted) ac.abort(new DeadlineError(`${what}: deadline of ${ms} ms passed`));
+      expire();
+    };
     const timer = this.clock.setTimeout(fire, ms);
     const onParent = (): void => fire();
     parent?.addEventListener('abort', onParent, { once: true });
@@ -1107,7 +1413,12 @@ export class OrderManager {
     return {
       signal: ac.signal,
       within: async (p) => {
-        await Promise.race([p.catch((e: unknown) => { if (!ac.signal.aborted) this.log.error({ err: String(e) }, `${what} step failed`); }), passed]);
+        await Promise.race([
+          p.catch((e: unknown) => {
+            if (!ac.signal.aborted) this.log.error({ err: String(e) }, `${what} step failed`);
+          }),
+          passed,
+        ]);
       },
       end: () => {
         if (ended) return;
@@ -1134,8 +1445,14 @@ export class OrderManager {
   async close(): Promise<void> {
     this.closed = true;
     this.halted = true;
-    if (this.pending !== null) { this.pending.resolve(SUPERSEDED); this.pending = null; }
-    if (this.resolveTimer !== null) { this.clock.clearTimeout(this.resolveTimer); this.resolveTimer = null; }
+    if (this.pending !== null) {
+      this.pending.resolve(SUPERSEDED);
+      this.pending = null;
+    }
+    if (this.resolveTimer !== null) {
+      this.clock.clearTimeout(this.resolveTimer);
+      this.resolveTimer = null;
+    }
     if (this.pumping !== null) await this.pumping;
     await this.drain();
   }
@@ -1149,15 +1466,15 @@ export class OrderManager {
       this.book.setMatched(t.id, out.sizeMatched);
       t.acknowledged = true;
       // A lookup never undoes a cancel in flight; it only confirms the order rests.
-      if (t.state !== 'cancelling') t.state = 'live';
+      if (t.state !== 'cancelling') moveTo(t, 'live');
     } else if (out.state === 'unknown') {
       this.book.setMatched(t.id, out.sizeMatched);
-      t.state = 'unknown';
+      moveTo(t, 'unknown');
     } else if (out.state === 'cancelling') {
       // A stale lookup left our cancel pending: the order rests until it is cancelled again.
       this.book.setMatched(t.id, out.sizeMatched);
       t.acknowledged = true;
-      t.state = 'live';
+      moveTo(t, 'live');
     } else if (out.state === 'closing') {
       // A stale lookup of an order whose cancel was answered: its final read is still owed.
       this.book.remove(t.id);
@@ -1169,7 +1486,7 @@ export class OrderManager {
 
   private toUnknown(t: TrackedOrder, reason: string, delayMs: number): void {
     this.ledger.markUnknown(t.id, reason);
-    t.state = 'unknown';
+    moveTo(t, 'unknown');
     t.lookupAtMs = this.clock.now() + delayMs;
     this.scheduleResolve(delayMs);
   }
@@ -1187,11 +1504,14 @@ export class OrderManager {
     if (this.resolveTimer !== null && this.resolveAt <= at) return;
     if (this.resolveTimer !== null) this.clock.clearTimeout(this.resolveTimer);
     this.resolveAt = at;
-    this.resolveTimer = this.clock.setTimeout(() => {
-      this.resolveTimer = null;
-      this.resolveAt = Number.POSITIVE_INFINITY;
-      this.resolveUnknown().catch((e: unknown) => this.log.error({ err: String(e) }, 'scheduled lookup failed'));
-    }, Math.max(0, delayMs));
+    this.resolveTimer = this.clock.setTimeout(
+      () => {
+        this.resolveTimer = null;
+        this.resolveAt = Number.POSITIVE_INFINITY;
+        this.resolveUnknown().catch((e: unknown) => this.log.error({ err: String(e) }, 'scheduled lookup failed'));
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   /** Schedules the next lookup for whatever is still unknown or due a recheck. */
@@ -1204,7 +1524,9 @@ export class OrderManager {
 
   private track<T>(p: Promise<T>): Promise<T> {
     this.inflight.add(p);
-    const done = (): void => { this.inflight.delete(p); };
+    const done = (): void => {
+      this.inflight.delete(p);
+    };
     p.then(done, done);
     return p;
   }
@@ -1217,15 +1539,28 @@ export class OrderManager {
     const cb = this.opts.onFill;
     for (const f of fills) {
       this.emitted = { count: this.emitted.count + 1, shares: this.emitted.shares + f.size };
-      this.log.info({ orderId: f.orderId, tokenId: f.tokenId, side: f.side, price: f.price, size: f.size, fee: f.feeMicros, liquidity: f.liquidity }, 'fill');
+      this.log.info(fillLogFields(f, this.markets.get(f.tokenId)?.label), 'fill');
       if (cb !== undefined) {
-        try { cb(f); } catch (e) { this.log.error({ err: String(e) }, 'onFill handler threw'); }
+        try {
+          cb(f);
+        } catch (e) {
+          this.log.error({ err: String(e) }, 'onFill handler threw');
+        }
       }
     }
   }
 }
 
-/** Shares of a signed order: BUY receives takerAmount shares, SELL gives makerAmount (protocol.md §3). */
+/**
+ * Moves a tracked order to another live-order state, checked against the one order state machine
+ * (src/core/order-lifecycle.ts): a move its table does not allow is a bug here (InvariantError).
+ */
+function moveTo(t: TrackedOrder, to: LiveOrderState): void {
+  checkLiveTransition(t.id, t.state, to);
+  t.state = to;
+}
+
+/** Shares of a signed order: BUY receives takerAmount shares, SELL gives makerAmount (docs/protocol.md §3). */
 function sharesOf(o: UnsignedOrder): Shares {
   return (o.side === 'BUY' ? o.takerAmount : o.makerAmount) as Shares;
 }
@@ -1237,7 +1572,10 @@ function chunkByPriority<T>(items: readonly T[], priorityOf: (t: T) => string): 
   let pr: string | null = null;
   for (const it of items) {
     const p = priorityOf(it);
-    if (cur.length === MAX_ORDERS_PER_BATCH || (pr !== null && p !== pr)) { out.push(cur); cur = []; }
+    if (cur.length === MAX_ORDERS_PER_BATCH || (pr !== null && p !== pr)) {
+      out.push(cur);
+      cur = [];
+    }
     cur.push(it);
     pr = p;
   }

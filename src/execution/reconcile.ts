@@ -1,4 +1,4 @@
-// Reconcile: the pure diff between the quotes wanted resting and our orders (DESIGN.md §4.2).
+// Reconcile: the pure diff between the quotes wanted resting and our orders (docs/ARCHITECTURE.md §3).
 // Orders are keyed by (token, side, price); a key whose resting size is within the size tolerance
 // of what is wanted is left alone, so an unchanged quote keeps its place in the queue. Invariants:
 // - at most one placement per key, and none at a key with an in-flight or unknown order (an
@@ -13,10 +13,15 @@
 // - the output depends only on the inputs, never on their order.
 import { InvariantError } from '../core/errors.js';
 import { mulMicros, type Shares } from '../core/money.js';
+import { remainingSize, type LiveOrder, type Side } from '../core/order.js';
+import type { DesiredQuote } from '../core/quote.js';
 import {
-  quoteKey, remainingSize,
-  type BlockedKey, type CancelIntent, type CancelReason, type DesiredQuote, type LiveOrder,
-  type PlacementIntent, type ReconcilePlan, type Side,
+  quoteKey,
+  type BlockedKey,
+  type CancelIntent,
+  type CancelReason,
+  type PlacementIntent,
+  type ReconcilePlan,
 } from './types.js';
 
 export interface ReconcileOptions {
@@ -45,8 +50,10 @@ interface Want {
 export function sizeTolerance(wanted: number, opts: ReconcileOptions = {}): number {
   const abs = opts.toleranceShares ?? 0;
   const bps = opts.toleranceBps ?? 0;
-  if (!Number.isSafeInteger(abs) || abs < 0) throw new InvariantError(`toleranceShares must be a non-negative integer, got ${String(abs)}`);
-  if (!Number.isSafeInteger(bps) || bps < 0) throw new InvariantError(`toleranceBps must be a non-negative integer, got ${String(bps)}`);
+  if (!Number.isSafeInteger(abs) || abs < 0)
+    throw new InvariantError(`toleranceShares must be a non-negative integer, got ${String(abs)}`);
+  if (!Number.isSafeInteger(bps) || bps < 0)
+    throw new InvariantError(`toleranceBps must be a non-negative integer, got ${String(bps)}`);
   // D × bps / 10⁴ = mulMicros(D, bps × 100): exact even when D × bps passes 2^53.
   return Math.max(abs, mulMicros(wanted, bps * 100, 'floor'));
 }
@@ -88,24 +95,40 @@ export function reconcile(
     // orders are kept while they fit under the upper bound.
     let total = 0;
     const keptHere: LiveOrder[] = [];
-    for (const o of pending) { total += remainingSize(o); keptHere.push(o); }
+    for (const o of pending) {
+      total += remainingSize(o);
+      keptHere.push(o);
+    }
     for (const o of resting) {
       const r = remainingSize(o);
-      if (total + r <= wanted + tol) { total += r; keptHere.push(o); } else cancel(o, key, 'excess');
+      if (total + r <= wanted + tol) {
+        total += r;
+        keptHere.push(o);
+      } else cancel(o, key, 'excess');
     }
 
     // Tolerance keeps an existing order; it never excuses an empty key.
-    if (total > 0 && total >= wanted - tol) { kept.push(...keptHere); continue; }
+    if (total > 0 && total >= wanted - tol) {
+      kept.push(...keptHere);
+      continue;
+    }
 
     const missing = wanted - total;
     if (pending.length > 0) {
       kept.push(...keptHere);
-      blocked.push({ key, reason: pending.some((o) => o.state === 'unknown') ? 'unknown' : 'inflight', missing: missing as Shares });
+      blocked.push({
+        key,
+        reason: pending.some((o) => o.state === 'unknown') ? 'unknown' : 'inflight',
+        missing: missing as Shares,
+      });
       continue;
     }
     const min = opts.minOrderSize?.(want.tokenId) ?? 0;
     const quote = (size: number): DesiredQuote => ({
-      tokenId: want.tokenId, side: want.side, price: want.price as DesiredQuote['price'], size: size as Shares,
+      tokenId: want.tokenId,
+      side: want.side,
+      price: want.price as DesiredQuote['price'],
+      size: size as Shares,
       ...(want.tag !== undefined ? { tag: want.tag } : {}),
       ...(want.postOnly !== undefined ? { postOnly: want.postOnly } : {}),
     });
@@ -127,13 +150,24 @@ function aggregateDesired(desired: readonly DesiredQuote[]): Map<string, Want> {
   const wants = new Map<string, Want>();
   for (const q of desired) {
     if (!Number.isSafeInteger(q.price) || !Number.isSafeInteger(q.size) || q.size < 0) {
-      throw new InvariantError(`desired quote with invalid price/size: ${q.tokenId} ${q.side} ${String(q.price)} × ${String(q.size)}`);
+      throw new InvariantError(
+        `desired quote with invalid price/size: ${q.tokenId} ${q.side} ${String(q.price)} × ${String(q.size)}`,
+      );
     }
-    if (q.side !== 'BUY' && q.side !== 'SELL') throw new InvariantError(`desired quote with invalid side: ${String(q.side)}`);
+    if (q.side !== 'BUY' && q.side !== 'SELL')
+      throw new InvariantError(`desired quote with invalid side: ${String(q.side)}`);
     if (q.size === 0) continue;
     const key = quoteKey(q.tokenId, q.side, q.price);
     const w = wants.get(key);
-    if (w === undefined) wants.set(key, { tokenId: q.tokenId, side: q.side, price: q.price, size: q.size, tag: q.tag, postOnly: q.postOnly });
+    if (w === undefined)
+      wants.set(key, {
+        tokenId: q.tokenId,
+        side: q.side,
+        price: q.price,
+        size: q.size,
+        tag: q.tag,
+        postOnly: q.postOnly,
+      });
     else w.size += q.size;
   }
   return wants;
@@ -147,7 +181,8 @@ function groupOrders(live: readonly LiveOrder[]): Map<string, LiveOrder[]> {
     ids.add(o.id);
     const key = quoteKey(o.tokenId, o.side, o.price);
     const list = byKey.get(key);
-    if (list === undefined) byKey.set(key, [o]); else list.push(o);
+    if (list === undefined) byKey.set(key, [o]);
+    else list.push(o);
   }
   return byKey;
 }
@@ -169,17 +204,25 @@ function tagPlacements(
   const tagged = sorted.map((p): PlacementIntent => {
     const k = `${p.quote.tokenId}|${p.quote.side}`;
     const left = cancelled.get(k) ?? 0;
-    if (left > 0) { cancelled.set(k, left - 1); return { ...p, kind: 'replace' }; }
+    if (left > 0) {
+      cancelled.set(k, left - 1);
+      return { ...p, kind: 'replace' };
+    }
     return { ...p, kind: 'new' };
   });
   return [...tagged.filter((p) => p.kind === 'replace'), ...tagged.filter((p) => p.kind === 'new')];
 }
 
 /** Token, then BUY before SELL, then best price first (bids high → low, asks low → high). */
-function compareQuotes(a: Pick<DesiredQuote, 'tokenId' | 'side' | 'price'>, b: Pick<DesiredQuote, 'tokenId' | 'side' | 'price'>): number {
-  return compareStrings(a.tokenId, b.tokenId)
-    || compareStrings(a.side, b.side)
-    || (a.side === 'BUY' ? b.price - a.price : a.price - b.price);
+function compareQuotes(
+  a: Pick<DesiredQuote, 'tokenId' | 'side' | 'price'>,
+  b: Pick<DesiredQuote, 'tokenId' | 'side' | 'price'>,
+): number {
+  return (
+    compareStrings(a.tokenId, b.tokenId) ||
+    compareStrings(a.side, b.side) ||
+    (a.side === 'BUY' ? b.price - a.price : a.price - b.price)
+  );
 }
 
 function compareKeys(wants: Map<string, Want>, byKey: Map<string, LiveOrder[]>) {

@@ -3,6 +3,7 @@
 // expires at `untilMs` (the injected clock's time) and is forgotten then; the latest rejection of
 // a key wins; bounded by the number of keys quoted (expired entries are swept on each check).
 import type { Clock } from '../core/clock.js';
+import { OptionError } from '../core/errors.js';
 
 export interface Rejection {
   readonly key: string;
@@ -14,8 +15,12 @@ export interface Rejection {
 export class RejectionCooldown {
   private readonly byKey = new Map<string, Rejection>();
 
-  constructor(private readonly clock: Clock, private readonly cooldownMs: number) {
-    if (!Number.isFinite(cooldownMs) || cooldownMs < 0) throw new RangeError(`rejection cool-down must be >= 0 ms, got ${String(cooldownMs)}`);
+  constructor(
+    private readonly clock: Clock,
+    private readonly cooldownMs: number,
+  ) {
+    if (!Number.isFinite(cooldownMs) || cooldownMs < 0)
+      throw new OptionError('EXECUTION_OPTION', `rejection cool-down must be >= 0 ms, got ${String(cooldownMs)}`);
   }
 
   record(key: string, errorMsg: string): void {
@@ -28,7 +33,10 @@ export class RejectionCooldown {
   active(key: string): Rejection | undefined {
     const r = this.byKey.get(key);
     if (r === undefined) return undefined;
-    if (this.clock.now() >= r.untilMs) { this.byKey.delete(key); return undefined; }
+    if (this.clock.now() >= r.untilMs) {
+      this.byKey.delete(key);
+      return undefined;
+    }
     return r;
   }
 

@@ -1,4 +1,4 @@
-// Risk: the checks between a strategy's desired quotes and reconcile (DESIGN.md §4.2: a buggy
+// Risk: the checks between a strategy's desired quotes and reconcile (docs/ARCHITECTURE.md §3: a buggy
 // strategy cannot break a limit). Pure: quotes + state + limits in, accepted quotes + dropped ones
 // (each with a reason) + the next kill-switch state out; nothing global. Invariants kept:
 // - every accepted quote is on its market's current tick, inside [tick, 1 − tick], at least the
@@ -18,8 +18,8 @@
 // 1 per share, the most a share can cost. Markets count toward the total when their tokens are in
 // `state.tokens` (positions in other tokens are the caller's to include or not).
 import { mulMicros, formatMicros, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
+import type { DesiredQuote } from '../core/quote.js';
 import { isOnTick } from '../core/tick.js';
-import type { DesiredQuote } from './types.js';
 
 export interface MarketLimits {
   /** Largest |worst-case net position| of a market, Yes-equivalent share millionths; null: none. */
@@ -66,7 +66,12 @@ export interface KillSwitchState {
   readonly rearm: { readonly day: string; readonly pnl: Micros } | null;
 }
 
-export const KILL_SWITCH_ARMED: KillSwitchState = Object.freeze({ tripped: false, trippedAtMs: null, reason: null, rearm: null });
+export const KILL_SWITCH_ARMED: KillSwitchState = Object.freeze({
+  tripped: false,
+  trippedAtMs: null,
+  reason: null,
+  rearm: null,
+});
 
 export interface RiskState {
   readonly nowMs: number;
@@ -86,9 +91,19 @@ export interface RiskState {
 }
 
 export type RiskReason =
-  | 'kill-switch' | 'unknown-token' | 'stale-data' | 'market-closed' | 'bad-size' | 'off-tick'
-  | 'price-out-of-range' | 'below-min-size' | 'insufficient-inventory' | 'insufficient-collateral'
-  | 'max-position' | 'max-notional' | 'max-total-exposure';
+  | 'kill-switch'
+  | 'unknown-token'
+  | 'stale-data'
+  | 'market-closed'
+  | 'bad-size'
+  | 'off-tick'
+  | 'price-out-of-range'
+  | 'below-min-size'
+  | 'insufficient-inventory'
+  | 'insufficient-collateral'
+  | 'max-position'
+  | 'max-notional'
+  | 'max-total-exposure';
 
 export interface DroppedQuote {
   readonly quote: DesiredQuote;
@@ -102,7 +117,7 @@ export interface RiskResult {
   readonly killSwitch: KillSwitchState;
 }
 
-const SIZE_STEP = 10_000; // orders carry sizes in 0.01 shares (protocol.md §3)
+const SIZE_STEP = 10_000; // orders carry sizes in 0.01 shares (docs/protocol.md §3)
 
 /** An operator's (or the daemon's) trip; a tripped switch keeps its first reason. */
 export function tripKillSwitch(state: KillSwitchState, reason: string, nowMs: number): KillSwitchState {
@@ -123,7 +138,11 @@ export function lossTripLevel(state: KillSwitchState, day: string, dailyLossLimi
 }
 
 /** Trips the switch when the day's PnL has reached the loss limit; otherwise returns it as is. */
-export function updateKillSwitch(state: KillSwitchState, s: Pick<RiskState, 'nowMs' | 'day' | 'dailyPnl'>, limits: Pick<RiskLimits, 'dailyLossLimit'>): KillSwitchState {
+export function updateKillSwitch(
+  state: KillSwitchState,
+  s: Pick<RiskState, 'nowMs' | 'day' | 'dailyPnl'>,
+  limits: Pick<RiskLimits, 'dailyLossLimit'>,
+): KillSwitchState {
   if (state.tripped) return state;
   const level = lossTripLevel(state, s.day, limits.dailyLossLimit);
   if (level !== null && s.dailyPnl <= level) {
@@ -146,7 +165,9 @@ interface MarketBook {
 export function checkRisk(quotes: readonly DesiredQuote[], state: RiskState, limits: RiskLimits): RiskResult {
   const killSwitch = updateKillSwitch(state.killSwitch, state, limits);
   const dropped: DroppedQuote[] = [];
-  const drop = (quote: DesiredQuote, reason: RiskReason, detail: string): void => { dropped.push({ quote, reason, detail }); };
+  const drop = (quote: DesiredQuote, reason: RiskReason, detail: string): void => {
+    dropped.push({ quote, reason, detail });
+  };
   if (killSwitch.tripped) {
     for (const q of quotes) drop(q, 'kill-switch', killSwitch.reason ?? 'tripped');
     return { accepted: [], dropped, killSwitch };
@@ -166,52 +187,100 @@ export function checkRisk(quotes: readonly DesiredQuote[], state: RiskState, lim
 
   for (const q of quotes) {
     const info = state.tokens.get(q.tokenId);
-    if (info === undefined) { drop(q, 'unknown-token', `no market data for token ${q.tokenId}`); continue; }
-    if (info.dataAtMs === null || state.nowMs - info.dataAtMs > limits.maxDataAgeMs) {
-      drop(q, 'stale-data', info.dataAtMs === null ? 'no market data yet' : `data ${state.nowMs - info.dataAtMs} ms old > ${limits.maxDataAgeMs} ms`);
+    if (info === undefined) {
+      drop(q, 'unknown-token', `no market data for token ${q.tokenId}`);
       continue;
     }
-    if (!info.acceptingOrders) { drop(q, 'market-closed', `market ${info.marketId} is not accepting orders`); continue; }
+    if (info.dataAtMs === null || state.nowMs - info.dataAtMs > limits.maxDataAgeMs) {
+      drop(
+        q,
+        'stale-data',
+        info.dataAtMs === null
+          ? 'no market data yet'
+          : `data ${state.nowMs - info.dataAtMs} ms old > ${limits.maxDataAgeMs} ms`,
+      );
+      continue;
+    }
+    if (!info.acceptingOrders) {
+      drop(q, 'market-closed', `market ${info.marketId} is not accepting orders`);
+      continue;
+    }
     if (!Number.isSafeInteger(q.size) || q.size <= 0 || q.size % SIZE_STEP !== 0) {
-      drop(q, 'bad-size', `size ${String(q.size)} is not a positive multiple of 0.01 share`); continue;
+      drop(q, 'bad-size', `size ${String(q.size)} is not a positive multiple of 0.01 share`);
+      continue;
     }
     if (!Number.isSafeInteger(q.price) || !isOnTick(q.price, info.tickSize)) {
-      drop(q, 'off-tick', `price ${fmt(q.price)} is not on tick ${formatMicros(info.tickSize)}`); continue;
+      drop(q, 'off-tick', `price ${fmt(q.price)} is not on tick ${formatMicros(info.tickSize)}`);
+      continue;
     }
     if (q.price < info.tickSize || q.price > SCALE - info.tickSize) {
-      drop(q, 'price-out-of-range', `price ${formatMicros(q.price)} outside [${formatMicros(info.tickSize)}, ${formatMicros(SCALE - info.tickSize)}]`); continue;
+      drop(
+        q,
+        'price-out-of-range',
+        `price ${formatMicros(q.price)} outside [${formatMicros(info.tickSize)}, ${formatMicros(SCALE - info.tickSize)}]`,
+      );
+      continue;
     }
     if (q.size < info.minOrderSize) {
-      drop(q, 'below-min-size', `size ${formatMicros(q.size)} < minimum ${formatMicros(info.minOrderSize)}`); continue;
+      drop(q, 'below-min-size', `size ${formatMicros(q.size)} < minimum ${formatMicros(info.minOrderSize)}`);
+      continue;
     }
     if (q.side === 'SELL') {
       const held = state.positions.get(q.tokenId) ?? 0;
       const after = (sold.get(q.tokenId) ?? 0) + q.size;
-      if (after > held) { drop(q, 'insufficient-inventory', `selling ${formatMicros(after)} of ${formatMicros(held)} held`); continue; }
+      if (after > held) {
+        drop(q, 'insufficient-inventory', `selling ${formatMicros(after)} of ${formatMicros(held)} held`);
+        continue;
+      }
     }
     const cost = q.side === 'BUY' ? mulMicros(q.price, q.size, 'ceil') : 0;
     if (state.collateral !== null && collateralUsed + cost > state.collateral) {
-      drop(q, 'insufficient-collateral', `bids need ${formatMicros(collateralUsed + cost)} of ${formatMicros(state.collateral)}`); continue;
+      drop(
+        q,
+        'insufficient-collateral',
+        `bids need ${formatMicros(collateralUsed + cost)} of ${formatMicros(state.collateral)}`,
+      );
+      continue;
     }
 
     const m = marketOf(info, state, limits, markets);
     const moveUp = (q.tokenId === m.yes) === (q.side === 'BUY');
     const before = moveUp ? m.up : m.down;
     const after = moveUp ? before + q.size : before - q.size;
-    if (m.limits.maxPosition !== null && Math.abs(after) > m.limits.maxPosition && Math.abs(after) >= Math.abs(before)) {
-      drop(q, 'max-position', `worst-case position ${formatMicros(Math.abs(after))} in ${info.marketId} beyond ${formatMicros(m.limits.maxPosition)}`); continue;
+    if (
+      m.limits.maxPosition !== null &&
+      Math.abs(after) > m.limits.maxPosition &&
+      Math.abs(after) >= Math.abs(before)
+    ) {
+      drop(
+        q,
+        'max-position',
+        `worst-case position ${formatMicros(Math.abs(after))} in ${info.marketId} beyond ${formatMicros(m.limits.maxPosition)}`,
+      );
+      continue;
     }
     const expBefore = exposure(m, m.up, m.down);
     const expAfter = moveUp ? exposure(m, after, m.down) : exposure(m, m.up, after);
     if (m.limits.maxNotional !== null && expAfter > m.limits.maxNotional && expAfter > expBefore) {
-      drop(q, 'max-notional', `worst-case notional ${formatMicros(expAfter)} in ${info.marketId} beyond ${formatMicros(m.limits.maxNotional)}`); continue;
+      drop(
+        q,
+        'max-notional',
+        `worst-case notional ${formatMicros(expAfter)} in ${info.marketId} beyond ${formatMicros(m.limits.maxNotional)}`,
+      );
+      continue;
     }
     const totalAfter = total - expBefore + expAfter;
     if (limits.maxTotalExposure !== null && totalAfter > limits.maxTotalExposure && totalAfter > total) {
-      drop(q, 'max-total-exposure', `total exposure ${formatMicros(totalAfter)} beyond ${formatMicros(limits.maxTotalExposure)}`); continue;
+      drop(
+        q,
+        'max-total-exposure',
+        `total exposure ${formatMicros(totalAfter)} beyond ${formatMicros(limits.maxTotalExposure)}`,
+      );
+      continue;
     }
 
-    if (moveUp) m.up = after; else m.down = after;
+    if (moveUp) m.up = after;
+    else m.down = after;
     total = totalAfter;
     collateralUsed += cost;
     if (q.side === 'SELL') sold.set(q.tokenId, (sold.get(q.tokenId) ?? 0) + q.size);
@@ -224,7 +293,10 @@ export function checkRisk(quotes: readonly DesiredQuote[], state: RiskState, lim
  * Exposure of each market (condition id → collateral millionths) from positions alone, before
  * any quote: what `checkRisk` starts from (for reports and metrics).
  */
-export function marketExposures(state: Pick<RiskState, 'tokens' | 'positions'>, limits: Pick<RiskLimits, 'market' | 'perMarket'>): Map<string, Micros> {
+export function marketExposures(
+  state: Pick<RiskState, 'tokens' | 'positions'>,
+  limits: Pick<RiskLimits, 'market' | 'perMarket'>,
+): Map<string, Micros> {
   const markets = new Map<string, MarketBook>();
   const out = new Map<string, Micros>();
   for (const info of state.tokens.values()) {
@@ -246,14 +318,19 @@ function marketOf(
   const pair = info.complementTokenId === null ? [info.tokenId] : [info.tokenId, info.complementTokenId].sort();
   const yes = pair[0] as string;
   const no = pair[1] ?? null;
-  const n = (state.positions.get(yes) ?? 0) - (no === null ? 0 : state.positions.get(no) ?? 0);
+  const n = (state.positions.get(yes) ?? 0) - (no === null ? 0 : (state.positions.get(no) ?? 0));
   const yesMark = state.tokens.get(yes)?.mark ?? null;
-  const noMark = no === null ? null : state.tokens.get(no)?.mark ?? null;
+  const noMark = no === null ? null : (state.tokens.get(no)?.mark ?? null);
   const markYes = yesMark ?? (noMark !== null ? SCALE - noMark : SCALE);
   const markNo = noMark ?? (yesMark !== null ? SCALE - yesMark : SCALE);
   const o = limits.perMarket?.get(info.marketId);
   const m: MarketBook = {
-    yes, no, up: n, down: n, markYes, markNo,
+    yes,
+    no,
+    up: n,
+    down: n,
+    markYes,
+    markNo,
     limits: {
       maxPosition: o?.maxPosition !== undefined ? o.maxPosition : limits.market.maxPosition,
       maxNotional: o?.maxNotional !== undefined ? o.maxNotional : limits.market.maxNotional,

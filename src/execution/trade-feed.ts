@@ -30,7 +30,9 @@ import type { AccountLifecyclePort } from '../exchange/gateway.js';
 import type { FillReversal, LedgerOrder, TradeLegInput, TradeLegOutcome } from '../ledger/types.js';
 import { fillFee } from '../core/fees.js';
 import { feeMicros, feeModelOfRates, type FeeRates, type FillEvent } from './fill-tracker.js';
+import { fillLogFields, reversalLogFields, type MarketNameOf } from './fill-log.js';
 import { SILENT_LOGGER, type ManagerLogger } from './order-manager-types.js';
+import { OptionError } from '../core/errors.js';
 
 /** What the feed needs of the ledger (the Ledger class satisfies it). */
 export interface TradeFeedLedger {
@@ -51,6 +53,8 @@ export interface TradeFeedOptions {
   readonly onReversal?: (r: FillReversal) => void;
   /** The fee rates of a token's market (the order manager's market settings); undefined: unknown. */
   readonly fees?: (tokenId: string) => FeeRates | undefined;
+  /** A token's market by its short name, for the fill lines (fill-log.ts); undefined: unknown. */
+  readonly marketName?: MarketNameOf;
   /** How far behind the latest match seen each poll starts again (default 2000 ms). */
   readonly overlapMs?: number;
   /** Trade records one poll reads at most (default 2000: four pages of 500). */
@@ -89,16 +93,30 @@ export interface TradeFeedStatus {
   readonly polls: number;
 }
 
-const DEFAULTS = { overlapMs: 2_000, maxTradesPerPoll: 2_000, startLookbackMs: 600_000, maxLookbackMs: 3_600_000, timeoutMs: 10_000 };
+const DEFAULTS = {
+  overlapMs: 2_000,
+  maxTradesPerPoll: 2_000,
+  startLookbackMs: 600_000,
+  maxLookbackMs: 3_600_000,
+  timeoutMs: 10_000,
+};
 /** Bound of the in-memory sets (known leg statuses, orders logged as unknown). */
 const MEMORY_CAP = 50_000;
 
 const EMPTY: TradeFeedReport = Object.freeze({
-  read: 0, recorded: 0, updated: 0, fills: [], reversals: [], unknown: 0, refused: 0, error: null, complete: true,
+  read: 0,
+  recorded: 0,
+  updated: 0,
+  fills: [],
+  reversals: [],
+  unknown: 0,
+  refused: 0,
+  error: null,
+  complete: true,
 });
 
 export class TradeFeed {
-  private readonly o: Required<Omit<TradeFeedOptions, 'onFill' | 'onReversal' | 'logger'>>;
+  private readonly o: Required<Omit<TradeFeedOptions, 'onFill' | 'onReversal' | 'logger' | 'marketName'>>;
   private readonly log: ManagerLogger;
   /** Last status written per `tradeId orderId`, with the leg's match time (pruned behind the cursor). */
   private readonly known = new Map<string, { status: string; matchMs: number }>();
@@ -118,7 +136,10 @@ export class TradeFeed {
 
   constructor(private readonly opts: TradeFeedOptions) {
     this.o = {
-      gateway: opts.gateway, ledger: opts.ledger, clock: opts.clock, fees: opts.fees ?? (() => undefined),
+      gateway: opts.gateway,
+      ledger: opts.ledger,
+      clock: opts.clock,
+      fees: opts.fees ?? (() => undefined),
       overlapMs: opts.overlapMs ?? DEFAULTS.overlapMs,
       maxTradesPerPoll: opts.maxTradesPerPoll ?? DEFAULTS.maxTradesPerPoll,
       startLookbackMs: opts.startLookbackMs ?? DEFAULTS.startLookbackMs,
@@ -127,7 +148,8 @@ export class TradeFeed {
     };
     for (const k of ['overlapMs', 'maxTradesPerPoll', 'startLookbackMs', 'maxLookbackMs', 'timeoutMs'] as const) {
       const v = this.o[k];
-      if (!Number.isSafeInteger(v) || v < (k === 'maxTradesPerPoll' || k === 'timeoutMs' ? 1 : 0)) throw new RangeError(`tradeFeed.${k} must be a non-negative integer, got ${String(v)}`);
+      if (!Number.isSafeInteger(v) || v < (k === 'maxTradesPerPoll' || k === 'timeoutMs' ? 1 : 0))
+        throw new OptionError('EXECUTION_OPTION', `tradeFeed.${k} must be a non-negative integer, got ${String(v)}`);
     }
     this.log = opts.logger ?? SILENT_LOGGER;
     this.latestMs = opts.ledger.latestTradeMs();
@@ -137,7 +159,9 @@ export class TradeFeed {
   poll(signal?: AbortSignal): Promise<TradeFeedReport> {
     if (!this.enabled || this.closed) return Promise.resolve(EMPTY);
     if (this.running !== null) return this.running;
-    const p = this.doPoll(signal).finally(() => { this.running = null; });
+    const p = this.doPoll(signal).finally(() => {
+      this.running = null;
+    });
     this.running = p;
     return p;
   }
@@ -149,7 +173,12 @@ export class TradeFeed {
   }
 
   status(): TradeFeedStatus {
-    return { enabled: this.enabled && !this.closed, cursorMs: this.cursorMs, lastPollAtMs: this.lastPollAtMs, polls: this.polls };
+    return {
+      enabled: this.enabled && !this.closed,
+      cursorMs: this.cursorMs,
+      lastPollAtMs: this.lastPollAtMs,
+      polls: this.polls,
+    };
   }
 
   private startMs(now: number): number {
@@ -158,12 +187,16 @@ export class TradeFeed {
     const latest = this.latestMs === null ? null : this.latestMs - overlapMs;
     let from: number;
     if (this.resumeFromMs !== null) from = this.resumeFromMs;
-    else if (unsettled !== null || latest !== null) from = Math.min(unsettled ?? Number.POSITIVE_INFINITY, latest ?? Number.POSITIVE_INFINITY);
+    else if (unsettled !== null || latest !== null)
+      from = Math.min(unsettled ?? Number.POSITIVE_INFINITY, latest ?? Number.POSITIVE_INFINITY);
     else from = now - startLookbackMs;
     const floor = now - maxLookbackMs;
     if (from < floor && unsettled !== null && unsettled < floor && unsettled !== this.staleWarnedMs) {
       this.staleWarnedMs = unsettled;
-      this.log.warn({ oldestPendingMatchMs: unsettled, maxLookbackMs }, 'trades pending for longer than the look-back are no longer re-read; lookups and the positions check cover them');
+      this.log.warn(
+        { oldestPendingMatchMs: unsettled, maxLookbackMs },
+        'trades pending for longer than the look-back are no longer re-read; lookups and the positions check cover them',
+      );
     }
     return Math.max(from, floor);
   }
@@ -176,12 +209,22 @@ export class TradeFeed {
     const fromMs = this.startMs(now);
     this.cursorMs = fromMs;
     const ac = new AbortController();
-    const abort = (): void => { ac.abort(); };
+    const abort = (): void => {
+      ac.abort();
+    };
     const timer: TimerId = clock.setTimeout(abort, timeoutMs);
     this.aborts.signal.addEventListener('abort', abort);
     signal?.addEventListener('abort', abort);
     if (signal?.aborted === true) abort();
-    const acc = { read: 0, recorded: 0, updated: 0, unknown: 0, refused: 0, fills: [] as FillEvent[], reversals: [] as FillReversal[] };
+    const acc = {
+      read: 0,
+      recorded: 0,
+      updated: 0,
+      unknown: 0,
+      refused: 0,
+      fills: [] as FillEvent[],
+      reversals: [] as FillReversal[],
+    };
     let lastMatchMs: number | null = null;
     let error: unknown = null;
     let cut = false;
@@ -191,7 +234,10 @@ export class TradeFeed {
         lastMatchMs = t.matchTimeMs;
         if (this.latestMs === null || t.matchTimeMs > this.latestMs) this.latestMs = t.matchTimeMs;
         this.book(t, acc);
-        if (acc.read >= maxTradesPerPoll) { cut = true; break; }
+        if (acc.read >= maxTradesPerPoll) {
+          cut = true;
+          break;
+        }
       }
     } catch (err) {
       error = err;
@@ -211,7 +257,11 @@ export class TradeFeed {
     // more than the budget); else from the ledger's pending legs and the latest match seen.
     if (cut && lastMatchMs !== null) {
       const stuck = Math.floor(lastMatchMs / 1000) <= Math.floor(fromMs / 1000);
-      if (stuck) this.log.warn({ atMs: lastMatchMs, maxTradesPerPoll }, 'more trades in one second than a poll reads: the rest of that second is left to order lookups');
+      if (stuck)
+        this.log.warn(
+          { atMs: lastMatchMs, maxTradesPerPoll },
+          'more trades in one second than a poll reads: the rest of that second is left to order lookups',
+        );
       this.resumeFromMs = stuck ? lastMatchMs + 1000 : lastMatchMs;
     } else if (error === null) {
       this.resumeFromMs = null;
@@ -222,24 +272,49 @@ export class TradeFeed {
   }
 
   /** Books our legs of one trade. */
-  private book(t: TradeRecord, acc: { recorded: number; updated: number; unknown: number; refused: number; fills: FillEvent[]; reversals: FillReversal[] }): void {
+  private book(
+    t: TradeRecord,
+    acc: {
+      recorded: number;
+      updated: number;
+      unknown: number;
+      refused: number;
+      fills: FillEvent[];
+      reversals: FillReversal[];
+    },
+  ): void {
     const { ledger } = this.o;
     const liquidity = t.traderSide === 'TAKER' ? 'taker' : 'maker';
     for (const leg of t.ownLegs) {
       const key = `${t.id} ${leg.orderId}`;
       if (this.known.get(key)?.status === t.status) continue;
       const model = feeModelOfRates(this.o.fees?.(leg.assetId));
-      const bps = t.traderSide === 'TAKER' ? t.feeRateBps : (t.makerOrders.find((m) => m.orderId === leg.orderId)?.feeRateBps ?? t.feeRateBps);
+      const bps =
+        t.traderSide === 'TAKER'
+          ? t.feeRateBps
+          : (t.makerOrders.find((m) => m.orderId === leg.orderId)?.feeRateBps ?? t.feeRateBps);
       const fee = model !== null ? fillFee(model, liquidity, leg.price, leg.size) : feeMicros(bps, leg.price, leg.size);
       let out: TradeLegOutcome;
       try {
         out = ledger.recordTradeLeg({
-          tradeId: t.id, orderId: leg.orderId, tokenId: leg.assetId, side: leg.side, price: leg.price, size: leg.size,
-          feeMicros: fee, liquidity, status: t.status, matchTimeMs: t.matchTimeMs, lastUpdateMs: t.lastUpdateMs,
+          tradeId: t.id,
+          orderId: leg.orderId,
+          tokenId: leg.assetId,
+          side: leg.side,
+          price: leg.price,
+          size: leg.size,
+          feeMicros: fee,
+          liquidity,
+          status: t.status,
+          matchTimeMs: t.matchTimeMs,
+          lastUpdateMs: t.lastUpdateMs,
         });
       } catch (err) {
         acc.refused++;
-        this.log.error({ err, tradeId: t.id, orderId: leg.orderId, status: t.status }, 'a trade leg the ledger refuses: not booked');
+        this.log.error(
+          { err, tradeId: t.id, orderId: leg.orderId, status: t.status },
+          'a trade leg the ledger refuses: not booked',
+        );
         this.remember(key, t.status, t.matchTimeMs);
         continue;
       }
@@ -248,7 +323,10 @@ export class TradeFeed {
         if (!this.unknownOrders.has(leg.orderId)) {
           if (this.unknownOrders.size >= MEMORY_CAP) this.unknownOrders.clear();
           this.unknownOrders.add(leg.orderId);
-          this.log.info({ orderId: leg.orderId, tradeId: t.id }, 'trade of an order the ledger does not know: not booked');
+          this.log.info(
+            { orderId: leg.orderId, tradeId: t.id },
+            'trade of an order the ledger does not know: not booked',
+          );
         }
         continue;
       }
@@ -257,14 +335,26 @@ export class TradeFeed {
       if (out.result === 'recorded') acc.recorded++;
       else if (out.result === 'updated') acc.updated++;
       else if (out.result === 'ignored') {
-        this.log.warn({ tradeId: t.id, orderId: leg.orderId, status: out.leg?.status, reported: t.status }, 'a final trade reported with another status: kept as it was');
+        this.log.warn(
+          { tradeId: t.id, orderId: leg.orderId, status: out.leg?.status, reported: t.status },
+          'a final trade reported with another status: kept as it was',
+        );
       }
       const f = out.fill;
       if (f !== null && f.orderId !== null) {
         acc.fills.push({
-          orderId: f.orderId, tokenId: f.tokenId, conditionId: f.conditionId, side: f.side, price: f.price, size: f.size,
-          cumulative: ledger.order(f.orderId)?.sizeMatched ?? f.size, feeMicros: f.feeMicros, feeKnown: true,
-          liquidity: f.liquidity, source: 'trade', timeMs: f.timeMs,
+          orderId: f.orderId,
+          tokenId: f.tokenId,
+          conditionId: f.conditionId,
+          side: f.side,
+          price: f.price,
+          size: f.size,
+          cumulative: ledger.order(f.orderId)?.sizeMatched ?? f.size,
+          feeMicros: f.feeMicros,
+          feeKnown: true,
+          liquidity: f.liquidity,
+          source: 'trade',
+          timeMs: f.timeMs,
         });
       }
       if (out.reversal !== null) acc.reversals.push(out.reversal);
@@ -284,15 +374,23 @@ export class TradeFeed {
 
   private emit(fills: readonly FillEvent[], reversals: readonly FillReversal[]): void {
     for (const f of fills) {
-      this.log.info({ orderId: f.orderId, tokenId: f.tokenId, side: f.side, price: f.price, size: f.size, fee: f.feeMicros, liquidity: f.liquidity, source: 'trade' }, 'fill');
-      try { this.opts.onFill?.(f); } catch (e) { this.log.error({ err: String(e) }, 'onFill handler threw'); }
+      this.log.info({ ...fillLogFields(f, this.opts.marketName?.(f.tokenId)), source: 'trade' }, 'fill');
+      try {
+        this.opts.onFill?.(f);
+      } catch (e) {
+        this.log.error({ err: String(e) }, 'onFill handler threw');
+      }
     }
     for (const r of reversals) {
-      this.log.warn({
-        tradeId: r.tradeId, orderId: r.orderId, tokenId: r.tokenId, side: r.side, size: r.size, notional: r.notional,
-        feeRefund: r.feeMicros, realized: r.realizedDelta,
-      }, 'trade failed on chain: its fill is reversed in the ledger');
-      try { this.opts.onReversal?.(r); } catch (e) { this.log.error({ err: String(e) }, 'onReversal handler threw'); }
+      this.log.warn(
+        reversalLogFields(r, this.opts.marketName?.(r.tokenId)),
+        'trade failed on chain: its fill is reversed in the ledger',
+      );
+      try {
+        this.opts.onReversal?.(r);
+      } catch (e) {
+        this.log.error({ err: String(e) }, 'onReversal handler threw');
+      }
     }
   }
 }

@@ -62,7 +62,8 @@ export class CycleStore {
   ) {
     this.insert = db.prepare<[number, number, number, number, number, number, number, number, number]>(
       `INSERT INTO cycles (started_at_ms, duration_ms, books, quotes, placed, cancelled, fills, errors, reward_score)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     this.fold = db.prepare<[number]>(
       `INSERT INTO cycles_hourly (hour_ms, cycles, duration_sum_ms, duration_max_ms, books, quotes, placed, cancelled, fills, errors, reward_score)
         SELECT (started_at_ms / ${HOUR_MS}) * ${HOUR_MS} AS h, count(*), sum(duration_ms), max(duration_ms),
@@ -74,7 +75,8 @@ export class CycleStore {
           duration_max_ms = max(duration_max_ms, excluded.duration_max_ms),
           books = books + excluded.books, quotes = quotes + excluded.quotes, placed = placed + excluded.placed,
           cancelled = cancelled + excluded.cancelled, fills = fills + excluded.fills, errors = errors + excluded.errors,
-          reward_score = reward_score + excluded.reward_score`);
+          reward_score = reward_score + excluded.reward_score`,
+    );
     this.deleteBefore = db.prepare<[number]>('DELETE FROM cycles WHERE started_at_ms < ?');
     this.selectRecent = db.prepare<[number], CycleRow>('SELECT * FROM cycles ORDER BY seq DESC LIMIT ?');
     this.selectHours = db.prepare<[number], HourRow>('SELECT * FROM cycles_hourly WHERE hour_ms >= ? ORDER BY hour_ms');
@@ -85,12 +87,24 @@ export class CycleStore {
   }
 
   record(c: CycleInput): void {
-    if (!Number.isSafeInteger(c.startedAtMs)) throw new InvariantError(`cycle start is not an integer: ${String(c.startedAtMs)}`);
+    if (!Number.isSafeInteger(c.startedAtMs))
+      throw new InvariantError(`cycle start is not an integer: ${String(c.startedAtMs)}`);
     for (const k of COUNTERS) {
-      const v = k === 'rewardScore' ? c.rewardScore ?? 0 : c[k];
-      if (!Number.isSafeInteger(v) || v < 0) throw new InvariantError(`cycle ${k} is not a non-negative integer: ${String(v)}`);
+      const v = k === 'rewardScore' ? (c.rewardScore ?? 0) : c[k];
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new InvariantError(`cycle ${k} is not a non-negative integer: ${String(v)}`);
     }
-    this.insert.run(c.startedAtMs, c.durationMs, c.books, c.quotes, c.placed, c.cancelled, c.fills, c.errors, c.rewardScore ?? 0);
+    this.insert.run(
+      c.startedAtMs,
+      c.durationMs,
+      c.books,
+      c.quotes,
+      c.placed,
+      c.cancelled,
+      c.fills,
+      c.errors,
+      c.rewardScore ?? 0,
+    );
     if (++this.sinceCompact >= this.compactEvery) this.compact();
   }
 
@@ -102,15 +116,32 @@ export class CycleStore {
 
   recent(limit: number): CycleRecord[] {
     return this.selectRecent.all(limit).map((r) => ({
-      seq: r.seq, startedAtMs: r.started_at_ms, durationMs: r.duration_ms, books: r.books, quotes: r.quotes,
-      placed: r.placed, cancelled: r.cancelled, fills: r.fills, errors: r.errors, rewardScore: r.reward_score,
+      seq: r.seq,
+      startedAtMs: r.started_at_ms,
+      durationMs: r.duration_ms,
+      books: r.books,
+      quotes: r.quotes,
+      placed: r.placed,
+      cancelled: r.cancelled,
+      fills: r.fills,
+      errors: r.errors,
+      rewardScore: r.reward_score,
     }));
   }
 
   hours(sinceMs: number): CycleHour[] {
     return this.selectHours.all(sinceMs).map((r) => ({
-      hourMs: r.hour_ms, cycles: r.cycles, durationSumMs: r.duration_sum_ms, durationMaxMs: r.duration_max_ms,
-      books: r.books, quotes: r.quotes, placed: r.placed, cancelled: r.cancelled, fills: r.fills, errors: r.errors, rewardScore: r.reward_score,
+      hourMs: r.hour_ms,
+      cycles: r.cycles,
+      durationSumMs: r.duration_sum_ms,
+      durationMaxMs: r.duration_max_ms,
+      books: r.books,
+      quotes: r.quotes,
+      placed: r.placed,
+      cancelled: r.cancelled,
+      fills: r.fills,
+      errors: r.errors,
+      rewardScore: r.reward_score,
     }));
   }
 }

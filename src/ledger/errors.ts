@@ -1,6 +1,7 @@
-// Errors of the ledger (DESIGN.md §4.3): a stable `code`, never retryable, because each one means
+// Errors of the ledger (docs/ARCHITECTURE.md §8): a stable `code`, never retryable, because each one means
 // the caller asked for something the ledger's records contradict (an unknown order, a reused order
-// id with other contents, a database written by a newer version). Broken arithmetic invariants
+// id with other contents, a database written by a newer version), or the file cannot be kept as
+// the ledger needs (no WAL journal). Broken arithmetic invariants
 // (an oversell, a fill beyond an order's size) throw core's InvariantError instead.
 import { OddsmakerError } from '../core/errors.js';
 
@@ -11,6 +12,7 @@ export type LedgerErrorCode =
   | 'LEDGER_UNKNOWN_STATUS'
   | 'LEDGER_SCHEMA_TOO_NEW'
   | 'LEDGER_MIGRATION_FAILED'
+  | 'LEDGER_NO_WAL'
   | 'LEDGER_CLOSED';
 
 export class LedgerError extends OddsmakerError {

@@ -39,29 +39,53 @@ export type BindResult =
   | { readonly status: 'other'; readonly identity: BoundIdentity; readonly differs: readonly IdentityField[] };
 
 interface Row {
-  mode: LedgerMode; exchange: string; dialect: string; account: string;
-  sim_seed: number | null; sim_run: string | null; bound_at_ms: number;
+  mode: LedgerMode;
+  exchange: string;
+  dialect: string;
+  account: string;
+  sim_seed: number | null;
+  sim_run: string | null;
+  bound_at_ms: number;
 }
 
-const norm = (id: LedgerIdentity): LedgerIdentity => ({ ...id, account: /^0x[0-9a-fA-F]+$/.test(id.account) ? id.account.toLowerCase() : id.account });
+const norm = (id: LedgerIdentity): LedgerIdentity => ({
+  ...id,
+  account: /^0x[0-9a-fA-F]+$/.test(id.account) ? id.account.toLowerCase() : id.account,
+});
 
 export function readIdentity(db: Database.Database): BoundIdentity | null {
-  const r = db.prepare<[], Row>('SELECT mode, exchange, dialect, account, sim_seed, sim_run, bound_at_ms FROM ledger_identity WHERE id = 1').get();
+  const r = db
+    .prepare<[], Row>(
+      'SELECT mode, exchange, dialect, account, sim_seed, sim_run, bound_at_ms FROM ledger_identity WHERE id = 1',
+    )
+    .get();
   if (r === undefined) return null;
-  return { mode: r.mode, exchange: r.exchange, dialect: r.dialect, account: r.account, simSeed: r.sim_seed, simRun: r.sim_run, boundAtMs: r.bound_at_ms };
+  return {
+    mode: r.mode,
+    exchange: r.exchange,
+    dialect: r.dialect,
+    account: r.account,
+    simSeed: r.sim_seed,
+    simRun: r.sim_run,
+    boundAtMs: r.bound_at_ms,
+  };
 }
 
 /** Records `id` if the ledger has none, else compares it with the recorded one. */
 export function bindIdentity(db: Database.Database, id: LedgerIdentity, nowMs: number): BindResult {
   const want = norm(id);
-  return db.transaction((): BindResult => {
-    const have = readIdentity(db);
-    if (have === null) {
-      db.prepare(`INSERT INTO ledger_identity (id, mode, exchange, dialect, account, sim_seed, sim_run, bound_at_ms)
-        VALUES (1, ?, ?, ?, ?, ?, ?, ?)`).run(want.mode, want.exchange, want.dialect, want.account, want.simSeed, want.simRun, nowMs);
-      return { status: 'bound', identity: { ...want, boundAtMs: nowMs } };
-    }
-    const differs = IDENTITY_FIELDS.filter((f) => have[f] !== want[f]);
-    return differs.length === 0 ? { status: 'same', identity: have } : { status: 'other', identity: have, differs };
-  }).immediate();
+  return db
+    .transaction((): BindResult => {
+      const have = readIdentity(db);
+      if (have === null) {
+        db.prepare(
+          `INSERT INTO ledger_identity (id, mode, exchange, dialect, account, sim_seed, sim_run, bound_at_ms)
+        VALUES (1, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(want.mode, want.exchange, want.dialect, want.account, want.simSeed, want.simRun, nowMs);
+        return { status: 'bound', identity: { ...want, boundAtMs: nowMs } };
+      }
+      const differs = IDENTITY_FIELDS.filter((f) => have[f] !== want[f]);
+      return differs.length === 0 ? { status: 'same', identity: have } : { status: 'other', identity: have, differs };
+    })
+    .immediate();
 }

@@ -1,12 +1,24 @@
-// Public surface of the ledger: the Ledger class, its record types, the pure PnL math, the
-// position check, the exchange and account it belongs to (identity) and its one-daemon lock. Callers import from here, not from the store files behind the class.
+// Public surface of the ledger: the Ledger class, its record types, the position check
+// (the pure PnL math it books through lives in src/core/pnl.ts), the exchange and account it belongs to (identity) and its one-daemon lock. Callers import from here, not from the store files behind the class.
 export { Ledger, type LedgerOptions } from './ledger.js';
 export { LedgerError, type LedgerErrorCode } from './errors.js';
-export { IDENTITY_FIELDS, type BindResult, type BoundIdentity, type IdentityField, type LedgerIdentity, type LedgerMode } from './identity.js';
+export {
+  IDENTITY_FIELDS,
+  type BindResult,
+  type BoundIdentity,
+  type IdentityField,
+  type LedgerIdentity,
+  type LedgerMode,
+} from './identity.js';
 export { LedgerLockedError, lockLedger, lockPathOf, type LedgerLock } from './lock.js';
-export { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion, type Migration, type MigrateResult } from './migrations.js';
-export { OPEN_ORDER_STATES, ORDER_STATES, isOpenState, type OrderState } from './order-state.js';
+export {
+  LATEST_VERSION,
+  MIGRATIONS,
+  migrate,
+  schemaVersion,
+  type Migration,
+  type MigrateResult,
+} from './migrations.js';
 export type { SynchronousMode } from './sqlite.js';
-export * from './pnl.js';
 export * from './positions-diff.js';
 export type * from './types.js';

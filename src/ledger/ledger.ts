@@ -18,22 +18,45 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { ONE, type Micros, type Price, type Shares } from '../core/money.js';
+import type { OrderState } from '../core/order-lifecycle.js';
 import { CycleStore, DEFAULT_COMPACT_EVERY, DEFAULT_CYCLE_RETENTION_MS } from './cycle-store.js';
 import { LedgerError } from './errors.js';
 import { FillStore } from './fill-store.js';
 import { bindIdentity, readIdentity, type BindResult, type BoundIdentity, type LedgerIdentity } from './identity.js';
 import { migrate, type MigrateResult } from './migrations.js';
 import {
-  isDuplicateRejection, isImmediateOrderType, parsePlacementStatus, stateFromLookupStatus, type OrderState,
+  isDuplicateRejection,
+  isImmediateOrderType,
+  parsePlacementStatus,
+  stateFromLookupStatus,
 } from './order-state.js';
 import { OrderStore } from './order-store.js';
 import { PnlReporter } from './pnl-report.js';
 import { openDatabase, type SynchronousMode } from './sqlite.js';
 import { TradeStore } from './trade-store.js';
 import type {
-  CumulativeMatchOptions, CycleHour, CycleInput, CycleRecord, DailyPnl, FillInput, FillReversal, LedgerFill, LedgerOrder,
-  LedgerPosition, LedgerTradeLeg, LookupOutcome, LookupResult, MarketResolution, MarkToMarket, OrderEvent, PlacementResult, PnlSnapshot, Settlement,
-  SignedOrderInput, TradeLegInput, TradeLegOutcome,
+  CumulativeMatchOptions,
+  CycleHour,
+  CycleInput,
+  CycleRecord,
+  DailyPnl,
+  FillInput,
+  FillReversal,
+  LedgerFill,
+  LedgerOrder,
+  LedgerPosition,
+  LedgerTradeLeg,
+  LookupOutcome,
+  LookupResult,
+  MarketResolution,
+  MarkToMarket,
+  OrderEvent,
+  AcceptedPlacement,
+  PnlSnapshot,
+  Settlement,
+  SignedOrderInput,
+  TradeLegInput,
+  TradeLegOutcome,
 } from './types.js';
 
 export interface LedgerOptions {
@@ -74,13 +97,20 @@ export class Ledger {
     this.trades = new TradeStore(db, this.clock, this.orders, this.fillStore);
     this.reporter = new PnlReporter(db, this.clock, this.fillStore);
     this.cycles = new CycleStore(
-      db, this.clock, opts.cycleRetentionMs ?? DEFAULT_CYCLE_RETENTION_MS, opts.cycleCompactEvery ?? DEFAULT_COMPACT_EVERY);
+      db,
+      this.clock,
+      opts.cycleRetentionMs ?? DEFAULT_CYCLE_RETENTION_MS,
+      opts.cycleCompactEvery ?? DEFAULT_COMPACT_EVERY,
+    );
     this.runTx = db.transaction((fn: () => unknown) => fn());
   }
 
   /** Opens (creating if needed) the ledger at `path` (":memory:" for an in-memory one) and migrates it. */
   static open(path: string, opts: LedgerOptions): Ledger {
-    const db = openDatabase(path, { synchronous: opts.synchronous ?? 'FULL', busyTimeoutMs: opts.busyTimeoutMs ?? 5000 });
+    const db = openDatabase(path, {
+      synchronous: opts.synchronous ?? 'FULL',
+      busyTimeoutMs: opts.busyTimeoutMs ?? 5000,
+    });
     try {
       const migration = migrate(db, opts.clock.now());
       const ledger = new Ledger(path, db, opts, migration);
@@ -146,18 +176,29 @@ export class Ledger {
    * The exchange accepted the order (placement status live, matched, delayed; `unmatched` cancels
    * it). A match on arrival is recorded as a fill (source `placement`) from the exact amounts.
    */
-  markAccepted(id: string, r: PlacementResult): OrderState {
+  markAccepted(id: string, r: AcceptedPlacement): OrderState {
     const status = parsePlacementStatus(r.status);
-    if (status === null) throw new LedgerError('LEDGER_UNKNOWN_STATUS', `order ${id}: unknown placement status ${JSON.stringify(r.status)}`);
+    if (status === null)
+      throw new LedgerError(
+        'LEDGER_UNKNOWN_STATUS',
+        `order ${id}: unknown placement status ${JSON.stringify(r.status)}`,
+      );
     return this.transaction(() => {
       const row = this.orders.mustRow(id);
       const extras = { exchangeStatus: status, makingAmount: r.makingAmount, takingAmount: r.takingAmount };
       if (status === 'matched' && r.makingAmount !== null && r.takingAmount !== null) {
-        this.fillStore.recordPlacementMatch(row, r.makingAmount, r.takingAmount, r.feeMicros ?? (0 as Micros), r.timeMs ?? this.clock.now());
+        this.fillStore.recordPlacementMatch(
+          row,
+          r.makingAmount,
+          r.takingAmount,
+          r.feeMicros ?? (0 as Micros),
+          r.timeMs ?? this.clock.now(),
+        );
       }
       let to: OrderState;
       if (status === 'unmatched') to = 'canceled';
-      else if (status === 'matched' && (row.size_matched >= row.size || isImmediateOrderType(row.order_type))) to = 'matched';
+      else if (status === 'matched' && (row.size_matched >= row.size || isImmediateOrderType(row.order_type)))
+        to = 'matched';
       else to = 'live';
       return this.orders.transition(row, to, `accepted: ${status}`, 'own', extras);
     });
@@ -195,7 +236,9 @@ export class Ledger {
    * before their answers still leaves each order owed a cancel. Returns the resulting states.
    */
   markCancelling(ids: readonly string[], reason: string): OrderState[] {
-    return this.transaction(() => ids.map((id) => this.orders.transition(this.orders.mustRow(id), 'cancelling', reason, 'own')));
+    return this.transaction(() =>
+      ids.map((id) => this.orders.transition(this.orders.mustRow(id), 'cancelling', reason, 'own')),
+    );
   }
 
   /**
@@ -208,7 +251,9 @@ export class Ledger {
 
   /** A cancel certainly did not reach the exchange: the order rests as before. */
   markCancelNotSent(id: string, reason: string): OrderState {
-    return this.transaction(() => this.orders.transition(this.orders.mustRow(id), 'live', `cancel not sent: ${reason}`, 'own'));
+    return this.transaction(() =>
+      this.orders.transition(this.orders.mustRow(id), 'live', `cancel not sent: ${reason}`, 'own'),
+    );
   }
 
   /** The order is known to be fully done by matching (its fills are recorded separately). */
@@ -224,7 +269,8 @@ export class Ledger {
    */
   markLookup(id: string, r: LookupResult): LookupOutcome {
     const target = stateFromLookupStatus(r.status);
-    if (target === null) throw new LedgerError('LEDGER_UNKNOWN_STATUS', `order ${id}: unknown order status ${JSON.stringify(r.status)}`);
+    if (target === null)
+      throw new LedgerError('LEDGER_UNKNOWN_STATUS', `order ${id}: unknown order status ${JSON.stringify(r.status)}`);
     return this.transaction(() => {
       const row = this.orders.mustRow(id);
       if (target !== 'not_found' && r.sizeMatched < row.size_matched) {
@@ -244,8 +290,15 @@ export class Ledger {
         });
       }
       const before = row.state;
-      const state = this.orders.transition(row, target, `lookup: ${r.status} sizeMatched=${r.sizeMatched}`, 'exchange', { exchangeStatus: r.status });
-      if (state === before && newlyMatched > 0) this.orders.note(row, `lookup: ${r.status} sizeMatched=${r.sizeMatched}`);
+      const state = this.orders.transition(
+        row,
+        target,
+        `lookup: ${r.status} sizeMatched=${r.sizeMatched}`,
+        'exchange',
+        { exchangeStatus: r.status },
+      );
+      if (state === before && newlyMatched > 0)
+        this.orders.note(row, `lookup: ${r.status} sizeMatched=${r.sizeMatched}`);
       return { state, newlyMatched };
     });
   }
@@ -254,7 +307,7 @@ export class Ledger {
     return this.orders.get(id);
   }
 
-  /** Orders in an open state (order-state.ts), oldest first: the obligations reconciliation works through. */
+  /** Orders in an open state (src/core/order-lifecycle.ts), oldest first: the obligations reconciliation works through. */
   openOrders(): LedgerOrder[] {
     return this.orders.open();
   }
@@ -356,8 +409,15 @@ export class Ledger {
   }
 
   /** General resolution (e.g. a 50-50 market pays 0.5 each); tokens absent from `payouts` pay 0. */
-  settleMarket(conditionId: string, payouts: ReadonlyMap<string, Price>, winnerTokenId: string | null = null, timeMs?: number): Settlement[] {
-    return this.transaction(() => this.fillStore.settle(conditionId, payouts, winnerTokenId, timeMs ?? this.clock.now()));
+  settleMarket(
+    conditionId: string,
+    payouts: ReadonlyMap<string, Price>,
+    winnerTokenId: string | null = null,
+    timeMs?: number,
+  ): Settlement[] {
+    return this.transaction(() =>
+      this.fillStore.settle(conditionId, payouts, winnerTokenId, timeMs ?? this.clock.now()),
+    );
   }
 
   /** The market's recorded resolution, or null while it has none. */

@@ -73,7 +73,8 @@ export function processAlive(pid: number): boolean {
 function parseHolder(text: string): LockHolder | null {
   try {
     const v = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof v.pid !== 'number' || !Number.isSafeInteger(v.pid) || v.pid <= 0 || typeof v.token !== 'string') return null;
+    if (typeof v.pid !== 'number' || !Number.isSafeInteger(v.pid) || v.pid <= 0 || typeof v.token !== 'string')
+      return null;
     return { pid: v.pid, host: String(v.host ?? '?'), startedAt: String(v.startedAt ?? '?'), token: v.token };
   } catch {
     return null;
@@ -90,10 +91,13 @@ function readText(path: string): string | null {
 }
 
 function heldBy(lockPath: string, ledgerPath: string, h: LockHolder): LedgerLockedError {
-  return new LedgerLockedError(lockPath, h.pid,
-    `ledger ${ledgerPath} is in use by another daemon: pid ${h.pid} on ${h.host} (since ${h.startedAt}) holds ${lockPath}; `
-    + 'stop that daemon first, or point ledger.path (or --ledger) at another file. Nothing was started. '
-    + `If pid ${h.pid} is not an oddsmaker daemon, remove ${lockPath}`);
+  return new LedgerLockedError(
+    lockPath,
+    h.pid,
+    `ledger ${ledgerPath} is in use by another daemon: pid ${h.pid} on ${h.host} (since ${h.startedAt}) holds ${lockPath}; ` +
+      'stop that daemon first, or point ledger.path (or --ledger) at another file. Nothing was started. ' +
+      `If pid ${h.pid} is not an oddsmaker daemon, remove ${lockPath}`,
+  );
 }
 
 /** Takes the lock of the ledger at `ledgerPath`; throws LedgerLockedError when another holds it. */
@@ -103,7 +107,8 @@ export function lockLedger(ledgerPath: string, opts: LockOptions = {}): LedgerLo
   const pid = opts.pid ?? process.pid;
   const lockPath = lockPathOf(ledgerPath);
   const key = `${pid} ${resolve(lockPath)}`;
-  if (held.has(key)) throw new LedgerLockedError(lockPath, pid, `ledger ${ledgerPath} is already locked by this process (pid ${pid})`);
+  if (held.has(key))
+    throw new LedgerLockedError(lockPath, pid, `ledger ${ledgerPath} is already locked by this process (pid ${pid})`);
   mkdirSync(dirname(lockPath), { recursive: true });
   const me: LockHolder = { pid, host: hostname(), startedAt: new Date().toISOString(), token: randomUUID() };
   const content = `${JSON.stringify(me)}\n`;
@@ -121,9 +126,12 @@ export function lockLedger(ledgerPath: string, opts: LockOptions = {}): LedgerLo
     if (text === null) continue; // released meanwhile
     const h = parseHolder(text);
     if (h === null) {
-      throw new LedgerLockedError(lockPath, null,
-        `ledger ${ledgerPath} is locked by ${lockPath}, which does not name its holder (${JSON.stringify(text.slice(0, 60))}); `
-        + `if no daemon runs on this ledger, remove ${lockPath}. Nothing was started`);
+      throw new LedgerLockedError(
+        lockPath,
+        null,
+        `ledger ${ledgerPath} is locked by ${lockPath}, which does not name its holder (${JSON.stringify(text.slice(0, 60))}); ` +
+          `if no daemon runs on this ledger, remove ${lockPath}. Nothing was started`,
+      );
     }
     if (isAlive(h.pid) && h.pid !== pid) throw heldBy(lockPath, ledgerPath, h);
     // Stale: move that very file aside, then make sure it is the one judged stale.
@@ -137,8 +145,16 @@ export function lockLedger(ledgerPath: string, opts: LockOptions = {}): LedgerLo
     const moved = readText(aside);
     if (moved !== text) {
       // Another daemon took the lock between our read and our rename: give it back, and yield.
-      try { linkSync(aside, lockPath); } catch { /* a third one holds it now */ }
-      try { unlinkSync(aside); } catch { /* gone */ }
+      try {
+        linkSync(aside, lockPath);
+      } catch {
+        /* a third one holds it now */
+      }
+      try {
+        unlinkSync(aside);
+      } catch {
+        /* gone */
+      }
       const other = moved === null ? null : parseHolder(moved);
       if (other !== null) throw heldBy(lockPath, ledgerPath, other);
       continue;
@@ -146,7 +162,11 @@ export function lockLedger(ledgerPath: string, opts: LockOptions = {}): LedgerLo
     unlinkSync(aside);
     staleFrom = h.pid;
   }
-  throw new LedgerLockedError(lockPath, null, `ledger ${ledgerPath}: could not take ${lockPath} (other daemons are taking it); nothing was started`);
+  throw new LedgerLockedError(
+    lockPath,
+    null,
+    `ledger ${ledgerPath}: could not take ${lockPath} (other daemons are taking it); nothing was started`,
+  );
 }
 
 function acquired(lockPath: string, key: string, token: string, staleFrom: number | null): LedgerLock {
@@ -160,7 +180,9 @@ function acquired(lockPath: string, key: string, token: string, staleFrom: numbe
     try {
       const text = readText(lockPath);
       if (text !== null && parseHolder(text)?.token === token) unlinkSync(lockPath);
-    } catch { /* best effort: a lock left behind is stale once we are gone */ }
+    } catch {
+      /* best effort: a lock left behind is stale once we are gone */
+    }
   };
   process.on('exit', release);
   return { path: lockPath, staleFrom, release };

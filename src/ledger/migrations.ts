@@ -169,7 +169,7 @@ CREATE TABLE cycles_hourly (
   {
     version: 4,
     description: 'expected reward score per cycle, summed in the hourly aggregates',
-    // The score (protocol.md §6's Q_min of the cycle's accepted quotes, summed over markets) is not
+    // The score (docs/protocol.md §6's Q_min of the cycle's accepted quotes, summed over markets) is not
     // money but shares × a unitless factor, a float in memory. It is stored as INTEGER share
     // millionths, rounded to the nearest, like every other quantity here: STRICT tables keep
     // refusing REALs, and hourly sums stay exact integers. The hourly row keeps the sum (as for
@@ -199,7 +199,7 @@ CREATE INDEX settlements_condition ON settlements (condition_id, seq);
     version: 6,
     description: 'durable obligations: cancelling and closing order states; positions may be negative',
     // An order we cancel is written `cancelling` before the request and `closing` once the cancel
-    // is answered; only the read of its final matched size makes it terminal (order-state.ts), so
+    // is answered; only the read of its final matched size makes it terminal (src/core/order-lifecycle.ts), so
     // startup reconciliation finds every order still owed a cancel or a read. Fills of one token
     // may be discovered out of order (a SELL's lookup before the BUY's that funded it), so a
     // position may be held below zero until the other fill arrives (pnl.ts): the non-negative
@@ -270,7 +270,8 @@ CREATE INDEX settlements_condition ON settlements (condition_id, seq);
   },
   {
     version: 7,
-    description: 'trade legs with their settlement status, fill reversals of failed trades, pending shares per position',
+    description:
+      'trade legs with their settlement status, fill reversals of failed trades, pending shares per position',
     // The exchange's trades route (GET /data/trades) reports each trade of ours with a settlement
     // status (MATCHED, MINED, RETRYING → CONFIRMED or FAILED). `trade_legs` holds one row per
     // (trade, order of ours): the part of the leg whose shares order lookups had already recorded
@@ -403,7 +404,11 @@ export function migrate(db: Database.Database, nowMs: number, target: number = L
         db.exec(m.sql);
         if (m.rebuildsTables === true) {
           const broken = db.pragma('foreign_key_check') as unknown[];
-          if (broken.length > 0) throw new LedgerError('LEDGER_MIGRATION_FAILED', `migration ${m.version} left ${broken.length} broken references`);
+          if (broken.length > 0)
+            throw new LedgerError(
+              'LEDGER_MIGRATION_FAILED',
+              `migration ${m.version} left ${broken.length} broken references`,
+            );
         }
         record.run(m.version, m.description, nowMs);
       }).immediate();

@@ -3,7 +3,7 @@
 //   updates the row and appends one event in the same transaction, so the log and the row agree;
 // - an order id is written once: writing it again with the same contents is a no-op (a replay
 //   after a crash), with other contents an error (two orders must never share a digest);
-// - our own marks follow order-state.ts's transitions; a report that contradicts a terminal state
+// - our own marks follow the transitions of src/core/order-lifecycle.ts; a report that contradicts a terminal state
 //   (a late placement result, a cancel after a fill) is logged as an event and leaves the state;
 //   only an exchange lookup may move an order out of a terminal state;
 // - size_matched never exceeds size (also a CHECK in the schema).
@@ -12,8 +12,14 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
+import {
+  canTransition,
+  OPEN_ORDER_STATES,
+  ORDER_STATES,
+  TERMINAL_ORDER_STATES,
+  type OrderState,
+} from '../core/order-lifecycle.js';
 import { LedgerError } from './errors.js';
-import { canTransition, OPEN_ORDER_STATES, ORDER_STATES, TERMINAL_ORDER_STATES, type OrderState } from './order-state.js';
 import type { LedgerOrder, OrderEvent, OrderMeta, SignedOrderInput } from './types.js';
 
 export interface OrderRow {
@@ -80,30 +86,50 @@ export class OrderStore {
   private readonly updateMatched;
   private readonly deleteOld;
 
-  constructor(private readonly db: Database.Database, private readonly clock: Clock) {
-    this.insertOrder = db.prepare<[
-      string, string, string, string, number, number, string, string, number, number,
-      string | null, string | null, string | null, string | null,
-    ]>(`INSERT INTO orders (id, token_id, condition_id, side, price, size, order_type, salt, created_at_ms,
+  constructor(
+    db: Database.Database,
+    private readonly clock: Clock,
+  ) {
+    this.insertOrder = db.prepare<
+      [
+        string,
+        string,
+        string,
+        string,
+        number,
+        number,
+        string,
+        string,
+        number,
+        number,
+        string | null,
+        string | null,
+        string | null,
+        string | null,
+      ]
+    >(`INSERT INTO orders (id, token_id, condition_id, side, price, size, order_type, salt, created_at_ms,
           state, state_at_ms, strategy, replaces, meta_json, signed_json)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'signed', ?, ?, ?, ?, ?)`);
     this.selectOrder = db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE id = ?');
     this.selectOpen = db.prepare<[], OrderRow>(
-      `SELECT * FROM orders WHERE state IN (${OPEN_SQL}) ORDER BY created_at_ms, id`);
+      `SELECT * FROM orders WHERE state IN (${OPEN_SQL}) ORDER BY created_at_ms, id`,
+    );
     this.insertEvent = db.prepare<[string, number, string, string | null]>(
-      'INSERT INTO order_events (order_id, at_ms, state, detail) VALUES (?, ?, ?, ?)');
+      'INSERT INTO order_events (order_id, at_ms, state, detail) VALUES (?, ?, ?, ?)',
+    );
     this.selectEvents = db.prepare<[string], EventRow>(
-      'SELECT seq, order_id, at_ms, state, detail FROM order_events WHERE order_id = ? ORDER BY seq');
+      'SELECT seq, order_id, at_ms, state, detail FROM order_events WHERE order_id = ? ORDER BY seq',
+    );
     this.updateState = db.prepare<StateUpdate>(
       `UPDATE orders SET state = @state, state_at_ms = @at,
           exchange_status = coalesce(@status, exchange_status),
           error_msg = coalesce(@err, error_msg),
           making_amount = coalesce(@making, making_amount),
           taking_amount = coalesce(@taking, taking_amount)
-        WHERE id = @id`);
+        WHERE id = @id`,
+    );
     this.updateMatched = db.prepare<[number, string]>('UPDATE orders SET size_matched = ? WHERE id = ?');
-    this.deleteOld = db.prepare<[number]>(
-      `DELETE FROM orders WHERE state IN (${TERMINAL_SQL}) AND state_at_ms < ?`);
+    this.deleteOld = db.prepare<[number]>(`DELETE FROM orders WHERE state IN (${TERMINAL_SQL}) AND state_at_ms < ?`);
   }
 
   /** Writes a signed order (state `signed`) and its first event. False when already recorded identically. */
@@ -116,8 +142,20 @@ export class OrderStore {
     }
     const now = this.clock.now();
     this.insertOrder.run(
-      o.id, o.tokenId, o.conditionId, o.side, o.price, o.size, o.orderType, o.salt, o.createdAtMs, now,
-      o.strategy ?? null, o.replaces ?? null, o.meta === undefined ? null : JSON.stringify(o.meta), o.signedJson ?? null,
+      o.id,
+      o.tokenId,
+      o.conditionId,
+      o.side,
+      o.price,
+      o.size,
+      o.orderType,
+      o.salt,
+      o.createdAtMs,
+      now,
+      o.strategy ?? null,
+      o.replaces ?? null,
+      o.meta === undefined ? null : JSON.stringify(o.meta),
+      o.signedJson ?? null,
     );
     this.insertEvent.run(o.id, now, 'signed', null);
     return true;
@@ -144,7 +182,11 @@ export class OrderStore {
 
   events(id: string): OrderEvent[] {
     return this.selectEvents.all(id).map((e) => ({
-      seq: e.seq, orderId: e.order_id, atMs: e.at_ms, state: e.state, detail: e.detail,
+      seq: e.seq,
+      orderId: e.order_id,
+      atMs: e.at_ms,
+      state: e.state,
+      detail: e.detail,
     }));
   }
 
@@ -153,7 +195,13 @@ export class OrderStore {
    * terminal state is logged and ignored; anything else is a bug); 'exchange' (a lookup) always
    * applies. Returns the resulting state.
    */
-  transition(row: OrderRow, to: OrderState, detail: string | null, authority: 'own' | 'exchange', extras: TransitionExtras = {}): OrderState {
+  transition(
+    row: OrderRow,
+    to: OrderState,
+    detail: string | null,
+    authority: 'own' | 'exchange',
+    extras: TransitionExtras = {},
+  ): OrderState {
     const now = this.clock.now();
     if (row.state === to) {
       // Not a change: keep the time of the last change, only refresh what the exchange reported
@@ -162,7 +210,12 @@ export class OrderStore {
       return to;
     }
     if (authority === 'own' && !canTransition(row.state, to)) {
-      this.insertEvent.run(row.id, now, row.state, `ignored ${to}${detail === null ? '' : `: ${detail}`} (order already ${row.state})`);
+      this.insertEvent.run(
+        row.id,
+        now,
+        row.state,
+        `ignored ${to}${detail === null ? '' : `: ${detail}`} (order already ${row.state})`,
+      );
       return row.state;
     }
     this.setState(row, to, now, extras);
@@ -180,7 +233,8 @@ export class OrderStore {
     const next = row.size_matched + size;
     if (next > row.size) {
       throw new InvariantError(
-        `fills of order ${row.id} would reach ${next / SCALE} shares, beyond its size ${row.size / SCALE}`);
+        `fills of order ${row.id} would reach ${next / SCALE} shares, beyond its size ${row.size / SCALE}`,
+      );
     }
     this.updateMatched.run(next, row.id);
     row.size_matched = next;
@@ -198,7 +252,13 @@ export class OrderStore {
     const making = extras.makingAmount ?? null;
     const taking = extras.takingAmount ?? null;
     this.updateState.run({
-      id: row.id, state: to, at: now, status: extras.exchangeStatus ?? null, err: extras.errorMsg ?? null, making, taking,
+      id: row.id,
+      state: to,
+      at: now,
+      status: extras.exchangeStatus ?? null,
+      err: extras.errorMsg ?? null,
+      making,
+      taking,
     });
     row.state = to;
     row.state_at_ms = now;
@@ -210,24 +270,37 @@ export class OrderStore {
 }
 
 function extrasDiffer(row: OrderRow, e: TransitionExtras): boolean {
-  return (e.exchangeStatus !== undefined && e.exchangeStatus !== row.exchange_status)
-    || (e.errorMsg !== undefined && e.errorMsg !== row.error_msg)
-    || (e.makingAmount !== undefined && e.makingAmount !== null && e.makingAmount !== row.making_amount)
-    || (e.takingAmount !== undefined && e.takingAmount !== null && e.takingAmount !== row.taking_amount);
+  return (
+    (e.exchangeStatus !== undefined && e.exchangeStatus !== row.exchange_status) ||
+    (e.errorMsg !== undefined && e.errorMsg !== row.error_msg) ||
+    (e.makingAmount !== undefined && e.makingAmount !== null && e.makingAmount !== row.making_amount) ||
+    (e.takingAmount !== undefined && e.takingAmount !== null && e.takingAmount !== row.taking_amount)
+  );
 }
 
 function validateOrder(o: SignedOrderInput): void {
   if (o.id === '') throw new InvariantError('order id is empty');
   if (o.tokenId === '' || o.conditionId === '') throw new InvariantError(`order ${o.id}: empty token or condition id`);
   if (o.side !== 'BUY' && o.side !== 'SELL') throw new InvariantError(`order ${o.id}: bad side ${String(o.side)}`);
-  if (!Number.isSafeInteger(o.price) || o.price < 0 || o.price > SCALE) throw new InvariantError(`order ${o.id}: bad price ${String(o.price)}`);
-  if (!Number.isSafeInteger(o.size) || o.size <= 0) throw new InvariantError(`order ${o.id}: bad size ${String(o.size)}`);
-  if (!Number.isSafeInteger(o.createdAtMs)) throw new InvariantError(`order ${o.id}: bad createdAtMs ${String(o.createdAtMs)}`);
+  if (!Number.isSafeInteger(o.price) || o.price < 0 || o.price > SCALE)
+    throw new InvariantError(`order ${o.id}: bad price ${String(o.price)}`);
+  if (!Number.isSafeInteger(o.size) || o.size <= 0)
+    throw new InvariantError(`order ${o.id}: bad size ${String(o.size)}`);
+  if (!Number.isSafeInteger(o.createdAtMs))
+    throw new InvariantError(`order ${o.id}: bad createdAtMs ${String(o.createdAtMs)}`);
 }
 
 function sameOrder(r: OrderRow, o: SignedOrderInput): boolean {
-  return r.token_id === o.tokenId && r.condition_id === o.conditionId && r.side === o.side && r.price === o.price
-    && r.size === o.size && r.order_type === o.orderType && r.salt === o.salt && r.created_at_ms === o.createdAtMs;
+  return (
+    r.token_id === o.tokenId &&
+    r.condition_id === o.conditionId &&
+    r.side === o.side &&
+    r.price === o.price &&
+    r.size === o.size &&
+    r.order_type === o.orderType &&
+    r.salt === o.salt &&
+    r.created_at_ms === o.createdAtMs
+  );
 }
 
 function assertState(s: string): OrderState {

@@ -1,7 +1,8 @@
 // PnL reports over the ledger's positions: mark to market, snapshots, and the day's PnL for the
 // daily-loss kill switch. Invariants kept:
-// - unrealized PnL marks each held token at its mid (value rounded down) minus its cost basis; a
-//   held token with no mid is listed in `unmarked` and left out, never marked at a made-up price;
+// - mark to market is the core's one rule (src/core/pnl-mark.ts): each held token at its mid
+//   (value rounded down) minus its cost basis; a held token with no mid is listed in `unmarked`
+//   and left out, never marked at a made-up price;
 // - the day starts at UTC midnight; the day's PnL is the realized PnL recorded since midnight
 //   (fills, reversals of failed trades and resolutions, fees included, by the ledger clock's record time) plus the change of
 //   unrealized PnL since the baseline: the last snapshot taken at or before midnight, or 0 when
@@ -10,9 +11,9 @@
 //   did to unrealized PnL, so the daemon should snapshot often (or on the stroke of midnight).
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
-import { mulMicros, type Micros, type Price } from '../core/money.js';
+import type { Micros, Price } from '../core/money.js';
+import { markToMarket } from '../core/pnl-mark.js';
 import type { FillStore } from './fill-store.js';
-import { unrealizedPnl } from './pnl.js';
 import type { DailyPnl, MarkedPosition, MarkToMarket, PnlSnapshot } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -30,50 +31,47 @@ export class PnlReporter {
   private readonly sumSettlementsSince;
   private readonly sumReversalsSince;
 
-  constructor(db: Database.Database, private readonly clock: Clock, private readonly fills: FillStore) {
+  constructor(
+    db: Database.Database,
+    private readonly clock: Clock,
+    private readonly fills: FillStore,
+  ) {
     this.insertSnapshot = db.prepare<[number, number, number, number, number, number, number, string]>(
       `INSERT INTO pnl_snapshots (at_ms, realized, unrealized, fees, total, open_positions, unmarked, detail_json)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     this.selectBaseline = db.prepare<[number], SnapshotRow>(
-      'SELECT seq, at_ms, unrealized FROM pnl_snapshots WHERE at_ms <= ? ORDER BY at_ms DESC, seq DESC LIMIT 1');
+      'SELECT seq, at_ms, unrealized FROM pnl_snapshots WHERE at_ms <= ? ORDER BY at_ms DESC, seq DESC LIMIT 1',
+    );
     this.sumFillsSince = db.prepare<[number], { s: number | null }>(
-      'SELECT sum(realized_delta) AS s FROM fills WHERE recorded_at_ms >= ?');
+      'SELECT sum(realized_delta) AS s FROM fills WHERE recorded_at_ms >= ?',
+    );
     this.sumSettlementsSince = db.prepare<[number], { s: number | null }>(
-      'SELECT sum(realized_delta) AS s FROM settlements WHERE recorded_at_ms >= ?');
+      'SELECT sum(realized_delta) AS s FROM settlements WHERE recorded_at_ms >= ?',
+    );
     this.sumReversalsSince = db.prepare<[number], { s: number | null }>(
-      'SELECT sum(realized_delta) AS s FROM fill_reversals WHERE recorded_at_ms >= ?');
+      'SELECT sum(realized_delta) AS s FROM fill_reversals WHERE recorded_at_ms >= ?',
+    );
   }
 
   markToMarket(mids: ReadonlyMap<string, Price>): MarkToMarket {
-    let realized = 0;
-    let fees = 0;
-    let unrealized = 0;
-    const positions: MarkedPosition[] = [];
-    const unmarked: string[] = [];
-    for (const p of this.fills.positions(false)) {
-      realized += p.realized;
-      fees += p.fees;
-      if (p.size === 0) continue;
-      const mark = mids.get(p.tokenId);
-      if (mark === undefined) {
-        unmarked.push(p.tokenId);
-        continue;
-      }
-      const u = unrealizedPnl(p, mark);
-      unrealized += u;
-      positions.push({
-        tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, cost: p.cost, mark,
-        value: mulMicros(mark, p.size, 'floor') as Micros, unrealized: u,
-      });
-    }
+    const m = markToMarket(this.fills.positions(false), (t) => mids.get(t));
     return {
       atMs: this.clock.now(),
-      positions,
-      unrealized: unrealized as Micros,
-      realized: realized as Micros,
-      fees: fees as Micros,
-      total: (realized + unrealized) as Micros,
-      unmarked,
+      positions: m.marked.map(({ position: p, mark, value, unrealized }): MarkedPosition => ({
+        tokenId: p.tokenId,
+        conditionId: p.conditionId,
+        size: p.size,
+        cost: p.cost,
+        mark,
+        value,
+        unrealized,
+      })),
+      unrealized: m.unrealized,
+      realized: m.realized,
+      fees: m.fees,
+      total: m.total,
+      unmarked: m.unmarked.map((p) => p.tokenId),
     };
   }
 
@@ -84,15 +82,26 @@ export class PnlReporter {
       marked: m.positions.map((p) => [p.tokenId, p.size, p.cost, p.mark]),
       unmarked: m.unmarked,
     });
-    const r = this.insertSnapshot.run(m.atMs, m.realized, m.unrealized, m.fees, m.total, m.positions.length + m.unmarked.length, m.unmarked.length, detail);
+    const r = this.insertSnapshot.run(
+      m.atMs,
+      m.realized,
+      m.unrealized,
+      m.fees,
+      m.total,
+      m.positions.length + m.unmarked.length,
+      m.unmarked.length,
+      detail,
+    );
     return { ...m, seq: Number(r.lastInsertRowid) };
   }
 
   daily(mids: ReadonlyMap<string, Price>): DailyPnl {
     const now = this.clock.now();
     const dayStartMs = Math.floor(now / DAY_MS) * DAY_MS;
-    const realized = (this.sumFillsSince.get(dayStartMs)?.s ?? 0) + (this.sumSettlementsSince.get(dayStartMs)?.s ?? 0)
-      + (this.sumReversalsSince.get(dayStartMs)?.s ?? 0);
+    const realized =
+      (this.sumFillsSince.get(dayStartMs)?.s ?? 0) +
+      (this.sumSettlementsSince.get(dayStartMs)?.s ?? 0) +
+      (this.sumReversalsSince.get(dayStartMs)?.s ?? 0);
     const baseline = this.selectBaseline.get(dayStartMs);
     const m = this.markToMarket(mids);
     const unrealizedChange = m.unrealized - (baseline?.unrealized ?? 0);

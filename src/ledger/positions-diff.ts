@@ -74,7 +74,9 @@ export const defaultTokenResolver: TokenResolver = (p) => {
  * A resolver that also understands `<condition_id>:<outcome_index>` (and conditionId +
  * outcomeIndex fields) from the markets' token lists in outcome order (a market record's `tokens`).
  */
-export function tokenResolver(markets: Iterable<{ readonly conditionId: string; readonly tokenIds: readonly string[] }>): TokenResolver {
+export function tokenResolver(
+  markets: Iterable<{ readonly conditionId: string; readonly tokenIds: readonly string[] }>,
+): TokenResolver {
   const byCondition = new Map<string, readonly string[]>();
   for (const m of markets) byCondition.set(m.conditionId.toLowerCase(), m.tokenIds);
   const lookup = (conditionId: string, index: number): string | null => {
@@ -120,12 +122,26 @@ export function diffPositions(
     try {
       size = microsFromNumber(p.size, 'half-even', 'position size');
     } catch {
-      out.push({ kind: 'invalid_size', tokenId, asset, ledgerSize: (tokenId === null ? 0 : ours.get(tokenId) ?? 0) as Shares, exchangeSize: null, diff: 0 as Micros });
+      out.push({
+        kind: 'invalid_size',
+        tokenId,
+        asset,
+        ledgerSize: (tokenId === null ? 0 : (ours.get(tokenId) ?? 0)) as Shares,
+        exchangeSize: null,
+        diff: 0 as Micros,
+      });
       if (tokenId !== null) ours.delete(tokenId);
       continue;
     }
     if (tokenId === null) {
-      out.push({ kind: 'unresolved_asset', tokenId: null, asset, ledgerSize: 0 as Shares, exchangeSize: size as Shares, diff: size as Micros });
+      out.push({
+        kind: 'unresolved_asset',
+        tokenId: null,
+        asset,
+        ledgerSize: 0 as Shares,
+        exchangeSize: size as Shares,
+        diff: size as Micros,
+      });
       continue;
     }
     // The ledger settles a position when its market resolves; the exchange lists it (redeemable)
@@ -141,7 +157,11 @@ export function diffPositions(
     if (Math.abs(diff) > tolerance) {
       out.push({
         kind: mine === 0 ? 'missing_in_ledger' : 'size_mismatch',
-        tokenId, asset: t.asset, ledgerSize: mine as Shares, exchangeSize: t.size as Shares, diff: diff as Micros,
+        tokenId,
+        asset: t.asset,
+        ledgerSize: mine as Shares,
+        exchangeSize: t.size as Shares,
+        diff: diff as Micros,
       });
     }
   }
@@ -149,7 +169,14 @@ export function diffPositions(
     if (theirs.has(tokenId)) continue;
     if (Math.abs(mine) <= tolerance) continue;
     if (mine < threshold) continue; // the exchange does not list positions under its threshold
-    out.push({ kind: 'missing_on_exchange', tokenId, asset: null, ledgerSize: mine as Shares, exchangeSize: 0 as Shares, diff: -mine as Micros });
+    out.push({
+      kind: 'missing_on_exchange',
+      tokenId,
+      asset: null,
+      ledgerSize: mine as Shares,
+      exchangeSize: 0 as Shares,
+      diff: -mine as Micros,
+    });
   }
   // Ledger positions whose exchange entry had an invalid size were reported already.
   return out.sort((a, b) => cmp(a.tokenId ?? a.asset ?? '', b.tokenId ?? b.asset ?? ''));

@@ -13,6 +13,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { LedgerError } from './errors.js';
 
 export type SynchronousMode = 'FULL' | 'NORMAL';
 
@@ -31,7 +32,8 @@ export function openDatabase(path: string, opts: OpenDatabaseOptions): Database.
   try {
     if (!isMemoryPath(path)) {
       const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (String(mode).toLowerCase() !== 'wal') throw new Error(`could not switch ${path} to WAL (got ${String(mode)})`);
+      if (String(mode).toLowerCase() !== 'wal')
+        throw new LedgerError('LEDGER_NO_WAL', `could not switch ${path} to WAL (got ${String(mode)})`);
       // Bounds the log file after checkpoints so a long-running daemon does not keep a huge WAL.
       db.pragma('journal_size_limit = 67108864');
     }

@@ -37,7 +37,8 @@ import { InvariantError } from '../core/errors.js';
 import { divRound, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { signed, type FillStore } from './fill-store.js';
 import type { OrderStore } from './order-store.js';
-import type { FillReversal, LedgerFill, LedgerTradeLeg, Liquidity, Side, TradeLegInput, TradeLegOutcome } from './types.js';
+import type { FillReversal, LedgerFill, LedgerTradeLeg, Liquidity, TradeLegInput, TradeLegOutcome } from './types.js';
+import type { Side } from '../core/order.js';
 
 interface LegRow {
   trade_id: string;
@@ -61,7 +62,11 @@ interface LegRow {
   reversal_seq: number | null;
 }
 
-interface Sums { s: number; n: number; f: number }
+interface Sums {
+  s: number;
+  n: number;
+  f: number;
+}
 
 const UNSETTLED_SQL = "status IN ('MATCHED', 'MINED', 'RETRYING')";
 
@@ -78,24 +83,43 @@ export class TradeStore {
   private readonly oldestUnsettled;
   private readonly latestMatch;
 
-  constructor(db: Database.Database, private readonly clock: Clock, private readonly orders: OrderStore, private readonly fills: FillStore) {
-    this.selectLeg = db.prepare<[string, string], LegRow>('SELECT * FROM trade_legs WHERE trade_id = ? AND order_id = ?');
+  constructor(
+    db: Database.Database,
+    private readonly clock: Clock,
+    private readonly orders: OrderStore,
+    private readonly fills: FillStore,
+  ) {
+    this.selectLeg = db.prepare<[string, string], LegRow>(
+      'SELECT * FROM trade_legs WHERE trade_id = ? AND order_id = ?',
+    );
     this.insertLeg = db.prepare<LegRow>(
       `INSERT INTO trade_legs (trade_id, order_id, token_id, condition_id, side, price, size, fee, liquidity, status,
           match_time_ms, last_update_ms, recorded_at_ms, status_at_ms, claimed_size, claimed_notional, claimed_fee, fill_seq, reversal_seq)
         VALUES (@trade_id, @order_id, @token_id, @condition_id, @side, @price, @size, @fee, @liquidity, @status,
-          @match_time_ms, @last_update_ms, @recorded_at_ms, @status_at_ms, @claimed_size, @claimed_notional, @claimed_fee, @fill_seq, @reversal_seq)`);
+          @match_time_ms, @last_update_ms, @recorded_at_ms, @status_at_ms, @claimed_size, @claimed_notional, @claimed_fee, @fill_seq, @reversal_seq)`,
+    );
     this.updateStatus = db.prepare<[string, number, number, string, string]>(
-      'UPDATE trade_legs SET status = ?, status_at_ms = ?, last_update_ms = max(last_update_ms, ?) WHERE trade_id = ? AND order_id = ?');
-    this.setReversal = db.prepare<[number, string, string]>('UPDATE trade_legs SET reversal_seq = ? WHERE trade_id = ? AND order_id = ?');
-    this.selectLegsOfOrder = db.prepare<[string], LegRow>('SELECT * FROM trade_legs WHERE order_id = ? ORDER BY match_time_ms, trade_id');
-    this.selectLegsOfTrade = db.prepare<[string], LegRow>('SELECT * FROM trade_legs WHERE trade_id = ? ORDER BY order_id');
+      'UPDATE trade_legs SET status = ?, status_at_ms = ?, last_update_ms = max(last_update_ms, ?) WHERE trade_id = ? AND order_id = ?',
+    );
+    this.setReversal = db.prepare<[number, string, string]>(
+      'UPDATE trade_legs SET reversal_seq = ? WHERE trade_id = ? AND order_id = ?',
+    );
+    this.selectLegsOfOrder = db.prepare<[string], LegRow>(
+      'SELECT * FROM trade_legs WHERE order_id = ? ORDER BY match_time_ms, trade_id',
+    );
+    this.selectLegsOfTrade = db.prepare<[string], LegRow>(
+      'SELECT * FROM trade_legs WHERE trade_id = ? ORDER BY order_id',
+    );
     this.selectLegs = db.prepare<[], LegRow>('SELECT * FROM trade_legs ORDER BY match_time_ms, trade_id, order_id');
     this.poolFills = db.prepare<[string], Sums>(
-      "SELECT coalesce(sum(size), 0) AS s, coalesce(sum(notional), 0) AS n, coalesce(sum(fee), 0) AS f FROM fills WHERE order_id = ? AND source != 'trade'");
+      "SELECT coalesce(sum(size), 0) AS s, coalesce(sum(notional), 0) AS n, coalesce(sum(fee), 0) AS f FROM fills WHERE order_id = ? AND source != 'trade'",
+    );
     this.poolClaims = db.prepare<[string], Sums>(
-      'SELECT coalesce(sum(claimed_size), 0) AS s, coalesce(sum(claimed_notional), 0) AS n, coalesce(sum(claimed_fee), 0) AS f FROM trade_legs WHERE order_id = ?');
-    this.oldestUnsettled = db.prepare<[], number | null>(`SELECT min(match_time_ms) FROM trade_legs WHERE ${UNSETTLED_SQL}`).pluck();
+      'SELECT coalesce(sum(claimed_size), 0) AS s, coalesce(sum(claimed_notional), 0) AS n, coalesce(sum(claimed_fee), 0) AS f FROM trade_legs WHERE order_id = ?',
+    );
+    this.oldestUnsettled = db
+      .prepare<[], number | null>(`SELECT min(match_time_ms) FROM trade_legs WHERE ${UNSETTLED_SQL}`)
+      .pluck();
     this.latestMatch = db.prepare<[], number | null>('SELECT max(match_time_ms) FROM trade_legs').pluck();
   }
 
@@ -104,17 +128,26 @@ export class TradeStore {
     validateLeg(input);
     const known = this.selectLeg.get(input.tradeId, input.orderId);
     if (known !== undefined) {
-      if (known.token_id !== input.tokenId || known.price !== input.price || known.size !== input.size
-        || (input.side !== null && input.side !== known.side)) {
-        throw new InvariantError(`trade ${input.tradeId}: leg of order ${input.orderId} is already recorded with other contents`);
+      if (
+        known.token_id !== input.tokenId ||
+        known.price !== input.price ||
+        known.size !== input.size ||
+        (input.side !== null && input.side !== known.side)
+      ) {
+        throw new InvariantError(
+          `trade ${input.tradeId}: leg of order ${input.orderId} is already recorded with other contents`,
+        );
       }
       return this.move(known, input.status, input.lastUpdateMs, null);
     }
     const order = this.orders.row(input.orderId);
-    if (order === undefined) return { result: 'unknown-order', leg: null, previousStatus: null, fill: null, reversal: null };
+    if (order === undefined)
+      return { result: 'unknown-order', leg: null, previousStatus: null, fill: null, reversal: null };
     const side = input.side ?? order.side;
     if (order.token_id !== input.tokenId || order.side !== side) {
-      throw new InvariantError(`trade ${input.tradeId}: leg (${side} ${input.tokenId}) does not match order ${order.id} (${order.side} ${order.token_id})`);
+      throw new InvariantError(
+        `trade ${input.tradeId}: leg (${side} ${input.tokenId}) does not match order ${order.id} (${order.side} ${order.token_id})`,
+      );
     }
     // Claim what lookups booked for this order and no leg has claimed yet.
     const got = this.poolFills.get(order.id) as Sums;
@@ -131,22 +164,51 @@ export class TradeStore {
     let fill: LedgerFill | null = null;
     if (rest > 0) {
       // The leg's fee pro rata to the rest, rounded up (never understates what we paid).
-      const fee = rest === input.size ? input.feeMicros : Number(divRound(BigInt(input.feeMicros) * BigInt(rest), BigInt(input.size), 'ceil'));
-      fill = this.fills.insert({
-        orderId: order.id, tokenId: order.token_id, conditionId: order.condition_id, side, price: input.price,
-        size: rest as Shares, feeMicros: fee as Micros, liquidity: input.liquidity, timeMs: input.matchTimeMs, source: 'trade',
-        dedupKey: `trade:${input.tradeId}:${order.id}`,
-      }, order);
-      if (fill === null) throw new InvariantError(`trade ${input.tradeId}: a fill of order ${order.id}'s leg exists without its leg`);
+      const fee =
+        rest === input.size
+          ? input.feeMicros
+          : Number(divRound(BigInt(input.feeMicros) * BigInt(rest), BigInt(input.size), 'ceil'));
+      fill = this.fills.insert(
+        {
+          orderId: order.id,
+          tokenId: order.token_id,
+          conditionId: order.condition_id,
+          side,
+          price: input.price,
+          size: rest as Shares,
+          feeMicros: fee as Micros,
+          liquidity: input.liquidity,
+          timeMs: input.matchTimeMs,
+          source: 'trade',
+          dedupKey: `trade:${input.tradeId}:${order.id}`,
+        },
+        order,
+      );
+      if (fill === null)
+        throw new InvariantError(`trade ${input.tradeId}: a fill of order ${order.id}'s leg exists without its leg`);
     }
     const now = this.clock.now();
     const row: LegRow = {
-      trade_id: input.tradeId, order_id: order.id, token_id: order.token_id, condition_id: order.condition_id, side,
-      price: input.price, size: input.size, fee: input.feeMicros, liquidity: input.liquidity,
+      trade_id: input.tradeId,
+      order_id: order.id,
+      token_id: order.token_id,
+      condition_id: order.condition_id,
+      side,
+      price: input.price,
+      size: input.size,
+      fee: input.feeMicros,
+      liquidity: input.liquidity,
       // Recorded pending first; a final status is applied as a move (below), like any other.
       status: isTerminalTradeStatus(input.status) ? 'MATCHED' : input.status,
-      match_time_ms: input.matchTimeMs, last_update_ms: input.lastUpdateMs, recorded_at_ms: now, status_at_ms: now,
-      claimed_size: claimed, claimed_notional: claimedNotional, claimed_fee: claimedFee, fill_seq: fill?.seq ?? null, reversal_seq: null,
+      match_time_ms: input.matchTimeMs,
+      last_update_ms: input.lastUpdateMs,
+      recorded_at_ms: now,
+      status_at_ms: now,
+      claimed_size: claimed,
+      claimed_notional: claimedNotional,
+      claimed_fee: claimedFee,
+      fill_seq: fill?.seq ?? null,
+      reversal_seq: null,
     };
     this.insertLeg.run(row);
     const moved = this.move(row, input.status, input.lastUpdateMs, fill);
@@ -157,16 +219,30 @@ export class TradeStore {
   private move(row: LegRow, to: TradeStatus, lastUpdateMs: number, fill: LedgerFill | null): TradeLegOutcome {
     const from = row.status;
     if (from === to || isTerminalTradeStatus(from)) {
-      return { result: from === to ? 'unchanged' : 'ignored', leg: toLeg(row), previousStatus: from, fill, reversal: null };
+      return {
+        result: from === to ? 'unchanged' : 'ignored',
+        leg: toLeg(row),
+        previousStatus: from,
+        fill,
+        reversal: null,
+      };
     }
     const now = this.clock.now();
     let reversal: FillReversal | null = null;
     if (to === 'FAILED') {
       const own = row.fill_seq === null ? null : this.fills.fillBySeq(row.fill_seq);
-      if (row.fill_seq !== null && own === null) throw new InvariantError(`trade ${row.trade_id}: fill ${row.fill_seq} of order ${row.order_id}'s leg is missing`);
+      if (row.fill_seq !== null && own === null)
+        throw new InvariantError(
+          `trade ${row.trade_id}: fill ${row.fill_seq} of order ${row.order_id}'s leg is missing`,
+        );
       reversal = this.fills.reverse({
-        tradeId: row.trade_id, orderId: row.order_id, tokenId: row.token_id, conditionId: row.condition_id, side: row.side,
-        price: row.price as Price, size: row.size as Shares,
+        tradeId: row.trade_id,
+        orderId: row.order_id,
+        tokenId: row.token_id,
+        conditionId: row.condition_id,
+        side: row.side,
+        price: row.price as Price,
+        size: row.size as Shares,
         notional: (row.claimed_notional + (own?.notional ?? 0)) as Micros,
         feeMicros: (row.claimed_fee + (own?.feeMicros ?? 0)) as Micros,
         timeMs: Math.max(lastUpdateMs, row.last_update_ms),
@@ -184,8 +260,14 @@ export class TradeStore {
 
   /** Legs of one order, of one trade, or all, by match time. */
   legs(filter: { orderId?: string; tradeId?: string } = {}): LedgerTradeLeg[] {
-    const rows = filter.orderId !== undefined ? this.selectLegsOfOrder.all(filter.orderId).filter((r) => filter.tradeId === undefined || r.trade_id === filter.tradeId)
-      : filter.tradeId !== undefined ? this.selectLegsOfTrade.all(filter.tradeId) : this.selectLegs.all();
+    const rows =
+      filter.orderId !== undefined
+        ? this.selectLegsOfOrder
+            .all(filter.orderId)
+            .filter((r) => filter.tradeId === undefined || r.trade_id === filter.tradeId)
+        : filter.tradeId !== undefined
+          ? this.selectLegsOfTrade.all(filter.tradeId)
+          : this.selectLegs.all();
     return rows.map(toLeg);
   }
 
@@ -202,22 +284,41 @@ export class TradeStore {
 
 function validateLeg(l: TradeLegInput): void {
   const what = `trade ${l.tradeId} leg of ${l.orderId}`;
-  if (l.tradeId === '' || l.orderId === '' || l.tokenId === '') throw new InvariantError(`${what}: empty trade, order or token id`);
-  if (l.side !== null && l.side !== 'BUY' && l.side !== 'SELL') throw new InvariantError(`${what}: bad side ${String(l.side)}`);
-  if (!Number.isSafeInteger(l.price) || l.price < 0 || l.price > SCALE) throw new InvariantError(`${what}: bad price ${String(l.price)}`);
+  if (l.tradeId === '' || l.orderId === '' || l.tokenId === '')
+    throw new InvariantError(`${what}: empty trade, order or token id`);
+  if (l.side !== null && l.side !== 'BUY' && l.side !== 'SELL')
+    throw new InvariantError(`${what}: bad side ${String(l.side)}`);
+  if (!Number.isSafeInteger(l.price) || l.price < 0 || l.price > SCALE)
+    throw new InvariantError(`${what}: bad price ${String(l.price)}`);
   if (!Number.isSafeInteger(l.size) || l.size <= 0) throw new InvariantError(`${what}: bad size ${String(l.size)}`);
   if (!Number.isSafeInteger(l.feeMicros)) throw new InvariantError(`${what}: bad fee ${String(l.feeMicros)}`);
-  if (l.liquidity !== 'maker' && l.liquidity !== 'taker') throw new InvariantError(`${what}: bad liquidity ${String(l.liquidity)}`);
+  if (l.liquidity !== 'maker' && l.liquidity !== 'taker')
+    throw new InvariantError(`${what}: bad liquidity ${String(l.liquidity)}`);
   if (!TRADE_STATUSES.includes(l.status)) throw new InvariantError(`${what}: bad status ${String(l.status)}`);
-  if (!Number.isSafeInteger(l.matchTimeMs) || !Number.isSafeInteger(l.lastUpdateMs)) throw new InvariantError(`${what}: bad time`);
+  if (!Number.isSafeInteger(l.matchTimeMs) || !Number.isSafeInteger(l.lastUpdateMs))
+    throw new InvariantError(`${what}: bad time`);
 }
 
 function toLeg(r: LegRow): LedgerTradeLeg {
   return {
-    tradeId: r.trade_id, orderId: r.order_id, tokenId: r.token_id, conditionId: r.condition_id, side: r.side,
-    price: r.price as Price, size: r.size as Shares, feeMicros: r.fee as Micros, liquidity: r.liquidity, status: r.status,
-    matchTimeMs: r.match_time_ms, lastUpdateMs: r.last_update_ms, recordedAtMs: r.recorded_at_ms, statusAtMs: r.status_at_ms,
-    claimedSize: r.claimed_size as Shares, claimedNotional: r.claimed_notional as Micros, claimedFee: r.claimed_fee as Micros,
-    fillSeq: r.fill_seq, reversalSeq: r.reversal_seq,
+    tradeId: r.trade_id,
+    orderId: r.order_id,
+    tokenId: r.token_id,
+    conditionId: r.condition_id,
+    side: r.side,
+    price: r.price as Price,
+    size: r.size as Shares,
+    feeMicros: r.fee as Micros,
+    liquidity: r.liquidity,
+    status: r.status,
+    matchTimeMs: r.match_time_ms,
+    lastUpdateMs: r.last_update_ms,
+    recordedAtMs: r.recorded_at_ms,
+    statusAtMs: r.status_at_ms,
+    claimedSize: r.claimed_size as Shares,
+    claimedNotional: r.claimed_notional as Micros,
+    claimedFee: r.claimed_fee as Micros,
+    fillSeq: r.fill_seq,
+    reversalSeq: r.reversal_seq,
   };
 }

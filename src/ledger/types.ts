@@ -1,11 +1,11 @@
 // The ledger's public record types: what callers hand in and what they get back. Domain types only
 // (branded integer millionths, epoch-millisecond times); no SQLite row shapes leak out of ledger.ts.
-import type { Side } from '../core/amounts.js';
 import type { TradeStatus } from '../core/account.js';
 import type { Micros, Price, Shares } from '../core/money.js';
-import type { OrderState } from './order-state.js';
+import type { OrderState } from '../core/order-lifecycle.js';
+import type { PlacementResult, Side } from '../core/order.js';
 
-export type { OrderState, Side, TradeStatus };
+export type { TradeStatus };
 
 /** Free-form intent metadata kept with an order (JSON-serialisable scalars only). */
 export type OrderMeta = Readonly<Record<string, string | number | boolean | null>>;
@@ -33,7 +33,10 @@ export interface SignedOrderInput {
 }
 
 /** An order as the ledger holds it: what was signed, plus every state the ledger has seen. */
-export interface LedgerOrder extends Pick<SignedOrderInput, 'id' | 'tokenId' | 'conditionId' | 'side' | 'price' | 'size' | 'orderType' | 'salt' | 'createdAtMs'> {
+export interface LedgerOrder extends Pick<
+  SignedOrderInput,
+  'id' | 'tokenId' | 'conditionId' | 'side' | 'price' | 'size' | 'orderType' | 'salt' | 'createdAtMs'
+> {
   readonly state: OrderState;
   readonly stateAtMs: number;
   /** Shares matched so far as the ledger knows (sum of the fills recorded against this order). */
@@ -57,12 +60,15 @@ export interface OrderEvent {
   readonly detail: string | null;
 }
 
-export interface PlacementResult {
-  /** Placement status: live, matched, delayed, unmatched. */
+/**
+ * An accepted placement as the ledger records it: the amounts of the exchange's answer (the core's
+ * PlacementResult), its status as sent (the ledger parses it), and the fee and time of a match on
+ * arrival, which the answer does not carry. Not a second PlacementResult: it is what the ledger
+ * takes from one.
+ */
+export interface AcceptedPlacement extends Pick<PlacementResult, 'makingAmount' | 'takingAmount'> {
+  /** Placement status: live, matched, delayed, unmatched (any case). */
   readonly status: string;
-  /** Parsed making/taking amounts in millionths; null when the wire had "". */
-  readonly makingAmount: number | null;
-  readonly takingAmount: number | null;
   /** Fee of the part matched on arrival, when known. */
   readonly feeMicros?: Micros;
   /** Time of the match; defaults to the ledger clock. */

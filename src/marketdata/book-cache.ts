@@ -7,7 +7,7 @@
 //   skewed from ours, and a backtest replays old exchange times): a token is stale when it has no
 //   book or its book is older than `maxBookAgeMs`; a market is stale when either token is (both
 //   outcomes are quoted off one order book, so half of it cannot be trusted alone);
-// - the book's `tick_size` is current (protocol.md §3: a market's tick can change while it
+// - the book's `tick_size` is current (docs/protocol.md §3: a market's tick can change while it
 //   trades), so a book whose tick differs from the market's settings updates them and is
 //   reported as a tick change; likewise `min_order_size`;
 // - the mid is the exchange's /midpoints value when it sent one, else the book's own mid (exact,
@@ -16,10 +16,10 @@
 //   buffer (compacted by copying into a new one), so a window (buffer, start, end) taken once
 //   names the same samples forever, and a push costs O(1) amortised: the only copy is the one
 //   the strategy input makes of each window.
-import { mid as bookMid, type Book } from '../core/book.js';
+import { mid as bookMid, type Book, type MidSample } from '../core/book.js';
 import { InvariantError } from '../core/errors.js';
+import type { MarketSettings } from '../core/market-settings.js';
 import type { Price, Shares } from '../core/money.js';
-import type { MarketSettings, MidSample } from '../strategy/context.js';
 import type { MarketSnapshot, UniverseMarket, UniverseToken } from './types.js';
 
 export interface TokenEntry {
@@ -100,9 +100,11 @@ export class BookCache {
   private tokenList: string[] = [];
 
   constructor(opts: BookCacheOptions) {
-    if (!Number.isSafeInteger(opts.maxBookAgeMs) || opts.maxBookAgeMs <= 0) throw new InvariantError(`maxBookAgeMs must be a positive integer, got ${String(opts.maxBookAgeMs)}`);
+    if (!Number.isSafeInteger(opts.maxBookAgeMs) || opts.maxBookAgeMs <= 0)
+      throw new InvariantError(`maxBookAgeMs must be a positive integer, got ${String(opts.maxBookAgeMs)}`);
     const h = opts.midHistory ?? 120;
-    if (!Number.isSafeInteger(h) || h < 1) throw new InvariantError(`midHistory must be a positive integer, got ${String(h)}`);
+    if (!Number.isSafeInteger(h) || h < 1)
+      throw new InvariantError(`midHistory must be a positive integer, got ${String(h)}`);
     this.maxBookAgeMs = opts.maxBookAgeMs;
     this.midHistory = h;
   }
@@ -115,7 +117,8 @@ export class BookCache {
     const keepTokens = new Set<string>();
     const keepMarkets = new Set<string>();
     for (const m of markets) {
-      if (keepMarkets.has(m.conditionId)) throw new InvariantError(`market ${m.conditionId} appears twice in the universe`);
+      if (keepMarkets.has(m.conditionId))
+        throw new InvariantError(`market ${m.conditionId} appears twice in the universe`);
       keepMarkets.add(m.conditionId);
       for (const t of m.tokens) {
         if (keepTokens.has(t.tokenId)) throw new InvariantError(`token ${t.tokenId} appears twice in the universe`);
@@ -128,7 +131,13 @@ export class BookCache {
     for (const m of markets) {
       const old = this.marketsById.get(m.conditionId);
       if (old === undefined) {
-        this.marketsById.set(m.conditionId, { conditionId: m.conditionId, bookTick: null, bookMin: null, settings: m.settings, tokens: m.tokens });
+        this.marketsById.set(m.conditionId, {
+          conditionId: m.conditionId,
+          bookTick: null,
+          bookMin: null,
+          settings: m.settings,
+          tokens: m.tokens,
+        });
       } else {
         // Fresh settings from the exchange, but the tick and minimum a book showed stay until
         // the next book says otherwise (a book is the most current source).
@@ -138,7 +147,16 @@ export class BookCache {
       for (const t of m.tokens) {
         const e = this.tokens.get(t.tokenId);
         if (e === undefined || e.conditionId !== m.conditionId) {
-          this.tokens.set(t.tokenId, { tokenId: t.tokenId, conditionId: m.conditionId, book: null, bookAtMs: null, exchangeTsMs: null, mid: null, midBuf: [], midStart: 0 });
+          this.tokens.set(t.tokenId, {
+            tokenId: t.tokenId,
+            conditionId: m.conditionId,
+            book: null,
+            bookAtMs: null,
+            exchangeTsMs: null,
+            mid: null,
+            midBuf: [],
+            midStart: 0,
+          });
         }
       }
     }
@@ -155,7 +173,10 @@ export class BookCache {
     const seen = new Set<string>();
     for (const book of snapshot.books) {
       const e = this.tokens.get(book.assetId);
-      if (e === undefined) { ignored++; continue; }
+      if (e === undefined) {
+        ignored++;
+        continue;
+      }
       e.book = book;
       e.bookAtMs = at;
       e.exchangeTsMs = book.timestampMs;
@@ -169,7 +190,13 @@ export class BookCache {
         if (min !== null) m.bookMin = min;
         if ((tick !== null && tick !== m.settings.tickSize) || (min !== null && min !== m.settings.minOrderSize)) {
           if (tick !== null && tick !== m.settings.tickSize) {
-            tickChanges.push({ conditionId: m.conditionId, tokenId: e.tokenId, from: m.settings.tickSize, to: tick, atMs: at });
+            tickChanges.push({
+              conditionId: m.conditionId,
+              tokenId: e.tokenId,
+              from: m.settings.tickSize,
+              to: tick,
+              atMs: at,
+            });
           }
           m.settings = overlay(m.settings, tick, min);
           settingsChanged = true;

@@ -20,6 +20,7 @@ import type { Clock, TimerId } from '../core/clock.js';
 import type { Price } from '../core/money.js';
 import type { MarketDataPort } from '../exchange/gateway.js';
 import type { MarketSnapshot } from './types.js';
+import { InvariantError, OptionError, OddsmakerError } from '../core/errors.js';
 
 export interface PollerStats {
   /** Cycles started. */
@@ -64,27 +65,42 @@ export class Poller {
   private abort: AbortController | null = null;
   private stopped = false;
   private s = {
-    cycles: 0, completed: 0, skipped: 0, failures: 0, midpointFailures: 0, consecutiveFailures: 0,
-    lastStartedAtMs: null as number | null, lastDurationMs: null as number | null,
+    cycles: 0,
+    completed: 0,
+    skipped: 0,
+    failures: 0,
+    midpointFailures: 0,
+    consecutiveFailures: 0,
+    lastStartedAtMs: null as number | null,
+    lastDurationMs: null as number | null,
   };
 
   constructor(opts: PollerOptions) {
-    if (!Number.isSafeInteger(opts.intervalMs) || opts.intervalMs <= 0) throw new RangeError(`poll interval must be a positive integer, got ${String(opts.intervalMs)}`);
+    if (!Number.isSafeInteger(opts.intervalMs) || opts.intervalMs <= 0)
+      throw new OptionError(
+        'MARKETDATA_OPTION',
+        `poll interval must be a positive integer, got ${String(opts.intervalMs)}`,
+      );
     this.opts = opts;
   }
 
   /** Starts polling: the first cycle at once, then one every intervalMs. */
   start(): void {
-    if (this.stopped) throw new Error('poller: start after stop');
+    if (this.stopped) throw new InvariantError('poller: start after stop');
     if (this.timer !== null) return;
-    this.timer = this.opts.clock.setInterval(() => { this.tick(); }, this.opts.intervalMs);
+    this.timer = this.opts.clock.setInterval(() => {
+      this.tick();
+    }, this.opts.intervalMs);
     this.tick();
   }
 
   /** Stops the schedule, aborts in-flight requests and waits for the running cycle. Idempotent. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== null) { this.opts.clock.clearInterval(this.timer); this.timer = null; }
+    if (this.timer !== null) {
+      this.opts.clock.clearInterval(this.timer);
+      this.timer = null;
+    }
     this.abort?.abort(new PollerStoppedError());
     await this.inFlight;
   }
@@ -99,10 +115,17 @@ export class Poller {
    */
   async runOnce(): Promise<boolean> {
     if (this.stopped) return false;
-    if (this.inFlight !== null) { this.skip(); return false; }
+    if (this.inFlight !== null) {
+      this.skip();
+      return false;
+    }
     const p = this.cycle();
     this.inFlight = p;
-    try { await p; } finally { this.inFlight = null; }
+    try {
+      await p;
+    } finally {
+      this.inFlight = null;
+    }
     return true;
   }
 
@@ -132,10 +155,16 @@ export class Poller {
       let complete = true;
       if (tokens.length > 0) {
         // Both requests go out together; the books decide whether the cycle is complete.
-        const [b, m] = await Promise.allSettled([gateway.getBooks(tokens, ac.signal), gateway.getMidpoints(tokens, ac.signal)]);
+        const [b, m] = await Promise.allSettled([
+          gateway.getBooks(tokens, ac.signal),
+          gateway.getMidpoints(tokens, ac.signal),
+        ]);
         if (ac.signal.aborted) return;
         if (b.status === 'fulfilled') books = b.value;
-        else { complete = false; this.fail(b.reason, 'books', true); }
+        else {
+          complete = false;
+          this.fail(b.reason, 'books', true);
+        }
         if (m.status === 'fulfilled') mids = m.value;
         else if (complete) this.fail(m.reason, 'midpoints', false);
       }
@@ -165,12 +194,17 @@ export class Poller {
     this.s.failures++;
     if (stage === 'midpoints') this.s.midpointFailures++;
     if (breaksCycle) this.s.consecutiveFailures++;
-    try { this.opts.onError?.(err, stage, this.stats()); } catch { /* a reporting hook must not break the loop */ }
+    try {
+      this.opts.onError?.(err, stage, this.stats());
+    } catch {
+      /* a reporting hook must not break the loop */
+    }
   }
 }
 
 /** The abort reason of requests cut off by stop(). */
-export class PollerStoppedError extends Error {
-  readonly code = 'POLLER_STOPPED';
-  constructor() { super('poller stopped'); this.name = 'PollerStoppedError'; }
+export class PollerStoppedError extends OddsmakerError {
+  constructor() {
+    super('POLLER_STOPPED', 'poller stopped', false);
+  }
 }

@@ -32,12 +32,13 @@
 import type { Book, Level } from '../core/book.js';
 import type { Clock, TimerId } from '../core/clock.js';
 import type { Trade } from '../core/market.js';
-import type { LiveOrder } from '../execution/types.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
-import type { LevelChange, MarketSettings as RecordedSettings, TradeObservation } from './recording/format.js';
+import type { LiveOrder } from '../core/order.js';
+import type { LevelChange, RecordedMarketSettings, TradeObservation } from './recording/format.js';
 import type { RecordSink } from './recording/writer.js';
 import { TradeTape, type TradeTapeOptions, type TradesFetch } from './trade-tape.js';
 import type { MarketSnapshot, UniverseMarket } from './types.js';
+import { OptionError } from '../core/errors.js';
 
 export interface FlushableSink extends RecordSink {
   flush(): Promise<void>;
@@ -46,7 +47,10 @@ export interface FlushableSink extends RecordSink {
 }
 
 /** Where public trades come from (GET /trades, taker rows) and how fast to poll them. */
-export interface RecorderTradesOptions extends Pick<TradeTapeOptions, 'intervalMs' | 'budget' | 'pageSize' | 'horizonSec'> {
+export interface RecorderTradesOptions extends Pick<
+  TradeTapeOptions,
+  'intervalMs' | 'budget' | 'pageSize' | 'horizonSec'
+> {
   readonly fetch: TradesFetch;
 }
 
@@ -103,7 +107,10 @@ function withoutOwn(b: Book, mine: OwnLevels): Book {
     const out: Level[] = [];
     for (const l of levels) {
       const o = ours.get(l.price);
-      if (o === undefined) { out.push(l); continue; }
+      if (o === undefined) {
+        out.push(l);
+        continue;
+      }
       changed = true;
       const left = l.size - o;
       if (left > 0) out.push({ price: l.price, size: left as Shares });
@@ -123,22 +130,39 @@ function levelMap(levels: readonly Level[]): Map<number, number> {
 }
 
 /** The changes that turn `before` into `after`, removals (size 0) included, in price order. */
-export function sideChanges(side: 'bids' | 'asks', before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): LevelChange[] {
+export function sideChanges(
+  side: 'bids' | 'asks',
+  before: ReadonlyMap<number, number>,
+  after: ReadonlyMap<number, number>,
+): LevelChange[] {
   const out: LevelChange[] = [];
-  for (const [price, size] of after) if (before.get(price) !== size) out.push({ side, price: price as Price, size: size as Shares });
-  for (const price of before.keys()) if (!after.has(price)) out.push({ side, price: price as Price, size: 0 as Shares });
+  for (const [price, size] of after)
+    if (before.get(price) !== size) out.push({ side, price: price as Price, size: size as Shares });
+  for (const price of before.keys())
+    if (!after.has(price)) out.push({ side, price: price as Price, size: 0 as Shares });
   return out.sort((a, b) => a.price - b.price);
 }
 
-function sameSettings(a: RecordedSettings, b: RecordedSettings): boolean {
-  return a.tokenId === b.tokenId && a.conditionId === b.conditionId && a.tickSize === b.tickSize && a.minOrderSize === b.minOrderSize
-    && a.negRisk === b.negRisk && a.makerFeeBps === b.makerFeeBps && a.takerFeeBps === b.takerFeeBps
-    && (a.rewards === null ? b.rewards === null
-      : b.rewards !== null && a.rewards.dailyRate === b.rewards.dailyRate && a.rewards.minSize === b.rewards.minSize && a.rewards.maxSpread === b.rewards.maxSpread);
+function sameSettings(a: RecordedMarketSettings, b: RecordedMarketSettings): boolean {
+  return (
+    a.tokenId === b.tokenId &&
+    a.conditionId === b.conditionId &&
+    a.tickSize === b.tickSize &&
+    a.minOrderSize === b.minOrderSize &&
+    a.negRisk === b.negRisk &&
+    a.makerFeeBps === b.makerFeeBps &&
+    a.takerFeeBps === b.takerFeeBps &&
+    (a.rewards === null
+      ? b.rewards === null
+      : b.rewards !== null &&
+        a.rewards.dailyRate === b.rewards.dailyRate &&
+        a.rewards.minSize === b.rewards.minSize &&
+        a.rewards.maxSpread === b.rewards.maxSpread)
+  );
 }
 
 /** The recorded settings of every token of a universe market. */
-export function recordedSettings(m: UniverseMarket): RecordedSettings[] {
+export function recordedSettings(m: UniverseMarket): RecordedMarketSettings[] {
   const s = m.settings;
   return m.tokens.map((t) => ({
     tokenId: t.tokenId,
@@ -148,7 +172,10 @@ export function recordedSettings(m: UniverseMarket): RecordedSettings[] {
     negRisk: s.negRisk,
     makerFeeBps: s.makerBaseFeeBps,
     takerFeeBps: s.takerBaseFeeBps,
-    rewards: s.rewards === null ? null : { dailyRate: s.rewards.dailyRate, minSize: s.rewards.minSize, maxSpread: s.rewards.maxSpread },
+    rewards:
+      s.rewards === null
+        ? null
+        : { dailyRate: s.rewards.dailyRate, minSize: s.rewards.minSize, maxSpread: s.rewards.maxSpread },
   }));
 }
 
@@ -156,7 +183,16 @@ export class MarketRecorder {
   private readonly held = new Map<string, Held>();
   private timer: TimerId | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly s: RecorderStats = { books: 0, deltas: 0, mids: 0, settings: 0, flushes: 0, trades: 0, tradesSkipped: 0, resolved: 0 };
+  private readonly s: RecorderStats = {
+    books: 0,
+    deltas: 0,
+    mids: 0,
+    settings: 0,
+    flushes: 0,
+    trades: 0,
+    tradesSkipped: 0,
+    resolved: 0,
+  };
   private readonly tape: TradeTape | null;
   private readonly resolvedMarkets = new Set<string>();
   /** Token → its complement (from the universe), to mirror our orders onto the other book. */
@@ -164,13 +200,26 @@ export class MarketRecorder {
 
   constructor(private readonly opts: RecorderOptions) {
     const iv = opts.flushIntervalMs ?? 5000;
-    if (!Number.isSafeInteger(iv) || iv <= 0) throw new RangeError(`flush interval must be a positive integer, got ${String(iv)}`);
+    if (!Number.isSafeInteger(iv) || iv <= 0)
+      throw new OptionError('MARKETDATA_OPTION', `flush interval must be a positive integer, got ${String(iv)}`);
     const t = opts.trades;
-    this.tape = t === undefined ? null : new TradeTape({
-      clock: opts.clock, fetch: t.fetch, onTrade: (tr, local) => { this.trade(tr, local); }, onError: (err) => { this.report(err); },
-      ...(t.intervalMs !== undefined ? { intervalMs: t.intervalMs } : {}), ...(t.budget !== undefined ? { budget: t.budget } : {}),
-      ...(t.pageSize !== undefined ? { pageSize: t.pageSize } : {}), ...(t.horizonSec !== undefined ? { horizonSec: t.horizonSec } : {}),
-    });
+    this.tape =
+      t === undefined
+        ? null
+        : new TradeTape({
+            clock: opts.clock,
+            fetch: t.fetch,
+            onTrade: (tr, local) => {
+              this.trade(tr, local);
+            },
+            onError: (err) => {
+              this.report(err);
+            },
+            ...(t.intervalMs !== undefined ? { intervalMs: t.intervalMs } : {}),
+            ...(t.budget !== undefined ? { budget: t.budget } : {}),
+            ...(t.pageSize !== undefined ? { pageSize: t.pageSize } : {}),
+            ...(t.horizonSec !== undefined ? { horizonSec: t.horizonSec } : {}),
+          });
   }
 
   /** The trade tape's counters (requests, deferred turns, errors), when trades are recorded. */
@@ -185,13 +234,18 @@ export class MarketRecorder {
   /** Starts the periodic flush (and the trade polling, with a trades source). */
   start(): void {
     if (this.timer !== null) return;
-    this.timer = this.opts.clock.setInterval(() => { void this.flush(); }, this.opts.flushIntervalMs ?? 5000);
+    this.timer = this.opts.clock.setInterval(() => {
+      void this.flush();
+    }, this.opts.flushIntervalMs ?? 5000);
     this.tape?.start();
   }
 
   /** Stops the periodic flush and the trade polling and writes everything recorded so far. */
   async stop(): Promise<void> {
-    if (this.timer !== null) { this.opts.clock.clearInterval(this.timer); this.timer = null; }
+    if (this.timer !== null) {
+      this.opts.clock.clearInterval(this.timer);
+      this.timer = null;
+    }
     await this.tape?.stop();
     await this.flush();
   }
@@ -218,7 +272,8 @@ export class MarketRecorder {
   /** Records the settings of the universe's markets (only those new or changed). */
   markets(markets: readonly UniverseMarket[], atMs: number = this.opts.clock.now()): void {
     for (const m of markets) for (const s of recordedSettings(m)) this.putSettings(s, atMs, atMs);
-    for (const m of markets) for (const t of m.tokens) if (t.complementTokenId !== null) this.complements.set(t.tokenId, t.complementTokenId);
+    for (const m of markets)
+      for (const t of m.tokens) if (t.complementTokenId !== null) this.complements.set(t.tokenId, t.complementTokenId);
     this.tape?.setMarkets(markets.map((m) => m.conditionId));
   }
 
@@ -289,7 +344,10 @@ export class MarketRecorder {
     const out = new Map<string, OwnLevels>();
     const add = (token: string, side: 'bids' | 'asks', price: number, size: number): void => {
       let m = out.get(token);
-      if (m === undefined) { m = { bids: new Map(), asks: new Map() }; out.set(token, m); }
+      if (m === undefined) {
+        m = { bids: new Map(), asks: new Map() };
+        out.set(token, m);
+      }
       m[side].set(price, (m[side].get(price) ?? 0) + size);
     };
     for (const o of own) {
@@ -306,9 +364,9 @@ export class MarketRecorder {
     const known = this.opts.sink.settingsOf(b.assetId);
     // The book's own tick, minimum and neg-risk flag are the freshest values; fees and rewards
     // come from the universe's settings when the token has them.
-    const next: RecordedSettings = {
+    const next: RecordedMarketSettings = {
       tokenId: b.assetId,
-      conditionId: b.market !== '' ? b.market : known?.conditionId ?? '',
+      conditionId: b.market !== '' ? b.market : (known?.conditionId ?? ''),
       tickSize: b.tickSize ?? known?.tickSize ?? null,
       minOrderSize: b.minOrderSize ?? known?.minOrderSize ?? null,
       negRisk: b.negRisk ?? known?.negRisk ?? null,
@@ -322,7 +380,12 @@ export class MarketRecorder {
     const asks = levelMap(b.asks);
     const prev = this.held.get(b.assetId);
     if (prev === undefined || prev.lastTradePrice !== b.lastTradePrice) {
-      this.opts.sink.book(b.assetId, exTs, local, { bids: b.bids, asks: b.asks, hash: b.hash, lastTradePrice: b.lastTradePrice });
+      this.opts.sink.book(b.assetId, exTs, local, {
+        bids: b.bids,
+        asks: b.asks,
+        hash: b.hash,
+        lastTradePrice: b.lastTradePrice,
+      });
       this.s.books++;
     } else {
       const changes = [...sideChanges('bids', prev.bids, bids), ...sideChanges('asks', prev.asks, asks)];
@@ -332,7 +395,7 @@ export class MarketRecorder {
     this.held.set(b.assetId, { bids, asks, lastTradePrice: b.lastTradePrice });
   }
 
-  private putSettings(s: RecordedSettings, exchangeTs: number, localTs: number): void {
+  private putSettings(s: RecordedMarketSettings, exchangeTs: number, localTs: number): void {
     const cur = this.opts.sink.settingsOf(s.tokenId);
     if (cur !== undefined && sameSettings(cur, s)) return;
     this.opts.sink.settings(s, exchangeTs, localTs);
@@ -340,6 +403,10 @@ export class MarketRecorder {
   }
 
   private report(err: unknown): void {
-    try { this.opts.onError?.(err); } catch { /* a reporting hook must not break recording */ }
+    try {
+      this.opts.onError?.(err);
+    } catch {
+      /* a reporting hook must not break recording */
+    }
   }
 }

@@ -9,7 +9,7 @@
 // schedule, and stop() is final and idempotent.
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Clock, TimerId } from '../core/clock.js';
-import { OddsmakerError } from '../core/errors.js';
+import { OddsmakerError, OptionError } from '../core/errors.js';
 
 export type RefreshJob = () => Promise<void>;
 
@@ -35,7 +35,11 @@ function nonOverlapping(job: RefreshJob, onError: (err: unknown) => void): () =>
   return () => {
     if (running) return;
     running = true;
-    job().catch(onError).finally(() => { running = false; });
+    job()
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
   };
 }
 
@@ -52,7 +56,11 @@ export class CronRefreshScheduler implements RefreshScheduler {
   private stopped = false;
   private readonly name: string;
 
-  constructor(private readonly expression: string, private readonly timezone = 'UTC', opts: CronJobOptions = {}) {
+  constructor(
+    private readonly expression: string,
+    private readonly timezone = 'UTC',
+    opts: CronJobOptions = {},
+  ) {
     if (!cron.validate(expression)) throw new CronExpressionError(expression, opts.path);
     this.name = opts.name ?? 'universe-refresh';
   }
@@ -62,12 +70,21 @@ export class CronRefreshScheduler implements RefreshScheduler {
     const run = nonOverlapping(job, onError);
     // noOverlap would only cover node-cron's own awaiting; our guard covers both, and returning
     // nothing keeps node-cron from logging our errors through its own logger.
-    this.task = cron.schedule(this.expression, () => { run(); }, { name: this.name, timezone: this.timezone, noOverlap: true });
+    this.task = cron.schedule(
+      this.expression,
+      () => {
+        run();
+      },
+      { name: this.name, timezone: this.timezone, noOverlap: true },
+    );
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.task !== null) { void this.task.destroy(); this.task = null; }
+    if (this.task !== null) {
+      void this.task.destroy();
+      this.task = null;
+    }
   }
 
   describe(): string {
@@ -80,8 +97,12 @@ export class ClockRefreshScheduler implements RefreshScheduler {
   private timer: TimerId | null = null;
   private stopped = false;
 
-  constructor(private readonly clock: Clock, private readonly periodMs: number) {
-    if (!Number.isSafeInteger(periodMs) || periodMs <= 0) throw new RangeError(`refresh period must be a positive integer, got ${String(periodMs)}`);
+  constructor(
+    private readonly clock: Clock,
+    private readonly periodMs: number,
+  ) {
+    if (!Number.isSafeInteger(periodMs) || periodMs <= 0)
+      throw new OptionError('MARKETDATA_OPTION', `refresh period must be a positive integer, got ${String(periodMs)}`);
   }
 
   start(job: RefreshJob, onError: (err: unknown) => void): void {
@@ -92,7 +113,10 @@ export class ClockRefreshScheduler implements RefreshScheduler {
 
   stop(): void {
     this.stopped = true;
-    if (this.timer !== null) { this.clock.clearInterval(this.timer); this.timer = null; }
+    if (this.timer !== null) {
+      this.clock.clearInterval(this.timer);
+      this.timer = null;
+    }
   }
 
   describe(): string {

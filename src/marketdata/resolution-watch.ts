@@ -34,8 +34,9 @@
 //   resolves once the turn in flight has ended; no hook is called after it resolves.
 import type { Clock, TimerId } from '../core/clock.js';
 import type { MarketsPage } from '../core/market.js';
+import { OptionError, StoppedError, OddsmakerError } from '../core/errors.js';
 
-/** The first page of a listing (protocol.md §5: base64 of offset 0). */
+/** The first page of a listing (docs/protocol.md §5: base64 of offset 0). */
 export const FIRST_PAGE_CURSOR = 'MA==';
 
 /** What the watch reads of a GET /markets record. */
@@ -110,13 +111,22 @@ const DEFAULTS = {
   maxPagesPerTurn: 100,
 } as const;
 
-class TurnCapReached extends Error {}
+/** Internal: ends a turn at its page cap (caught in the turn, never escapes the watch). */
+class TurnCapReached extends OddsmakerError {
+  constructor() {
+    super('MARKETDATA_TURN_CAP', 'resolution watch: page cap of the turn reached', false);
+  }
+}
 
 /** Consecutive failures of one cursor after which it is forgotten. */
 export const FORGET_AFTER_FAILURES = 3;
 
 function positiveInt(name: string, v: number, zeroOk = false): number {
-  if (!Number.isSafeInteger(v) || v < (zeroOk ? 0 : 1)) throw new RangeError(`${name} must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got ${String(v)}`);
+  if (!Number.isSafeInteger(v) || v < (zeroOk ? 0 : 1))
+    throw new OptionError(
+      'MARKETDATA_OPTION',
+      `${name} must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got ${String(v)}`,
+    );
   return v;
 }
 
@@ -141,14 +151,28 @@ export class ResolutionWatch {
   private running: Promise<void> | null = null;
   private stopped = false;
   private readonly abort = new AbortController();
-  private readonly s: ResolutionWatchStats = { requests: 0, turns: 0, resolved: 0, givenUp: 0, errors: 0, budgetWaits: 0 };
+  private readonly s: ResolutionWatchStats = {
+    requests: 0,
+    turns: 0,
+    resolved: 0,
+    givenUp: 0,
+    errors: 0,
+    budgetWaits: 0,
+  };
 
   constructor(private readonly opts: ResolutionWatchOptions) {
     this.intervalMs = positiveInt('intervalMs', opts.intervalMs ?? DEFAULTS.intervalMs);
-    this.firstCheckDelayMs = positiveInt('firstCheckDelayMs', opts.firstCheckDelayMs ?? DEFAULTS.firstCheckDelayMs, true);
+    this.firstCheckDelayMs = positiveInt(
+      'firstCheckDelayMs',
+      opts.firstCheckDelayMs ?? DEFAULTS.firstCheckDelayMs,
+      true,
+    );
     this.maxWatchMs = positiveInt('maxWatchMs', opts.maxWatchMs ?? DEFAULTS.maxWatchMs);
     const b = opts.budget ?? DEFAULTS.budget;
-    this.budget = { requests: positiveInt('budget.requests', b.requests), windowMs: positiveInt('budget.windowMs', b.windowMs) };
+    this.budget = {
+      requests: positiveInt('budget.requests', b.requests),
+      windowMs: positiveInt('budget.windowMs', b.windowMs),
+    };
     this.maxPagesPerTurn = positiveInt('maxPagesPerTurn', opts.maxPagesPerTurn ?? DEFAULTS.maxPagesPerTurn);
   }
 
@@ -180,8 +204,11 @@ export class ResolutionWatch {
   /** Final: no turn starts after it, the one in flight is aborted and awaited. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== null) { this.opts.clock.clearTimeout(this.timer); this.timer = null; }
-    this.abort.abort(new Error('resolution watch stopped'));
+    if (this.timer !== null) {
+      this.opts.clock.clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.abort.abort(new StoppedError('resolution watch stopped'));
     await this.running;
   }
 
@@ -189,7 +216,10 @@ export class ResolutionWatch {
   check(): Promise<void> {
     if (this.running !== null) return this.running;
     if (this.stopped) return Promise.resolve();
-    if (this.timer !== null) { this.opts.clock.clearTimeout(this.timer); this.timer = null; }
+    if (this.timer !== null) {
+      this.opts.clock.clearTimeout(this.timer);
+      this.timer = null;
+    }
     this.running = this.turn().finally(() => {
       this.running = null;
       if (!this.stopped && this.watched.size > 0) this.schedule(this.intervalMs);
@@ -208,7 +238,10 @@ export class ResolutionWatch {
       this.opts.clock.clearTimeout(this.timer);
     }
     this.timerDueMs = due;
-    this.timer = this.opts.clock.setTimeout(() => { this.timer = null; void this.check(); }, delayMs);
+    this.timer = this.opts.clock.setTimeout(() => {
+      this.timer = null;
+      void this.check();
+    }, delayMs);
   }
 
   private async turn(): Promise<void> {
@@ -271,7 +304,10 @@ export class ResolutionWatch {
   /** One more failure of `cursor`; past the limit it is forgotten (its markets go back to the scan). */
   private failed(cursor: string): void {
     const n = (this.failures.get(cursor) ?? 0) + 1;
-    if (n < FORGET_AFTER_FAILURES) { this.failures.set(cursor, n); return; }
+    if (n < FORGET_AFTER_FAILURES) {
+      this.failures.set(cursor, n);
+      return;
+    }
     this.failures.delete(cursor);
     this.pageTurn.delete(cursor);
     for (const w of this.watched.values()) if (w.cursor === cursor) w.cursor = null;
@@ -291,18 +327,30 @@ export class ResolutionWatch {
       const w = this.watched.get(m.conditionId);
       if (w === undefined) continue;
       const winners = m.tokens.filter((t) => t.winner && t.tokenId !== null && t.tokenId !== '');
-      if (!m.closed || winners.length === 0) { w.cursor = cursor; continue; }
+      if (!m.closed || winners.length === 0) {
+        w.cursor = cursor;
+        continue;
+      }
       this.watched.delete(m.conditionId);
       this.done.add(m.conditionId);
       if (winners.length > 1) {
-        this.giveUp({ conditionId: m.conditionId, reason: 'several-winners', watchedMs: this.opts.clock.now() - w.sinceMs });
+        this.giveUp({
+          conditionId: m.conditionId,
+          reason: 'several-winners',
+          watchedMs: this.opts.clock.now() - w.sinceMs,
+        });
         continue;
       }
       this.s.resolved++;
-      const tokens = m.tokens.filter((t): t is { tokenId: string; winner: boolean } => t.tokenId !== null && t.tokenId !== '')
+      const tokens = m.tokens
+        .filter((t): t is { tokenId: string; winner: boolean } => t.tokenId !== null && t.tokenId !== '')
         .map((t) => ({ tokenId: t.tokenId, winner: t.winner }));
       try {
-        this.opts.onResolved({ conditionId: m.conditionId, winnerTokenId: (winners[0] as { tokenId: string }).tokenId, tokens });
+        this.opts.onResolved({
+          conditionId: m.conditionId,
+          winnerTokenId: (winners[0] as { tokenId: string }).tokenId,
+          tokens,
+        });
       } catch (err) {
         this.report(err);
       }
@@ -321,7 +369,11 @@ export class ResolutionWatch {
 
   private giveUp(g: GiveUp): void {
     this.s.givenUp++;
-    try { this.opts.onGiveUp?.(g); } catch (err) { this.report(err); }
+    try {
+      this.opts.onGiveUp?.(g);
+    } catch (err) {
+      this.report(err);
+    }
   }
 
   /** Waits until one more request fits the sliding window, then records its send time. */
@@ -330,13 +382,20 @@ export class ResolutionWatch {
     for (;;) {
       const now = this.opts.clock.now();
       while (this.sends.length > 0 && (this.sends[0] as number) <= now - windowMs) this.sends.shift();
-      if (this.sends.length < requests) { this.sends.push(now); return; }
+      if (this.sends.length < requests) {
+        this.sends.push(now);
+        return;
+      }
       this.s.budgetWaits++;
       await this.opts.clock.sleep((this.sends[0] as number) + windowMs - now, this.abort.signal);
     }
   }
 
   private report(err: unknown): void {
-    try { this.opts.onError?.(err); } catch { /* a reporting hook must not break the watch */ }
+    try {
+      this.opts.onError?.(err);
+    } catch {
+      /* a reporting hook must not break the watch */
+    }
   }
 }

@@ -1,5 +1,5 @@
 // TradeTape: the public trades of the recorded markets, polled from GET /trades?market=<condition
-// id>&takerOnly=true (protocol.md §8; the Data API lists each match once, on its taker's row, so
+// id>&takerOnly=true (docs/protocol.md §8; the Data API lists each match once, on its taker's row, so
 // `side` is the aggressor's) and handed on oldest first, each once. Invariants kept:
 // - rate: one market per turn, round-robin, a turn every intervalMs at most and never overlapping
 //   the previous one; every request (first page or a later one) first takes a slot of a sliding
@@ -27,6 +27,7 @@
 //   the timer, and the market is tried again at its next turn.
 import type { Clock, TimerId } from '../core/clock.js';
 import type { Trade } from '../core/market.js';
+import { OptionError } from '../core/errors.js';
 
 export interface TradesQuery {
   readonly market: string;
@@ -103,11 +104,21 @@ export class TradeTape {
     this.budget = opts.budget ?? { requests: 100, windowMs: 10_000 };
     this.pageSize = opts.pageSize ?? 100;
     this.horizonSec = opts.horizonSec ?? 120;
-    if (!Number.isSafeInteger(this.intervalMs) || this.intervalMs <= 0) throw new RangeError(`trade poll interval must be a positive integer, got ${String(this.intervalMs)}`);
-    if (!Number.isSafeInteger(this.budget.requests) || this.budget.requests < 1 || !Number.isSafeInteger(this.budget.windowMs) || this.budget.windowMs < 1) {
-      throw new RangeError('trade request budget must be positive integers');
+    if (!Number.isSafeInteger(this.intervalMs) || this.intervalMs <= 0)
+      throw new OptionError(
+        'MARKETDATA_OPTION',
+        `trade poll interval must be a positive integer, got ${String(this.intervalMs)}`,
+      );
+    if (
+      !Number.isSafeInteger(this.budget.requests) ||
+      this.budget.requests < 1 ||
+      !Number.isSafeInteger(this.budget.windowMs) ||
+      this.budget.windowMs < 1
+    ) {
+      throw new OptionError('MARKETDATA_OPTION', 'trade request budget must be positive integers');
     }
-    if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1 || this.pageSize > 500) throw new RangeError(`trade page size must be in [1, 500], got ${String(this.pageSize)}`);
+    if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1 || this.pageSize > 500)
+      throw new OptionError('MARKETDATA_OPTION', `trade page size must be in [1, 500], got ${String(this.pageSize)}`);
     this.startSec = Math.floor(opts.clock.now() / 1000);
   }
 
@@ -121,13 +132,18 @@ export class TradeTape {
     if (this.timer !== null) return;
     this.timer = this.opts.clock.setInterval(() => {
       if (this.running !== null) return; // never overlap a slow turn
-      this.running = this.turn().finally(() => { this.running = null; });
+      this.running = this.turn().finally(() => {
+        this.running = null;
+      });
     }, this.intervalMs);
   }
 
   /** Stops the turns and waits for the one in flight. */
   async stop(): Promise<void> {
-    if (this.timer !== null) { this.opts.clock.clearInterval(this.timer); this.timer = null; }
+    if (this.timer !== null) {
+      this.opts.clock.clearInterval(this.timer);
+      this.timer = null;
+    }
     await this.running;
   }
 
@@ -145,17 +161,30 @@ export class TradeTape {
     let complete = false;
     try {
       while (!complete) {
-        if (offset > MAX_OFFSET) { this.stats.gaps++; complete = true; break; }
-        if (!this.takeSlot()) { this.stats.deferred++; break; }
+        if (offset > MAX_OFFSET) {
+          this.stats.gaps++;
+          complete = true;
+          break;
+        }
+        if (!this.takeSlot()) {
+          this.stats.deferred++;
+          break;
+        }
         const page = await this.opts.fetch({ market, limit: this.pageSize, offset });
         for (const t of page) {
-          if (this.isSeen(tape, t)) { complete = true; break; }
+          if (this.isSeen(tape, t)) {
+            complete = true;
+            break;
+          }
           const key = tradeKey(t);
           if (tape.pendingKeys.has(key)) continue; // re-read after the listing shifted
           tape.pending.push(t);
           tape.pendingKeys.add(key);
           // First scan: history from before the tape completes it (kept only to be marked seen).
-          if (!tape.started && t.timestamp < this.startSec) { complete = true; break; }
+          if (!tape.started && t.timestamp < this.startSec) {
+            complete = true;
+            break;
+          }
         }
         if (page.length < this.pageSize) complete = true;
         offset += this.pageSize;
@@ -164,9 +193,15 @@ export class TradeTape {
       this.stats.errors++;
       this.report(err);
     }
-    if (!complete) { tape.resumeAt = offset; return; }
+    if (!complete) {
+      tape.resumeAt = offset;
+      return;
+    }
     // Oldest first: by timestamp, then the reverse of the reading order.
-    const fresh = tape.pending.map((t, i) => ({ t, i })).sort((a, b) => b.t.timestamp - a.t.timestamp || a.i - b.i).map((x) => x.t);
+    const fresh = tape.pending
+      .map((t, i) => ({ t, i }))
+      .sort((a, b) => b.t.timestamp - a.t.timestamp || a.i - b.i)
+      .map((x) => x.t);
     tape.pending = [];
     tape.pendingKeys.clear();
     tape.resumeAt = 0;
@@ -188,7 +223,11 @@ export class TradeTape {
       if (t.timestamp > tape.newestSec) tape.newestSec = t.timestamp;
       if (!tape.started && t.timestamp < this.startSec) continue; // history from before the tape
       this.stats.trades++;
-      try { this.opts.onTrade(t, localTs); } catch (err) { this.report(err); }
+      try {
+        this.opts.onTrade(t, localTs);
+      } catch (err) {
+        this.report(err);
+      }
     }
     tape.started = true;
     const floor = tape.newestSec - this.horizonSec;
@@ -205,6 +244,10 @@ export class TradeTape {
   }
 
   private report(err: unknown): void {
-    try { this.opts.onError?.(err); } catch { /* a reporting hook must not break the tape */ }
+    try {
+      this.opts.onError?.(err);
+    } catch {
+      /* a reporting hook must not break the tape */
+    }
   }
 }

@@ -5,8 +5,8 @@
 // complement id, when set, is the other token of the same condition (it may itself be unquoted,
 // e.g. when only one token id was configured). Types only; no I/O.
 import type { Book } from '../core/book.js';
+import type { MarketSettings } from '../core/market-settings.js';
 import type { Price } from '../core/money.js';
-import type { MarketSettings } from '../strategy/context.js';
 
 export interface UniverseToken {
   readonly tokenId: string;

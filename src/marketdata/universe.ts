@@ -23,10 +23,10 @@
 // which the fill tracker books as 0 and reports); 'base-bps' and no schedule leave `fees` absent
 // (the base fees of the settings).
 import { feeModelOf, type FeeSchedule } from '../core/fees.js';
+import { settingsFromMarket, type MarketSettings } from '../core/market-settings.js';
 import type { ClobMarketSettings, SamplingMarket } from '../core/market.js';
-import { OddsmakerError } from '../core/errors.js';
+import { OddsmakerError, StoppedError } from '../core/errors.js';
 import type { MarketDataPort } from '../exchange/gateway.js';
-import { settingsFromMarket, type MarketSettings } from '../strategy/context.js';
 import type { RefreshScheduler } from './refresh-scheduler.js';
 import type { UniverseMarket, UniverseToken } from './types.js';
 
@@ -71,8 +71,16 @@ export interface UniverseDiff {
  * carries no daily rate).
  */
 export function settingsFromClob(s: ClobMarketSettings): MarketSettings {
-  if (s.tickSize === null) throw new UniverseError('UNIVERSE_BAD_MARKET', `market ${s.conditionId}: GET /clob-markets sent no tick size (mts)`);
-  if (s.minOrderSize === null) throw new UniverseError('UNIVERSE_BAD_MARKET', `market ${s.conditionId}: GET /clob-markets sent no minimum order size (mos)`);
+  if (s.tickSize === null)
+    throw new UniverseError(
+      'UNIVERSE_BAD_MARKET',
+      `market ${s.conditionId}: GET /clob-markets sent no tick size (mts)`,
+    );
+  if (s.minOrderSize === null)
+    throw new UniverseError(
+      'UNIVERSE_BAD_MARKET',
+      `market ${s.conditionId}: GET /clob-markets sent no minimum order size (mos)`,
+    );
   return {
     conditionId: s.conditionId,
     question: '',
@@ -101,7 +109,10 @@ export function matchesSelector(m: SamplingMarket, sel: SelectorSpec): boolean {
 }
 
 /** Tokens of a market, each with its complement when the market is a binary pair. */
-function pairTokens(all: ReadonlyArray<{ tokenId: string; outcome: string }>, only?: ReadonlySet<string>): UniverseToken[] {
+function pairTokens(
+  all: ReadonlyArray<{ tokenId: string; outcome: string }>,
+  only?: ReadonlySet<string>,
+): UniverseToken[] {
   const binary = all.length === 2;
   const out: UniverseToken[] = [];
   all.forEach((t, i) => {
@@ -127,7 +138,12 @@ async function fromSelector(port: UniversePort, sel: SelectorSpec, signal?: Abor
   return out;
 }
 
-async function fromExplicit(port: UniversePort, spec: UniverseSpec, signal?: AbortSignal, feeSchedule?: FeeSchedule): Promise<UniverseMarket[]> {
+async function fromExplicit(
+  port: UniversePort,
+  spec: UniverseSpec,
+  signal?: AbortSignal,
+  feeSchedule?: FeeSchedule,
+): Promise<UniverseMarket[]> {
   // condition id → tokens wanted (undefined: all of them)
   const wanted = new Map<string, Set<string> | undefined>();
   for (const c of spec.conditions) wanted.set(c, undefined);
@@ -137,7 +153,11 @@ async function fromExplicit(port: UniversePort, spec: UniverseSpec, signal?: Abo
     const marketOf = new Map<string, string>();
     for (const b of books) marketOf.set(b.assetId, b.market);
     const unknown = loose.filter((t) => !marketOf.has(t));
-    if (unknown.length > 0) throw new UniverseError('UNIVERSE_UNKNOWN_TOKEN', `markets.tokens: the exchange has no book for ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      throw new UniverseError(
+        'UNIVERSE_UNKNOWN_TOKEN',
+        `markets.tokens: the exchange has no book for ${unknown.join(', ')}`,
+      );
     for (const t of loose) {
       const c = marketOf.get(t) as string;
       if (wanted.has(c) && wanted.get(c) === undefined) continue; // the whole market is wanted already
@@ -152,16 +172,29 @@ async function fromExplicit(port: UniversePort, spec: UniverseSpec, signal?: Abo
     if (s.tokens.length === 0) throw new UniverseError('UNIVERSE_BAD_MARKET', `market ${conditionId} has no tokens`);
     if (only !== undefined) {
       const missing = [...only].filter((t) => !s.tokens.some((x) => x.tokenId === t));
-      if (missing.length > 0) throw new UniverseError('UNIVERSE_UNKNOWN_TOKEN', `markets.tokens: ${missing.join(', ')} not among the tokens of market ${conditionId}`);
+      if (missing.length > 0)
+        throw new UniverseError(
+          'UNIVERSE_UNKNOWN_TOKEN',
+          `markets.tokens: ${missing.join(', ')} not among the tokens of market ${conditionId}`,
+        );
     }
     const settings = settingsFromClob(s);
-    out.push({ conditionId, settings: feeSchedule === 'fee-details' ? { ...settings, fees: feeModelOf(feeSchedule, s) } : settings, tokens: pairTokens(s.tokens, only) });
+    out.push({
+      conditionId,
+      settings: feeSchedule === 'fee-details' ? { ...settings, fees: feeModelOf(feeSchedule, s) } : settings,
+      tokens: pairTokens(s.tokens, only),
+    });
   }
   return out;
 }
 
 /** Resolves the configured universe once; with a fee schedule, each market's fee model (header). */
-export async function resolveUniverse(port: UniversePort, spec: UniverseSpec, signal?: AbortSignal, feeSchedule?: FeeSchedule): Promise<UniverseMarket[]> {
+export async function resolveUniverse(
+  port: UniversePort,
+  spec: UniverseSpec,
+  signal?: AbortSignal,
+  feeSchedule?: FeeSchedule,
+): Promise<UniverseMarket[]> {
   if (spec.tokens.length > 0 || spec.conditions.length > 0) return fromExplicit(port, spec, signal, feeSchedule);
   const out = await fromSelector(port, spec.selector, signal);
   if (feeSchedule !== 'fee-details') return out;
@@ -187,7 +220,10 @@ export function diffUniverse(before: readonly UniverseMarket[], after: readonly 
   return {
     added: after.filter((m) => !old.has(m.conditionId)),
     removed: before.filter((m) => !now.has(m.conditionId)),
-    changed: after.filter((m) => { const o = old.get(m.conditionId); return o !== undefined && tokenKey(o) !== tokenKey(m); }),
+    changed: after.filter((m) => {
+      const o = old.get(m.conditionId);
+      return o !== undefined && tokenKey(o) !== tokenKey(m);
+    }),
     markets: after,
   };
 }
@@ -241,6 +277,6 @@ export class Universe {
 
   stop(): void {
     this.opts.scheduler.stop();
-    this.abort?.abort(new Error('universe stopped'));
+    this.abort?.abort(new StoppedError('universe stopped'));
   }
 }

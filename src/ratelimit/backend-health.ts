@@ -14,8 +14,7 @@
 import type { Clock } from '../core/clock.js';
 
 export type BackendHealth =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: string; readonly sinceMs: number };
+  { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly sinceMs: number };
 
 export const BACKEND_OK: BackendHealth = Object.freeze({ ok: true });
 
@@ -41,11 +40,26 @@ export class HealthTracker {
     this.listeners.push(fn);
   }
 
-  connectionLost(reason: string): void { this.conn = reason; this.update(); }
+  connectionLost(reason: string): void {
+    this.conn = reason;
+    this.update();
+  }
   /** A fresh connection also clears a store failure (most are the old connection's: closed, timed out). */
-  connectionUp(): void { this.conn = null; this.store = null; this.update(); }
-  storeFailed(reason: string): void { this.store = reason; this.update(); }
-  storeOk(): void { if (this.store !== null) { this.store = null; this.update(); } }
+  connectionUp(): void {
+    this.conn = null;
+    this.store = null;
+    this.update();
+  }
+  storeFailed(reason: string): void {
+    this.store = reason;
+    this.update();
+  }
+  storeOk(): void {
+    if (this.store !== null) {
+      this.store = null;
+      this.update();
+    }
+  }
 
   private update(): void {
     const reason = this.conn ?? this.store;
@@ -58,7 +72,11 @@ export class HealthTracker {
       if (!was.ok) return; // still down: the reason changes, nobody is told again
     }
     for (const fn of this.listeners) {
-      try { fn(this.current); } catch { /* a listener (a log line, a metric) must not break admission */ }
+      try {
+        fn(this.current);
+      } catch {
+        /* a listener (a log line, a metric) must not break admission */
+      }
     }
   }
 }

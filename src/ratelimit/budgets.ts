@@ -10,7 +10,7 @@
 //   group is implied by ROUTE_API, and `GET /markets` without a group is refused.
 // - A request counts in its route's own buckets AND its group's general cap. A route the table
 //   does not name counts in the general cap only.
-// - POST /orders counts in POST /order's budget, one request per call (protocol.md §7).
+// - POST /orders counts in POST /order's budget, one request per call (docs/protocol.md §7).
 // - The combined cap covers the two listings `GET /events` and catalog `GET /markets` only, not
 //   `/events/slug/{slug}` or `/markets/{id}/tags`.
 // - The data group (positions, closed positions, trades, leaderboard) has no general cap in
@@ -28,6 +28,7 @@
 //   "/trades, /orders, /notifications, /order 900 / 10 s" ledger row is not modelled (it does not
 //   say which methods it covers). The page's trading limits have moved since table 8 was taken
 //   (POST /order 3500 / 10 s today); table 8 stays the interface's truth for its own routes.
+import { RateLimitConfigError } from './errors.js';
 
 export type ApiGroup = 'clob' | 'catalog' | 'data';
 export const API_GROUPS: readonly ApiGroup[] = ['clob', 'catalog', 'data'];
@@ -80,9 +81,18 @@ export const TABLE8: BudgetTable = {
     'clob GET /data/orders': w10(500),
     'clob GET /data/trades': w10(500),
     'clob GET /balance-allowance': w10(200),
-    'clob DELETE /orders': [{ limit: 1000, windowMs: S10 }, { limit: 15_000, windowMs: MIN10 }],
-    'clob DELETE /cancel-all': [{ limit: 250, windowMs: S10 }, { limit: 6000, windowMs: MIN10 }],
-    'clob DELETE /cancel-market-orders': [{ limit: 1000, windowMs: S10 }, { limit: 1500, windowMs: MIN10 }],
+    'clob DELETE /orders': [
+      { limit: 1000, windowMs: S10 },
+      { limit: 15_000, windowMs: MIN10 },
+    ],
+    'clob DELETE /cancel-all': [
+      { limit: 250, windowMs: S10 },
+      { limit: 6000, windowMs: MIN10 },
+    ],
+    'clob DELETE /cancel-market-orders': [
+      { limit: 1000, windowMs: S10 },
+      { limit: 1500, windowMs: MIN10 },
+    ],
   },
   general: { clob: 'clob general', catalog: 'catalog general', data: 'data general' },
   routes: {
@@ -112,7 +122,7 @@ export const TABLE8: BudgetTable = {
 };
 
 /**
- * The API group of every route the interface and protocol.md name, so callers may omit it.
+ * The API group of every route the interface and docs/protocol.md name, so callers may omit it.
  * `GET /markets` is absent on purpose: it exists in two groups (see the header).
  */
 export const ROUTE_API: Readonly<Record<string, ApiGroup>> = {
@@ -149,6 +159,7 @@ export const ROUTE_API: Readonly<Record<string, ApiGroup>> = {
   'POST /v1/heartbeats': 'clob',
   'POST /heartbeats': 'clob',
   'GET /balance-allowance': 'clob',
+  'GET /v1/user/rate-limit-tier': 'clob',
   'GET /events': 'catalog',
   'GET /events/slug/{slug}': 'catalog',
   'GET /markets/{id}/tags': 'catalog',
@@ -187,7 +198,10 @@ export function routeKey(method: string, path: string): string {
   if (p === '') p = '/';
   while (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
   for (const [re, template] of TEMPLATES) {
-    if (re.test(p)) { p = template; break; }
+    if (re.test(p)) {
+      p = template;
+      break;
+    }
   }
   return `${method.toUpperCase()} ${p}`;
 }
@@ -202,7 +216,8 @@ export function routeId(api: ApiGroup, route: string): string {
  * below 1: a safety factor for when the exchange's counting is suspected to differ from ours.
  */
 export function scaleBudgets(table: BudgetTable, factor: number): BudgetTable {
-  if (!(factor > 0 && factor <= 1)) throw new RangeError(`safety factor must be in (0, 1], got ${String(factor)}`);
+  if (!(factor > 0 && factor <= 1))
+    throw new RateLimitConfigError(`safety factor must be in (0, 1], got ${String(factor)}`);
   if (factor === 1) return table;
   const buckets: Record<string, readonly WindowSpec[]> = {};
   for (const [name, windows] of Object.entries(table.buckets)) {
@@ -217,16 +232,20 @@ export function budgetTableProblems(table: BudgetTable): string[] {
   for (const [name, windows] of Object.entries(table.buckets)) {
     if (windows.length === 0) problems.push(`buckets.${name}: has no window`);
     windows.forEach((w, i) => {
-      if (!Number.isSafeInteger(w.limit) || w.limit < 1) problems.push(`buckets.${name}[${i}].limit: must be a positive integer, got ${String(w.limit)}`);
-      if (!Number.isFinite(w.windowMs) || w.windowMs <= 0) problems.push(`buckets.${name}[${i}].windowMs: must be positive, got ${String(w.windowMs)}`);
+      if (!Number.isSafeInteger(w.limit) || w.limit < 1)
+        problems.push(`buckets.${name}[${i}].limit: must be a positive integer, got ${String(w.limit)}`);
+      if (!Number.isFinite(w.windowMs) || w.windowMs <= 0)
+        problems.push(`buckets.${name}[${i}].windowMs: must be positive, got ${String(w.windowMs)}`);
     });
   }
   for (const [api, name] of Object.entries(table.general)) {
-    if (name !== undefined && table.buckets[name] === undefined) problems.push(`general.${api}: unknown bucket "${name}"`);
+    if (name !== undefined && table.buckets[name] === undefined)
+      problems.push(`general.${api}: unknown bucket "${name}"`);
   }
   for (const [id, names] of Object.entries(table.routes)) {
     const api = id.split(' ', 1)[0];
-    if (!API_GROUPS.includes(api as ApiGroup)) problems.push(`routes.${id}: must start with an API group (${API_GROUPS.join(', ')})`);
+    if (!API_GROUPS.includes(api as ApiGroup))
+      problems.push(`routes.${id}: must start with an API group (${API_GROUPS.join(', ')})`);
     for (const n of names) if (table.buckets[n] === undefined) problems.push(`routes.${id}: unknown bucket "${n}"`);
   }
   return problems;

@@ -7,10 +7,16 @@
 // never echoed in an error message.
 import { z } from 'zod';
 import {
-  API_GROUPS, TABLE8, budgetTableProblems, scaleBudgets,
-  type ApiGroup, type BudgetTable, type WindowSpec,
+  API_GROUPS,
+  TABLE8,
+  budgetTableProblems,
+  scaleBudgets,
+  type ApiGroup,
+  type BudgetTable,
+  type WindowSpec,
 } from './budgets.js';
 import { RateLimitConfigError } from './errors.js';
+import { DEFAULT_SIGNER_TIER, SIGNER_TIERS, type SignerTier } from './signer-tiers.js';
 
 const windowSchema = z.strictObject({
   limit: z.number().int().positive(),
@@ -21,11 +27,13 @@ const budgetsSchema = z.strictObject({
   /** Buckets to add or replace (by name). */
   buckets: z.record(z.string().min(1), z.array(windowSchema).min(1)).optional(),
   /** General cap bucket per group; null removes the group's general cap. */
-  general: z.strictObject({
-    clob: z.string().nullable().optional(),
-    catalog: z.string().nullable().optional(),
-    data: z.string().nullable().optional(),
-  }).optional(),
+  general: z
+    .strictObject({
+      clob: z.string().nullable().optional(),
+      catalog: z.string().nullable().optional(),
+      data: z.string().nullable().optional(),
+    })
+    .optional(),
   /** Routes (`<api> <METHOD> <path>`) to add or replace. */
   routes: z.record(z.string().min(1), z.array(z.string().min(1))).optional(),
   /** true: start from an empty table instead of table 8. */
@@ -42,21 +50,29 @@ export const rateLimitConfigSchema = z.strictObject({
   /** Pause after a 429 that carries no usable Retry-After. */
   defaultPauseMs: z.number().min(0).max(3_600_000).default(1000),
   budgets: budgetsSchema.optional(),
-  backend: z.discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('memory') }),
-    z.strictObject({
-      kind: z.literal('redis'),
-      /** redis://[user:password@]host[:port][/db] or rediss://… (never shown with its password). */
-      url: z.string().min(1).refine(isRedisUrl, { message: 'expected a redis:// or rediss:// URL' }),
-      keyPrefix: z.string().min(1).default('oddsmaker:rl'),
-      /** clock: the injected clock's now(); server: Redis TIME (one time base for all hosts). */
-      timeSource: z.enum(['clock', 'server']).default('clock'),
-      /** Start-up fails (exit 1) when Redis is not ready within this, ms; also bounds each TCP connect. */
-      connectTimeoutMs: z.number().int().positive().max(600_000).default(3000),
-      /** A command (an admission) unanswered this long fails closed and marks the backend down, ms. */
-      commandTimeoutMs: z.number().int().positive().max(600_000).default(2000),
-    }),
-  ]).default({ kind: 'memory' }),
+  /** The exchange's per-signer trading tier (signer-tiers.ts); 'off' for a venue without them. The
+   *  tier the exchange reports (header or tier route) replaces it at run time. Absent: the daemon
+   *  picks by dialect (src/runtime/limits.ts: standard for polymarket, off for spec); a limiter
+   *  built from this config alone assumes DEFAULT_SIGNER_TIER. No schema default, so an explicit
+   *  value stays distinguishable from none. */
+  signerTier: z.enum([...SIGNER_TIERS, 'off']).optional(),
+  backend: z
+    .discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('memory') }),
+      z.strictObject({
+        kind: z.literal('redis'),
+        /** redis://[user:password@]host[:port][/db] or rediss://… (never shown with its password). */
+        url: z.string().min(1).refine(isRedisUrl, { message: 'expected a redis:// or rediss:// URL' }),
+        keyPrefix: z.string().min(1).default('oddsmaker:rl'),
+        /** clock: the injected clock's now(); server: Redis TIME (one time base for all hosts). */
+        timeSource: z.enum(['clock', 'server']).default('clock'),
+        /** Start-up fails (exit 1) when Redis is not ready within this, ms; also bounds each TCP connect. */
+        connectTimeoutMs: z.number().int().positive().max(600_000).default(3000),
+        /** A command (an admission) unanswered this long fails closed and marks the backend down, ms. */
+        commandTimeoutMs: z.number().int().positive().max(600_000).default(2000),
+      }),
+    ])
+    .default({ kind: 'memory' }),
 });
 
 export type RateLimitConfigInput = z.input<typeof rateLimitConfigSchema>;
@@ -86,6 +102,8 @@ export interface RateLimitConfig {
   readonly defaultPauseMs: number;
   /** Merged and scaled: the limits actually enforced. */
   readonly budgets: BudgetTable;
+  /** Per-signer buckets' tier; null: not metered (signerTier 'off'). */
+  readonly signerTier: SignerTier | null;
   readonly backend: { readonly kind: 'memory' } | RedisBackendConfig;
 }
 
@@ -119,6 +137,7 @@ export function resolveRateLimitConfig(input: unknown = {}): RateLimitConfig {
     maxInFlight: c.maxInFlight ?? Number.POSITIVE_INFINITY,
     defaultPauseMs: c.defaultPauseMs,
     budgets: deepFreeze(scaleBudgets(table, c.safetyFactor)),
+    signerTier: c.signerTier === 'off' ? null : (c.signerTier ?? DEFAULT_SIGNER_TIER),
     backend: c.backend,
   };
   RESOLVED.add(cfg);

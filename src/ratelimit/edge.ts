@@ -10,8 +10,7 @@ import { RateLimitRouteError } from './errors.js';
 import { SlidingWindowLog } from './window.js';
 
 export type EdgeDecision =
-  | { readonly admitted: true }
-  | { readonly admitted: false; readonly retryAfterMs: number; readonly bucket: string };
+  { readonly admitted: true } | { readonly admitted: false; readonly retryAfterMs: number; readonly bucket: string };
 
 interface ClientState {
   readonly buckets: Map<string, SlidingWindowLog[]>;
@@ -34,7 +33,10 @@ export class EdgeThrottle {
   check(client: string, api: ApiGroup, route: string, nowMs: number, cost = 1): EdgeDecision {
     const names = this.bucketsOf(api, route);
     let state = this.clients.get(client);
-    if (state === undefined) { state = { buckets: new Map() }; this.clients.set(client, state); }
+    if (state === undefined) {
+      state = { buckets: new Map() };
+      this.clients.set(client, state);
+    }
     const logs: SlidingWindowLog[] = [];
     let worst = 0;
     let worstBucket = '';
@@ -43,7 +45,10 @@ export class EdgeThrottle {
         logs.push(log);
         if (!log.hasRoom(nowMs, cost)) {
           const w = log.retryAfterMs(nowMs, cost);
-          if (w > worst || worstBucket === '') { worst = w; worstBucket = name; }
+          if (w > worst || worstBucket === '') {
+            worst = w;
+            worstBucket = name;
+          }
         }
       }
     }

@@ -1,4 +1,4 @@
-// Errors of the rate limiter, each with a stable code (DESIGN.md §4.3). A wait that is too long
+// Errors of the rate limiter, each with a stable code (docs/ARCHITECTURE.md §8). A wait that is too long
 // is retryable and carries when to come back; configuration and route errors are our own bugs
 // or bad config and are not.
 import { OddsmakerError } from '../core/errors.js';
@@ -8,7 +8,11 @@ export class RateLimitWaitError extends OddsmakerError {
   readonly route: string;
   readonly retryAfterMs: number;
   constructor(route: string, retryAfterMs: number, maxWaitMs: number) {
-    super('RATE_LIMIT_WAIT', `${route}: next slot in ${fmtMs(retryAfterMs)}, more than the ${maxWaitMs} ms allowed`, true);
+    super(
+      'RATE_LIMIT_WAIT',
+      `${route}: next slot in ${fmtMs(retryAfterMs)}, more than the ${maxWaitMs} ms allowed`,
+      true,
+    );
     this.route = route;
     this.retryAfterMs = retryAfterMs;
   }

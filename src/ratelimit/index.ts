@@ -11,32 +11,77 @@ import type { HealthListener } from './backend-health.js';
 import { resolveRateLimitConfig } from './config.js';
 import { MemoryRateLimiter } from './memory-limiter.js';
 import { connectRedis } from './redis-connect.js';
-import { RedisRateLimiter } from './redis-limiter.js';
+import { RedisRateLimiter, type PauseFailureListener } from './redis-limiter.js';
 import type { RateLimiter } from './types.js';
 
 export type {
-  AcquireOptions, Permit, Priority, QueueDepth, RateLimiter, RouteUtilisation, WaitQuery, WindowUsage,
+  AcquireOptions,
+  Permit,
+  Priority,
+  QueueDepth,
+  RateLimiter,
+  RouteUtilisation,
+  WaitQuery,
+  WindowUsage,
 } from './types.js';
 export { PRIORITIES, PRIORITY_RANK } from './types.js';
 export {
-  API_GROUPS, ROUTE_API, TABLE8, budgetTableProblems, routeId, routeKey, scaleBudgets,
-  type ApiGroup, type BudgetTable, type WindowSpec,
+  API_GROUPS,
+  ROUTE_API,
+  TABLE8,
+  budgetTableProblems,
+  routeId,
+  routeKey,
+  scaleBudgets,
+  type ApiGroup,
+  type BudgetTable,
+  type WindowSpec,
 } from './budgets.js';
 export {
-  isRateLimitConfig, rateLimitConfigSchema, resolveRateLimitConfig,
-  type RateLimitConfig, type RateLimitConfigInput, type RedisBackendConfig,
+  isRateLimitConfig,
+  rateLimitConfigSchema,
+  resolveRateLimitConfig,
+  type RateLimitConfig,
+  type RateLimitConfigInput,
+  type RedisBackendConfig,
 } from './config.js';
 export { BACKEND_OK, HealthTracker, type BackendHealth, type HealthListener } from './backend-health.js';
 export { connectRedis, isAbortedConnect, redisClientOptions, type RedisConnectOptions } from './redis-connect.js';
 export {
-  RateLimitBackendError, RateLimitClosedError, RateLimitConfigError, RateLimitRouteError, RateLimitStoreError, RateLimitWaitError,
+  RateLimitBackendError,
+  RateLimitClosedError,
+  RateLimitConfigError,
+  RateLimitRouteError,
+  RateLimitStoreError,
+  RateLimitWaitError,
 } from './errors.js';
 export { MemoryRateLimiter, type MemoryRateLimiterOptions } from './memory-limiter.js';
-export { RedisRateLimiter, type RedisRateLimiterOptions } from './redis-limiter.js';
+export { RedisRateLimiter, type PauseFailureListener, type RedisRateLimiterOptions } from './redis-limiter.js';
 export { RedisWindowStore } from './redis-store.js';
 export { EdgeThrottle, type EdgeDecision } from './edge.js';
 export { SlidingWindowLog, WindowSet } from './window.js';
 export { parseRetryAfterMs } from './retry-after.js';
+export {
+  DEFAULT_SIGNER_TIER,
+  HDR_REMAINING,
+  HDR_RESET,
+  HDR_TIER,
+  HDR_WARNING,
+  SIGNER_ROUTE_BUCKET,
+  SIGNER_TIER_ROUTE,
+  SIGNER_TIER_TABLE,
+  SIGNER_TIERS,
+  isSignerTier,
+  parseSignerHeaders,
+  parseSignerTier,
+  signerTokensFor,
+  type SignerBucketKind,
+  type SignerStatus,
+  type SignerTier,
+  type SignerTierSpec,
+} from './signer-tiers.js';
+export { SignerBudget, signerRouteOf, type SignerBucketState } from './signer-budget.js';
+export { TokenBucket } from './signer-bucket.js';
 
 export interface CreateRateLimiterOptions {
   readonly clock: Clock;
@@ -45,6 +90,8 @@ export interface CreateRateLimiterOptions {
   readonly signal?: AbortSignal;
   /** Told each loss and recovery of a shared backend, once each (the runtime logs them). */
   readonly onHealth?: HealthListener;
+  /** Told each 429 pause a shared backend could not take (the runtime logs it). */
+  readonly onPauseFailed?: PauseFailureListener;
 }
 
 /**
@@ -57,10 +104,17 @@ export async function createRateLimiter(opts: CreateRateLimiterOptions): Promise
   if (config.backend.kind === 'memory') return new MemoryRateLimiter({ clock: opts.clock, config });
   const b = config.backend;
   const redis = await connectRedis({
-    url: b.url, connectTimeoutMs: b.connectTimeoutMs, commandTimeoutMs: b.commandTimeoutMs,
+    url: b.url,
+    connectTimeoutMs: b.connectTimeoutMs,
+    commandTimeoutMs: b.commandTimeoutMs,
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   });
   return new RedisRateLimiter({
-    clock: opts.clock, redis, config, ownsClient: true, ...(opts.onHealth !== undefined ? { onHealth: opts.onHealth } : {}),
+    clock: opts.clock,
+    redis,
+    config,
+    ownsClient: true,
+    ...(opts.onHealth !== undefined ? { onHealth: opts.onHealth } : {}),
+    ...(opts.onPauseFailed !== undefined ? { onPauseFailed: opts.onPauseFailed } : {}),
   });
 }

@@ -17,6 +17,12 @@
 //   reservations still goes (a read on /book while placements wait for POST /order's window);
 // - within a route a FIFO: nothing overtakes an earlier request of the same route and class.
 // Windows are checked in monotonic milliseconds (clock.monotonic()).
+//
+// Per-signer buckets (signer-budget.ts): a trading route also draws its `tokens` from the signer's
+// order or cancel bucket, checked and recorded together with its windows (all or nothing, so a
+// batch goes whole or waits whole); a blocked write holds tokens for its whole queue there as in
+// its windows. A cost above the bucket's capacity is refused at acquire. `observeSigner` adopts
+// what the exchange reports (a lower balance, a reset after a refusal, the tier).
 import type { Clock, TimerId } from '../core/clock.js';
 import { BACKEND_OK, type BackendHealth } from './backend-health.js';
 import type { ApiGroup, WindowSpec } from './budgets.js';
@@ -25,9 +31,17 @@ import { RateLimitClosedError, RateLimitRouteError, RateLimitWaitError } from '.
 import { RouteResolver, checkCost, type RouteSpec } from './plan.js';
 import {
   PRIORITY_RANK,
-  type AcquireOptions, type Permit, type QueueDepth, type RateLimiter, type RouteUtilisation, type WaitQuery, type WindowUsage,
+  type AcquireOptions,
+  type Permit,
+  type QueueDepth,
+  type RateLimiter,
+  type RouteUtilisation,
+  type WaitQuery,
+  type WindowUsage,
 } from './types.js';
 import { CLASSES, WaitQueues, type Waiter } from './wait-queue.js';
+import { SignerBudget, signerRouteOf, type SignerBucketState, type SignerRoute } from './signer-budget.js';
+import type { SignerBucketKind, SignerStatus, SignerTier } from './signer-tiers.js';
 
 const READ_RANK = PRIORITY_RANK.read;
 import { SlidingWindowLog } from './window.js';
@@ -54,6 +68,8 @@ interface Plan {
   readonly pauseBuckets: readonly Bucket[];
   /** Largest cost that can ever fit (the smallest window limit). */
   readonly maxCost: number;
+  /** The per-signer bucket the route draws from; null when none (or not metered). */
+  readonly signer: SignerRoute | null;
 }
 
 class MemPermit implements Permit {
@@ -69,7 +85,10 @@ class MemPermit implements Permit {
   }
   release(): void {
     const o = this.owner;
-    if (o !== null) { this.owner = null; o.released(); }
+    if (o !== null) {
+      this.owner = null;
+      o.released();
+    }
   }
 }
 
@@ -81,7 +100,11 @@ export interface MemoryRateLimiterOptions {
 
 export class MemoryRateLimiter implements RateLimiter {
   readonly config: RateLimitConfig;
+  /** The per-signer buckets; null when `signerTier` is 'off'. */
+  readonly signer: SignerBudget | null;
   private readonly clock: Clock;
+  /** Tokens held for blocked waiters in the order (0) and cancel (1) buckets, one pass. */
+  private readonly signerHeld = new Float64Array(2);
   private readonly resolver: RouteResolver<Plan>;
   private readonly buckets = new Map<string, Bucket>();
   private readonly wins: Win[] = [];
@@ -104,6 +127,16 @@ export class MemoryRateLimiter implements RateLimiter {
     this.config = isRateLimitConfig(opts.config) ? opts.config : resolveRateLimitConfig(opts.config ?? {});
     this.maxInFlight = this.config.maxInFlight;
     this.countInFlight = Number.isFinite(this.maxInFlight);
+    const tier = this.config.signerTier;
+    this.signer =
+      tier === null
+        ? null
+        : new SignerBudget({
+            tier,
+            marginMs: this.config.marginMs,
+            safetyFactor: this.config.safetyFactor,
+            now: this.clock.monotonic(),
+          });
     this.resolver = new RouteResolver<Plan>(this.config.budgets, (spec) => this.buildPlan(spec));
   }
 
@@ -112,9 +145,11 @@ export class MemoryRateLimiter implements RateLimiter {
   acquire(route: string, opts: AcquireOptions): Promise<Permit> {
     let plan: Plan;
     let cost: number;
+    let tokens: number;
     try {
       plan = this.resolver.resolve(route, opts.api);
       cost = checkCost(opts.cost, plan.maxCost, route);
+      tokens = this.tokensOf(plan, opts.tokens, route);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -122,19 +157,22 @@ export class MemoryRateLimiter implements RateLimiter {
     const signal = opts.signal;
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const now = this.clock.monotonic();
-    if (this.queues.total === 0 && this.inFlight < this.maxInFlight && this.fits(plan, now, cost)) {
-      return Promise.resolve(this.admit(route, plan, now, cost, 0));
+    if (this.queues.total === 0 && this.inFlight < this.maxInFlight && this.fits(plan, now, cost, tokens)) {
+      return Promise.resolve(this.admit(route, plan, now, cost, tokens, 0));
     }
     const rank = PRIORITY_RANK[opts.priority];
     if (opts.maxWaitMs !== undefined) {
-      const wait = this.predictWait(plan, rank, cost, now);
+      const wait = this.predictWait(plan, rank, cost, tokens, now);
       if (wait > opts.maxWaitMs) return Promise.reject(new RateLimitWaitError(route, wait, opts.maxWaitMs));
     }
     return new Promise<Permit>((resolve, reject) => {
-      const w = this.queues.push(plan, route, cost, rank, now, resolve, reject);
+      const w = this.queues.push(plan, route, cost, rank, now, resolve, reject, tokens);
       if (signal !== undefined) {
         const onAbort = (): void => {
-          if (this.queues.remove(w)) { reject(signal.reason); this.pump(); }
+          if (this.queues.remove(w)) {
+            reject(signal.reason);
+            this.pump();
+          }
         };
         signal.addEventListener('abort', onAbort, { once: true });
         w.detach = () => signal.removeEventListener('abort', onAbort);
@@ -150,13 +188,27 @@ export class MemoryRateLimiter implements RateLimiter {
   tryAcquire(route: string, opts: AcquireOptions): Permit | null {
     const plan = this.resolver.resolve(route, opts.api);
     const cost = checkCost(opts.cost, plan.maxCost, route);
+    const tokens = this.tokensOf(plan, opts.tokens, route);
     if (this.closed) throw new RateLimitClosedError();
     const now = this.clock.monotonic();
     if (this.queues.total === 0) {
-      return this.inFlight < this.maxInFlight && this.fits(plan, now, cost) ? this.admit(route, plan, now, cost, 0) : null;
+      return this.inFlight < this.maxInFlight && this.fits(plan, now, cost, tokens)
+        ? this.admit(route, plan, now, cost, tokens, 0)
+        : null;
     }
     let got: Permit | null = null;
-    const probe = this.queues.push(plan, route, cost, PRIORITY_RANK[opts.priority], now, (p) => { got = p; }, () => undefined);
+    const probe = this.queues.push(
+      plan,
+      route,
+      cost,
+      PRIORITY_RANK[opts.priority],
+      now,
+      (p) => {
+        got = p;
+      },
+      () => undefined,
+      tokens,
+    );
     this.pump();
     if (got !== null) return got;
     this.queues.remove(probe);
@@ -166,12 +218,33 @@ export class MemoryRateLimiter implements RateLimiter {
 
   onThrottled(route: string, retryAfterMs?: number | null, api?: ApiGroup): void {
     const plan = this.resolver.resolve(route, api);
-    const ms = retryAfterMs !== undefined && retryAfterMs !== null && Number.isFinite(retryAfterMs) && retryAfterMs >= 0
-      ? retryAfterMs : this.config.defaultPauseMs;
+    const ms =
+      retryAfterMs !== undefined && retryAfterMs !== null && Number.isFinite(retryAfterMs) && retryAfterMs >= 0
+        ? retryAfterMs
+        : this.config.defaultPauseMs;
     const until = this.clock.monotonic() + ms;
     for (const b of plan.pauseBuckets) if (until > b.pausedUntil) b.pausedUntil = until;
     if (until > this.pauseHorizon) this.pauseHorizon = until;
     this.pump();
+  }
+
+  observeSigner(route: string, status: SignerStatus): void {
+    if (this.signer === null) return;
+    const changed = this.signer.observe(signerRouteOf(route), status, this.clock.monotonic(), this.clock.now());
+    if (changed) this.pump();
+  }
+
+  signerTier(): SignerTier | null {
+    return this.signer?.tier ?? null;
+  }
+
+  signerCapacity(kind: SignerBucketKind): number | null {
+    return this.signer?.capacity(kind) ?? null;
+  }
+
+  /** The per-signer buckets as the model holds them now (metrics); empty when not metered. */
+  signerState(): SignerBucketState[] {
+    return this.signer?.state(this.clock.monotonic()) ?? [];
   }
 
   // ---------------------------------------------------------------- metrics and prediction
@@ -180,15 +253,27 @@ export class MemoryRateLimiter implements RateLimiter {
   peekWaitMs(route: string, q: WaitQuery = {}): number {
     const plan = this.resolver.resolve(route, q.api);
     const cost = checkCost(q.cost, plan.maxCost, route);
-    return this.predictWait(plan, PRIORITY_RANK[q.priority ?? 'new'], cost, this.clock.monotonic());
+    // A prediction may cover several requests of ours (the order manager asks for k + 1 chunks):
+    // more tokens than one bucket holds are spent as it refills, so they are not refused here.
+    const tokens =
+      plan.signer === null || this.signer === null ? 0 : checkCost(q.tokens, Number.MAX_SAFE_INTEGER, route);
+    return this.predictWait(plan, PRIORITY_RANK[q.priority ?? 'new'], cost, tokens, this.clock.monotonic());
   }
 
   wouldWaitMs(route: string, q?: WaitQuery): Promise<number> {
-    try { return Promise.resolve(this.peekWaitMs(route, q)); } catch (err) { return Promise.reject(err); }
+    try {
+      return Promise.resolve(this.peekWaitMs(route, q));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   nextFreeAt(route: string, q?: WaitQuery): Promise<number> {
-    try { return Promise.resolve(this.clock.now() + this.peekWaitMs(route, q)); } catch (err) { return Promise.reject(err); }
+    try {
+      return Promise.resolve(this.clock.now() + this.peekWaitMs(route, q));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   queueDepth(): QueueDepth {
@@ -212,7 +297,11 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   utilisation(route: string, api?: ApiGroup): Promise<RouteUtilisation> {
-    try { return Promise.resolve(this.peekUtilisation(route, api)); } catch (err) { return Promise.reject(err); }
+    try {
+      return Promise.resolve(this.peekUtilisation(route, api));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /** Every bucket in use, for metrics export. */
@@ -247,16 +336,34 @@ export class MemoryRateLimiter implements RateLimiter {
 
   // ---------------------------------------------------------------- internals
 
-  private fits(plan: Plan, now: number, cost: number): boolean {
+  /** The per-signer tokens a request of `plan` is charged (0 when it draws from no bucket). */
+  private tokensOf(plan: Plan, tokens: number | undefined, route: string): number {
+    if (plan.signer === null || this.signer === null) return 0;
+    this.signer.need(plan.signer, tokens, route); // validates: throws when it can never fit
+    return tokens ?? 1;
+  }
+
+  /** Tokens admission needs in the bucket: the charge, or at most a full bucket (a post-charged
+   *  cancel-all, or a batch validated before a tier change shrank the bucket). */
+  private needOf(plan: Plan, tokens: number): number {
+    if (plan.signer === null || this.signer === null) return 0;
+    const cap = this.signer.capacity(plan.signer.kind);
+    return tokens < cap ? tokens : cap;
+  }
+
+  private fits(plan: Plan, now: number, cost: number, tokens: number): boolean {
     if (now < this.pauseHorizon) for (const b of plan.buckets) if (b.pausedUntil > now) return false;
     const wins = plan.wins;
     for (let i = 0; i < wins.length; i++) if (!(wins[i] as Win).log.hasRoom(now, cost)) return false;
+    const s = plan.signer;
+    if (s !== null && this.signer !== null && !this.signer.fits(s, now, this.needOf(plan, tokens))) return false;
     return true;
   }
 
-  private admit(route: string, plan: Plan, now: number, cost: number, waited: number): Permit {
+  private admit(route: string, plan: Plan, now: number, cost: number, tokens: number, waited: number): Permit {
     const wins = plan.wins;
     for (let i = 0; i < wins.length; i++) (wins[i] as Win).log.record(now, cost);
+    if (plan.signer !== null && this.signer !== null) this.signer.take(plan.signer, now, tokens);
     if (this.countInFlight) {
       this.inFlight++;
       return new MemPermit(route, plan.api, now, waited, this);
@@ -265,10 +372,16 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   private pump(): void {
-    if (this.pumping) { this.pumpAgain = true; return; }
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
     this.pumping = true;
     try {
-      do { this.pumpAgain = false; this.pass(); } while (this.pumpAgain);
+      do {
+        this.pumpAgain = false;
+        this.pass();
+      } while (this.pumpAgain);
     } finally {
       this.pumping = false;
     }
@@ -279,6 +392,8 @@ export class MemoryRateLimiter implements RateLimiter {
     const now = this.clock.monotonic();
     const reserved = this.reserved;
     reserved.fill(0);
+    const held = this.signerHeld;
+    held.fill(0);
     const mark = ++this.passId;
     let wake = Number.POSITIVE_INFINITY;
     const q = this.queues;
@@ -289,10 +404,10 @@ export class MemoryRateLimiter implements RateLimiter {
         if (this.inFlight >= this.maxInFlight) break classes; // a release pumps again
         const w = f.peek() as Waiter<Plan>;
         const plan = w.plan;
-        const blocked = this.blockedFor(plan, now, w.cost, reserved);
+        const blocked = this.blockedFor(plan, now, w.cost, w.tokens, reserved);
         if (blocked === 0) {
           q.take(f);
-          w.settle(this.admit(w.route, plan, now, w.cost, now - w.enqueuedAt));
+          w.settle(this.admit(w.route, plan, now, w.cost, w.tokens, now - w.enqueuedAt));
           continue;
         }
         f.mark = mark;
@@ -302,6 +417,10 @@ export class MemoryRateLimiter implements RateLimiter {
         // by its own window) does not stall reads on other routes.
         const hold = rank === READ_RANK ? w.cost : f.queuedCost;
         for (const win of plan.wins) reserved[win.idx] = (reserved[win.idx] as number) + hold;
+        if (plan.signer !== null) {
+          const i = plan.signer.idx;
+          held[i] = (held[i] as number) + (rank === READ_RANK ? this.needOf(plan, w.tokens) : f.queuedTokens);
+        }
       }
       q.prune(rank);
     }
@@ -309,8 +428,14 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   /** 0 when the request can go now; otherwise how long until it might (Infinity: unknown). */
-  private blockedFor(plan: Plan, now: number, cost: number, reserved: Float64Array): number {
+  private blockedFor(plan: Plan, now: number, cost: number, tokens: number, reserved: Float64Array): number {
     let wait = 0;
+    const s = plan.signer;
+    if (s !== null && this.signer !== null) {
+      // Room beyond what earlier waiters hold. When that exceeds a full bucket (Infinity), the
+      // earliest of them has a finite wait that wakes the scheduler; this one is looked at again then.
+      wait = this.signer.waitMs(s, now, this.needOf(plan, tokens), this.signerHeld[s.idx] as number);
+    }
     for (const b of plan.buckets) if (b.pausedUntil - now > wait) wait = b.pausedUntil - now;
     for (const win of plan.wins) {
       const r = reserved[win.idx] as number;
@@ -327,15 +452,22 @@ export class MemoryRateLimiter implements RateLimiter {
    * on windows it shares, goes first. A lower bound (later higher-priority arrivals, the
    * in-flight cap and other routes' reservations are not foreseen).
    */
-  private predictWait(plan: Plan, rank: number, cost: number, now: number): number {
+  private predictWait(plan: Plan, rank: number, cost: number, tokens: number, now: number): number {
     const ahead = new Float64Array(this.wins.length);
+    let aheadTokens = 0;
+    const s = plan.signer;
     for (let r = 0; r <= rank; r++) {
       for (const f of this.queues.active[r] ?? []) {
         if (f.count === 0) continue;
         for (const win of f.plan.wins) ahead[win.idx] = (ahead[win.idx] as number) + f.queuedCost;
+        if (s !== null && f.plan.signer?.idx === s.idx) aheadTokens += f.queuedTokens;
       }
     }
     let wait = 0;
+    if (s !== null && this.signer !== null) {
+      // Queued tokens beyond a full bucket are spent as they refill: rate-bound, not capacity-bound.
+      wait = this.signer.predictMs(s, now, aheadTokens + (s.postCharged ? this.needOf(plan, tokens) : tokens));
+    }
     for (const b of plan.buckets) if (b.pausedUntil - now > wait) wait = b.pausedUntil - now;
     for (const win of plan.wins) {
       const w = win.log.waitForSlotMs(now, (ahead[win.idx] as number) + cost);
@@ -345,7 +477,10 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   private schedule(now: number, waitMs: number): void {
-    if (!Number.isFinite(waitMs)) { this.clearTimer(); return; }
+    if (!Number.isFinite(waitMs)) {
+      this.clearTimer();
+      return;
+    }
     const at = now + waitMs;
     if (this.timer !== null && this.timerAt === at) return;
     this.clearTimer();
@@ -359,7 +494,11 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   private clearTimer(): void {
-    if (this.timer !== null) { this.clock.clearTimeout(this.timer); this.timer = null; this.timerAt = Number.NaN; }
+    if (this.timer !== null) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = null;
+      this.timerAt = Number.NaN;
+    }
   }
 
   private buildPlan(spec: RouteSpec): Plan {
@@ -372,6 +511,7 @@ export class MemoryRateLimiter implements RateLimiter {
       buckets,
       pauseBuckets: spec.pauseBuckets.map((n) => this.bucket(n)),
       maxCost: wins.reduce((m, w) => Math.min(m, w.log.limit), Number.POSITIVE_INFINITY),
+      signer: spec.api === 'clob' && this.signer !== null ? signerRouteOf(spec.id.slice('clob '.length)) : null,
     };
   }
 
@@ -384,7 +524,11 @@ export class MemoryRateLimiter implements RateLimiter {
     const wins: Win[] = [];
     const b: Bucket = { name, wins, pausedUntil: Number.NEGATIVE_INFINITY };
     for (const s of specs) {
-      const win: Win = { log: new SlidingWindowLog(s.limit, s.windowMs, this.config.marginMs), idx: this.wins.length, bucket: b };
+      const win: Win = {
+        log: new SlidingWindowLog(s.limit, s.windowMs, this.config.marginMs),
+        idx: this.wins.length,
+        bucket: b,
+      };
       wins.push(win);
       this.wins.push(win);
     }

@@ -64,7 +64,9 @@ export function impliedApi(route: string): ApiGroup {
   const api = ROUTE_API[route];
   if (api !== undefined) return api;
   if (AMBIGUOUS_ROUTES.has(route)) {
-    throw new RateLimitRouteError(`${route} exists in the clob and catalog groups: pass api ('catalog' for the catalog listing of table 8, 'clob' for the CLOB cursor listing)`);
+    throw new RateLimitRouteError(
+      `${route} exists in the clob and catalog groups: pass api ('catalog' for the catalog listing of table 8, 'clob' for the CLOB cursor listing)`,
+    );
   }
   throw new RateLimitRouteError(`${route} is not a route of the interface: pass its api group`);
 }
@@ -72,7 +74,11 @@ export function impliedApi(route: string): ApiGroup {
 /** The cost of a request: 1 by default; refused when it could never fit the route's windows. */
 export function checkCost(cost: number | undefined, maxCost: number, route: string): number {
   if (cost === undefined) return 1;
-  if (!Number.isSafeInteger(cost) || cost < 1) throw new RateLimitRouteError(`${route}: cost must be a positive integer, got ${String(cost)}`);
-  if (cost > maxCost) throw new RateLimitRouteError(`${route}: cost ${cost} exceeds the smallest window limit ${maxCost}, it could never be admitted`);
+  if (!Number.isSafeInteger(cost) || cost < 1)
+    throw new RateLimitRouteError(`${route}: cost must be a positive integer, got ${String(cost)}`);
+  if (cost > maxCost)
+    throw new RateLimitRouteError(
+      `${route}: cost ${cost} exceeds the smallest window limit ${maxCost}, it could never be admitted`,
+    );
   return cost;
 }

@@ -48,7 +48,9 @@ export const RECONNECT_MAX_DELAY_MS = 1000;
  *   is quit()), whose socket may never close by itself; ioredis' 2 s default timer would keep a
  *   failed start-up alive that long after its message.
  */
-export function redisClientOptions(o: Pick<RedisConnectOptions, 'connectTimeoutMs' | 'commandTimeoutMs'>): RedisOptions {
+export function redisClientOptions(
+  o: Pick<RedisConnectOptions, 'connectTimeoutMs' | 'commandTimeoutMs'>,
+): RedisOptions {
   return {
     lazyConnect: true,
     connectTimeout: o.connectTimeoutMs,
@@ -79,10 +81,15 @@ export async function connectRedis(o: RedisConnectOptions): Promise<Redis> {
   let failNow: ((e: RateLimitBackendError) => void) | null = null;
   redis.on('error', (err: unknown) => {
     lastErr = scrub(err instanceof Error ? err.message : String(err));
-    if (AUTH_REFUSED.test(lastErr)) failNow?.(new RateLimitBackendError(`rate limiter: Redis at ${shown} (${at}.url) refused the credentials: ${lastErr}`));
+    if (AUTH_REFUSED.test(lastErr))
+      failNow?.(
+        new RateLimitBackendError(`rate limiter: Redis at ${shown} (${at}.url) refused the credentials: ${lastErr}`),
+      );
   });
   let connected = false;
-  redis.on('connect', () => { connected = true; });
+  redis.on('connect', () => {
+    connected = true;
+  });
   if (o.signal?.aborted === true) {
     redis.disconnect();
     throw aborted(shown);
@@ -94,12 +101,16 @@ export async function connectRedis(o: RedisConnectOptions): Promise<Redis> {
       failNow = reject;
       redis.once('ready', () => resolve());
       timer = setTimeout(() => {
-        reject(new RateLimitBackendError(
-          `rate limiter: Redis at ${shown} (${at}.url) not reachable within ${o.connectTimeoutMs} ms (${at}.connectTimeoutMs)`
-          + (lastErr !== '' ? `: ${lastErr}` : connected ? ': connected, but no Redis reply' : ''),
-        ));
+        reject(
+          new RateLimitBackendError(
+            `rate limiter: Redis at ${shown} (${at}.url) not reachable within ${o.connectTimeoutMs} ms (${at}.connectTimeoutMs)` +
+              (lastErr !== '' ? `: ${lastErr}` : connected ? ': connected, but no Redis reply' : ''),
+          ),
+        );
       }, o.connectTimeoutMs);
-      onAbort = () => { reject(aborted(shown)); };
+      onAbort = () => {
+        reject(aborted(shown));
+      };
       o.signal?.addEventListener('abort', onAbort, { once: true });
       // Its rejection is the first failed attempt; ioredis goes on reconnecting until the deadline.
       redis.connect().catch(() => undefined);

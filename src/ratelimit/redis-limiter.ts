@@ -15,6 +15,13 @@
 // refuses new ones until the client is 'ready' again (it reconnects by itself); a failed or
 // timed-out script fails its request and marks the store down until the next script succeeds.
 // `health()` says which, and `onHealth` hears each loss and each recovery once.
+//
+// Per-signer buckets (signer-budget.ts): a trading route's bucket is a hash checked and charged by
+// the same admission script as its windows (redis-store.ts), so every process sharing the prefix
+// (one API key, one signer) spends one bucket; the tier, capacities and the margin's reserve come
+// from this process's config and its SignerBudget (which also adopts a reported tier); the
+// scheduler holds tokens for blocked waiters as the memory limiter does; observeSigner lowers the
+// shared balance and, after a refusal, pauses the bucket for every process.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Clock, TimerId } from '../core/clock.js';
@@ -23,12 +30,19 @@ import type { ApiGroup } from './budgets.js';
 import { isRateLimitConfig, resolveRateLimitConfig, type RateLimitConfig } from './config.js';
 import { RateLimitClosedError, RateLimitRouteError, RateLimitStoreError, RateLimitWaitError } from './errors.js';
 import { RouteResolver, checkCost, type RouteSpec } from './plan.js';
-import { RedisWindowStore, type RedisPlanKeys, type RedisWindowKey } from './redis-store.js';
+import { RedisWindowStore, type RedisPlanKeys, type RedisWindowKey, type SignerAdmitArgs } from './redis-store.js';
 import {
   PRIORITY_RANK,
-  type AcquireOptions, type Permit, type QueueDepth, type RateLimiter, type RouteUtilisation, type WaitQuery,
+  type AcquireOptions,
+  type Permit,
+  type QueueDepth,
+  type RateLimiter,
+  type RouteUtilisation,
+  type WaitQuery,
 } from './types.js';
 import { CLASSES, WaitQueues, type Waiter } from './wait-queue.js';
+import { SignerBudget, signerRouteOf, type SignerRoute } from './signer-budget.js';
+import type { SignerBucketKind, SignerStatus, SignerTier } from './signer-tiers.js';
 
 const READ_RANK = PRIORITY_RANK.read;
 
@@ -45,19 +59,27 @@ interface RPlan extends RedisPlanKeys {
   /** Pause keys a 429 on this route sets. */
   readonly ownPauseKeys: readonly string[];
   readonly maxCost: number;
+  /** The per-signer bucket the route draws from (its hash is `signerKey`). */
+  readonly signer: SignerRoute | null;
 }
 
 class RedisPermit implements Permit {
   private owner: RedisRateLimiter | null;
   constructor(
-    readonly route: string, readonly api: ApiGroup, readonly sentAt: number, readonly waitedMs: number,
+    readonly route: string,
+    readonly api: ApiGroup,
+    readonly sentAt: number,
+    readonly waitedMs: number,
     owner: RedisRateLimiter | null,
   ) {
     this.owner = owner;
   }
   release(): void {
     const o = this.owner;
-    if (o !== null) { this.owner = null; o.released(); }
+    if (o !== null) {
+      this.owner = null;
+      o.released();
+    }
   }
 }
 
@@ -74,7 +96,12 @@ export interface RedisRateLimiterOptions {
   readonly ownsClient?: boolean;
   /** Told each transition of the backend's health (lost, recovered), once each. */
   readonly onHealth?: HealthListener;
+  /** Told each 429 pause that could not be written to Redis (the runtime logs it). */
+  readonly onPauseFailed?: PauseFailureListener;
 }
+
+/** A 429's shared pause was not written: other processes sharing the key did not hear of it. */
+export type PauseFailureListener = (err: unknown, route: string) => void;
 
 export class RedisRateLimiter implements RateLimiter {
   readonly config: RateLimitConfig;
@@ -86,6 +113,8 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly serverTime: boolean;
   private readonly ownsClient: boolean;
   private readonly queues = new WaitQueues<RPlan>();
+  /** Tier and capacities of the per-signer buckets (the balances live in Redis); null: 'off'. */
+  readonly signer: SignerBudget | null;
   private readonly instance = randomUUID();
   private winCount = 0;
   private sendSeq = 0;
@@ -99,6 +128,9 @@ export class RedisRateLimiter implements RateLimiter {
   /** The last pause write, awaited before the next admission so a 429 takes effect at once. */
   private pausing: Promise<void> = Promise.resolve();
   private readonly idleWaiters: (() => void)[] = [];
+  /** 429 pauses that could not be written (pauseFailures()). */
+  private failedPauses = 0;
+  private readonly onPauseFailed: PauseFailureListener | undefined;
   private readonly tracker: HealthTracker;
   /** host:port of the client, for reasons (never the URL: it may carry a password). */
   private readonly address: string;
@@ -113,9 +145,20 @@ export class RedisRateLimiter implements RateLimiter {
     this.serverTime = (opts.timeSource ?? backend?.timeSource ?? 'clock') === 'server';
     this.ownsClient = opts.ownsClient ?? false;
     this.maxInFlight = this.config.maxInFlight;
+    const tier = this.config.signerTier;
+    this.signer =
+      tier === null
+        ? null
+        : new SignerBudget({
+            tier,
+            marginMs: this.config.marginMs,
+            safetyFactor: this.config.safetyFactor,
+            now: this.clock.monotonic(),
+          });
     this.store = new RedisWindowStore(opts.redis);
     this.resolver = new RouteResolver<RPlan>(this.config.budgets, (spec) => this.buildPlan(spec));
     this.tracker = new HealthTracker(opts.clock);
+    this.onPauseFailed = opts.onPauseFailed;
     if (opts.onHealth !== undefined) this.tracker.onChange(opts.onHealth);
     this.address = `${opts.redis.options.host ?? '?'}:${opts.redis.options.port ?? '?'}`;
     this.unwatch = this.watchClient(opts.redis);
@@ -129,20 +172,28 @@ export class RedisRateLimiter implements RateLimiter {
   async acquire(route: string, opts: AcquireOptions): Promise<Permit> {
     const plan = this.resolver.resolve(route, opts.api);
     const cost = checkCost(opts.cost, plan.maxCost, route);
+    let tokens = 0;
+    if (plan.signer !== null && this.signer !== null) {
+      this.signer.need(plan.signer, opts.tokens, route); // validates: throws when it can never fit
+      tokens = opts.tokens ?? 1;
+    }
     if (this.closed) throw new RateLimitClosedError();
     this.refuseWhileDisconnected();
     const signal = opts.signal;
     if (signal?.aborted === true) throw signal.reason;
     const rank = PRIORITY_RANK[opts.priority];
     if (opts.maxWaitMs !== undefined) {
-      const wait = await this.predictWait(plan, rank, cost);
+      const wait = await this.predictWait(plan, rank, cost, tokens);
       if (wait > opts.maxWaitMs) throw new RateLimitWaitError(route, wait, opts.maxWaitMs);
     }
     return new Promise<Permit>((resolve, reject) => {
-      const w = this.queues.push(plan, route, cost, rank, this.clock.now(), resolve, reject);
+      const w = this.queues.push(plan, route, cost, rank, this.clock.now(), resolve, reject, tokens);
       if (signal !== undefined) {
         const onAbort = (): void => {
-          if (this.queues.remove(w)) { reject(signal.reason); this.kick(); }
+          if (this.queues.remove(w)) {
+            reject(signal.reason);
+            this.kick();
+          }
         };
         signal.addEventListener('abort', onAbort, { once: true });
         w.detach = () => signal.removeEventListener('abort', onAbort);
@@ -153,20 +204,77 @@ export class RedisRateLimiter implements RateLimiter {
 
   onThrottled(route: string, retryAfterMs?: number | null, api?: ApiGroup): void {
     const plan = this.resolver.resolve(route, api);
-    const ms = retryAfterMs !== undefined && retryAfterMs !== null && Number.isFinite(retryAfterMs) && retryAfterMs >= 0
-      ? retryAfterMs : this.config.defaultPauseMs;
+    const ms =
+      retryAfterMs !== undefined && retryAfterMs !== null && Number.isFinite(retryAfterMs) && retryAfterMs >= 0
+        ? retryAfterMs
+        : this.config.defaultPauseMs;
     const prev = this.pausing;
-    this.pausing = prev.then(() => this.store.pause(plan.ownPauseKeys, ms, this.nowArg())).catch(() => undefined);
+    // A failed write must not fail the next admission (it awaits `pausing`), but it is counted and
+    // reported: without it the other processes keep sending into the 429.
+    this.pausing = prev
+      .then(() => this.store.pause(plan.ownPauseKeys, ms, this.nowArg()))
+      .catch((err: unknown) => {
+        this.failedPauses++;
+        try {
+          this.onPauseFailed?.(err, route);
+        } catch {
+          /* a reporting hook must not break admission */
+        }
+      });
     this.kick();
   }
 
   async wouldWaitMs(route: string, q: WaitQuery = {}): Promise<number> {
     const plan = this.resolver.resolve(route, q.api);
-    return this.predictWait(plan, PRIORITY_RANK[q.priority ?? 'new'], checkCost(q.cost, plan.maxCost, route));
+    // A prediction may cover several requests of ours: tokens beyond a bucket are not refused.
+    const tokens =
+      plan.signer === null || this.signer === null ? 0 : checkCost(q.tokens, Number.MAX_SAFE_INTEGER, route);
+    return this.predictWait(plan, PRIORITY_RANK[q.priority ?? 'new'], checkCost(q.cost, plan.maxCost, route), tokens);
+  }
+
+  observeSigner(route: string, status: SignerStatus): void {
+    const budget = this.signer;
+    if (budget === null) return;
+    if (status.tier !== null && status.tier !== budget.tier) budget.setTier(status.tier, this.clock.monotonic());
+    const r = signerRouteOf(route);
+    if (r === null) {
+      this.kick();
+      return;
+    }
+    const a = budget.allowance(r.kind);
+    const key = this.signerKey(r.kind);
+    const now = this.nowArg();
+    const prev = this.pausing;
+    // Serialised with the 429 pauses (admission awaits `pausing`); a failure is counted like theirs.
+    this.pausing = prev
+      .then(async () => {
+        if (status.remaining !== null)
+          await this.store.capSigner(key, status.remaining - a.reserve, a.rate, a.capacity, now);
+        if (status.refused && status.resetAtMs !== null) {
+          await this.store.pause([this.signerPauseKey(r.kind)], status.resetAtMs - this.clock.now(), now);
+        }
+      })
+      .catch((err: unknown) => {
+        this.failedPauses++;
+        try {
+          this.onPauseFailed?.(err, route);
+        } catch {
+          /* a reporting hook must not break admission */
+        }
+      });
+    this.kick();
+  }
+
+  signerTier(): SignerTier | null {
+    return this.signer?.tier ?? null;
+  }
+
+  signerCapacity(kind: SignerBucketKind): number | null {
+    return this.signer?.capacity(kind) ?? null;
   }
 
   async nextFreeAt(route: string, q?: WaitQuery): Promise<number> {
-    return this.clock.now() + await this.wouldWaitMs(route, q);
+    return this.clock.now() + (await this.wouldWaitMs(route, q));
   }
 
   queueDepth(): QueueDepth {
@@ -198,9 +306,17 @@ export class RedisRateLimiter implements RateLimiter {
     this.unwatch();
     if (this.ownsClient) {
       // quit() only on a live connection; otherwise stop the reconnect attempts at once.
-      if (this.redis.status === 'ready') await this.redis.quit().catch(() => { this.redis.disconnect(); });
+      if (this.redis.status === 'ready')
+        await this.redis.quit().catch(() => {
+          this.redis.disconnect();
+        });
       else this.redis.disconnect();
     }
+  }
+
+  /** 429 pauses that could not be written to Redis since start (a counter: /metrics shows it). */
+  pauseFailures(): number {
+    return this.failedPauses;
   }
 
   /** True while a scheduling pass (talking to Redis) runs. */
@@ -211,7 +327,10 @@ export class RedisRateLimiter implements RateLimiter {
   /** Resolves when no pass runs and the last 429 pause is written (tests, orderly shutdown). */
   async settled(): Promise<void> {
     await this.pausing;
-    while (this.running) await new Promise<void>((r) => { this.idleWaiters.push(r); });
+    while (this.running)
+      await new Promise<void>((r) => {
+        this.idleWaiters.push(r);
+      });
   }
 
   /** Called by a permit's release(). */
@@ -228,7 +347,10 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** Starts a pass, or asks the running one to go round again. */
   private kick(): void {
-    if (this.running) { this.again = true; return; }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     this.running = true;
     void this.loop();
   }
@@ -249,6 +371,7 @@ export class RedisRateLimiter implements RateLimiter {
   private async pass(): Promise<void> {
     await this.pausing;
     const reserved = new Array<number>(this.winCount).fill(0);
+    const held = [0, 0];
     const mark = ++this.passId;
     let wake = Number.POSITIVE_INFINITY;
     const q = this.queues;
@@ -260,9 +383,19 @@ export class RedisRateLimiter implements RateLimiter {
         if (this.inFlight >= this.maxInFlight) break classes;
         const w = f.peek() as Waiter<RPlan>;
         const plan = w.plan;
-        const res = await this.store.admit(
-          plan, w.cost, plan.windows.map((x) => reserved[x.idx] ?? 0), this.nowArg(), `${this.instance}:${this.sendSeq++}`,
-        ).catch((err: unknown) => err instanceof RateLimitStoreError ? err : new RateLimitStoreError(String(err), err));
+        const res = await this.store
+          .admit(
+            plan,
+            w.cost,
+            plan.windows.map((x) => reserved[x.idx] ?? 0),
+            this.nowArg(),
+            `${this.instance}:${this.sendSeq++}`,
+            false,
+            this.signerArgs(plan, w.tokens, held[plan.signer?.idx ?? 0] ?? 0, true),
+          )
+          .catch((err: unknown) =>
+            err instanceof RateLimitStoreError ? err : new RateLimitStoreError(String(err), err),
+          );
         if (res instanceof RateLimitStoreError) {
           if (!this.closed) this.tracker.storeFailed(`Redis at ${this.address}: ${res.message}`);
           if (q.remove(w)) w.fail(res);
@@ -273,13 +406,23 @@ export class RedisRateLimiter implements RateLimiter {
           // Aborted while the script ran: the send is recorded for nobody (never refunded).
           if (!q.remove(w)) continue;
           if (Number.isFinite(this.maxInFlight)) this.inFlight++;
-          w.settle(new RedisPermit(w.route, plan.api, res.at, this.clock.now() - w.enqueuedAt, Number.isFinite(this.maxInFlight) ? this : null));
+          w.settle(
+            new RedisPermit(
+              w.route,
+              plan.api,
+              res.at,
+              this.clock.now() - w.enqueuedAt,
+              Number.isFinite(this.maxInFlight) ? this : null,
+            ),
+          );
           continue;
         }
         f.mark = mark;
         if (res.waitMs < wake) wake = res.waitMs;
         const hold = rank === READ_RANK ? w.cost : f.queuedCost;
         for (const x of plan.windows) reserved[x.idx] = (reserved[x.idx] ?? 0) + hold;
+        if (plan.signer !== null)
+          held[plan.signer.idx] = (held[plan.signer.idx] ?? 0) + (rank === READ_RANK ? w.tokens : f.queuedTokens);
       }
       q.prune(rank);
     }
@@ -288,23 +431,41 @@ export class RedisRateLimiter implements RateLimiter {
 
   private schedule(waitMs: number): void {
     this.clearTimer();
-    this.timer = this.clock.setTimeout(() => { this.timer = null; this.kick(); }, Math.ceil(waitMs));
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = null;
+      this.kick();
+    }, Math.ceil(waitMs));
   }
 
   private clearTimer(): void {
-    if (this.timer !== null) { this.clock.clearTimeout(this.timer); this.timer = null; }
+    if (this.timer !== null) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = null;
+    }
   }
 
-  private async predictWait(plan: RPlan, rank: number, cost: number): Promise<number> {
+  private async predictWait(plan: RPlan, rank: number, cost: number, tokens: number): Promise<number> {
     const ahead = new Array<number>(this.winCount).fill(0);
+    let aheadTokens = 0;
     for (let r = 0; r <= rank; r++) {
       for (const f of this.queues.active[r] ?? []) {
         if (f.count === 0) continue;
         for (const x of f.plan.windows) ahead[x.idx] = (ahead[x.idx] ?? 0) + f.queuedCost;
+        if (plan.signer !== null && f.plan.signer?.idx === plan.signer.idx) aheadTokens += f.queuedTokens;
       }
     }
     this.refuseWhileDisconnected();
-    const res = await this.observe(this.store.admit(plan, cost, plan.windows.map((x) => ahead[x.idx] ?? 0), this.nowArg(), 'dry', true));
+    const res = await this.observe(
+      this.store.admit(
+        plan,
+        cost,
+        plan.windows.map((x) => ahead[x.idx] ?? 0),
+        this.nowArg(),
+        'dry',
+        true,
+        this.signerArgs(plan, tokens, aheadTokens, false),
+      ),
+    );
     return res.admitted ? 0 : res.waitMs;
   }
 
@@ -315,7 +476,8 @@ export class RedisRateLimiter implements RateLimiter {
       this.tracker.storeOk();
       return r;
     } catch (err) {
-      if (err instanceof RateLimitStoreError && !this.closed) this.tracker.storeFailed(`Redis at ${this.address}: ${err.message}`);
+      if (err instanceof RateLimitStoreError && !this.closed)
+        this.tracker.storeFailed(`Redis at ${this.address}: ${err.message}`);
       throw err;
     }
   }
@@ -323,7 +485,8 @@ export class RedisRateLimiter implements RateLimiter {
   /** Fail closed: while the connection is down nothing is asked of Redis, everything is refused. */
   private refuseWhileDisconnected(): void {
     const h = this.tracker.health;
-    if (this.tracker.connectionDown && !h.ok) throw new RateLimitStoreError(`rate-limit store unavailable: ${h.reason}`, null);
+    if (this.tracker.connectionDown && !h.ok)
+      throw new RateLimitStoreError(`rate-limit store unavailable: ${h.reason}`, null);
   }
 
   /**
@@ -334,7 +497,8 @@ export class RedisRateLimiter implements RateLimiter {
    */
   private watchClient(redis: Redis): () => void {
     let lastError = '';
-    const reason = (): string => `Redis at ${this.address} ${lastError === '' ? 'connection lost' : `unreachable: ${lastError}`}`;
+    const reason = (): string =>
+      `Redis at ${this.address} ${lastError === '' ? 'connection lost' : `unreachable: ${lastError}`}`;
     const onError = (err: unknown): void => {
       lastError = err instanceof Error ? err.message : String(err);
       if (!this.closed && this.tracker.connectionDown) this.tracker.connectionLost(reason());
@@ -369,15 +533,49 @@ export class RedisRateLimiter implements RateLimiter {
     for (const w of this.queues.drain()) w.fail(err);
   }
 
+  /**
+   * The script's per-signer arguments for a request of `tokens`, with `held` tokens kept for
+   * earlier waiters. For an admission, need + held is kept within a full bucket (the earliest
+   * blocked waiter goes first in a pass anyway), so every wait the script reports is finite; a
+   * prediction may ask for more (several requests), which waits for the refill.
+   */
+  private signerArgs(plan: RPlan, tokens: number, held: number, admission: boolean): SignerAdmitArgs | null {
+    const s = plan.signer;
+    if (s === null || this.signer === null) return null;
+    const a = this.signer.allowance(s.kind);
+    const need = admission || s.postCharged ? Math.min(tokens, a.capacity) : tokens;
+    return {
+      need,
+      charge: tokens,
+      held: admission ? Math.min(held, a.capacity - need) : held,
+      rate: a.rate,
+      capacity: a.capacity,
+    };
+  }
+
+  private signerKey(kind: 'order' | 'cancel'): string {
+    return `${this.prefix}:{rl}:signer:${kind}`;
+  }
+
+  private signerPauseKey(kind: 'order' | 'cancel'): string {
+    return `${this.prefix}:{rl}:pause:signer:${kind}`;
+  }
+
   private readonly bucketWins = new Map<string, RWin[]>();
 
   private buildPlan(spec: RouteSpec): RPlan {
     const windows = spec.buckets.flatMap((b) => this.windowsOf(b));
+    const signer = spec.api === 'clob' && this.signer !== null ? signerRouteOf(spec.id.slice('clob '.length)) : null;
     return {
       api: spec.api,
       id: spec.id,
       windows,
-      pauseKeys: spec.buckets.map((b) => this.pauseKey(b)),
+      signer,
+      signerKey: signer === null ? undefined : this.signerKey(signer.kind),
+      pauseKeys: [
+        ...spec.buckets.map((b) => this.pauseKey(b)),
+        ...(signer === null ? [] : [this.signerPauseKey(signer.kind)]),
+      ],
       ownPauseKeys: spec.pauseBuckets.map((b) => this.pauseKey(b)),
       maxCost: windows.reduce((m, w) => Math.min(m, w.limit), Number.POSITIVE_INFINITY),
     };

@@ -9,6 +9,11 @@
 // sets expire (PEXPIRE span + 60 s) only to collect garbage. A 429 pause is a key holding the
 // pause's end time, checked by the same script, so one process's 429 pauses every process.
 //
+// A per-signer token bucket (signer-budget.ts), when the route has one, is a hash {b: millitokens,
+// at: ms} checked and charged by the same admission script, so windows and bucket admit together or
+// not at all, across processes; refill is computed from the elapsed ms in the script (integers,
+// exact in Lua's doubles), a clock behind the stored `at` refills nothing.
+//
 // Time: `now` is the caller's clock (epoch ms, integer) or, with timeSource 'server', Redis TIME
 // read inside the script, one time base for every host. Every process sharing a prefix must use
 // the same budget table and the same time source.
@@ -28,6 +33,20 @@ export interface RedisPlanKeys {
   readonly windows: readonly RedisWindowKey[];
   /** Pause keys of every bucket the route counts in. */
   readonly pauseKeys: readonly string[];
+  /** The per-signer bucket's hash key, when the route draws from one. */
+  readonly signerKey?: string | undefined;
+}
+
+/** One admission's per-signer part (tokens; rate in tokens/s). */
+export interface SignerAdmitArgs {
+  /** Tokens that must be there (beyond `held`). */
+  readonly need: number;
+  /** Tokens spent when admitted (≥ need: a post-charged cancel-all overdraws). */
+  readonly charge: number;
+  /** Tokens held for this process's earlier waiters. */
+  readonly held: number;
+  readonly rate: number;
+  readonly capacity: number;
 }
 
 export type AdmitResult =
@@ -43,17 +62,31 @@ if now == nil then
 end
 `;
 
-// KEYS: window sets (nwin), then pause keys.
+// The refill of a signer bucket hash up to `now`: sets sbal (millitokens) and sat, locals the script declares.
+const SIGNER_REFILL_LUA = `local sh = redis.call('HMGET', skey, 'b', 'at')
+sbal = tonumber(sh[1])
+sat = tonumber(sh[2])
+if sbal == nil or sat == nil then sbal = scap * 1000; sat = now end
+if now > sat then
+  sbal = sbal + (now - sat) * srate
+  sat = now
+end
+if sbal > scap * 1000 then sbal = scap * 1000 end
+`;
+
+// KEYS: window sets (nwin), then pause keys, then the signer bucket's hash when nsig = 1.
 // ARGV: now ('' = server TIME), cost, member, dry (1 = only compute the wait), nwin,
-//       then per window: limit, span, reserved.
+//       then per window: limit, span, reserved; then nsig (0|1) and, when 1: need, charge, held,
+//       rate, capacity (tokens, tokens/s).
 // Returns {admitted 0|1, wait ms, now}.
 const ADMIT_LUA = `
 ${NOW_LUA}local cost = tonumber(ARGV[2])
 local member = ARGV[3]
 local dry = ARGV[4] == '1'
 local nwin = tonumber(ARGV[5])
+local nsig = tonumber(ARGV[5 + nwin * 3 + 1] or '0') or 0
 local wait = 0
-for i = nwin + 1, #KEYS do
+for i = nwin + 1, #KEYS - nsig do
   local untilv = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
   if untilv - now > wait then wait = untilv - now end
 end
@@ -79,13 +112,46 @@ for i = 1, nwin do
     if w > wait then wait = w end
   end
 end
+local skey, scharge, srate, scap, sbal, sat
+if nsig == 1 then
+  local sb = 5 + nwin * 3 + 1
+  local sneed = tonumber(ARGV[sb + 1])
+  scharge = tonumber(ARGV[sb + 2])
+  local sheld = tonumber(ARGV[sb + 3])
+  srate = tonumber(ARGV[sb + 4])
+  scap = tonumber(ARGV[sb + 5])
+  skey = KEYS[#KEYS]
+  ${SIGNER_REFILL_LUA}  local want = (sneed + sheld) * 1000
+  if sbal < want then
+    local w = math.ceil((want - sbal) / srate)
+    if w > wait then wait = w end
+  end
+end
 if wait > 0 or dry then return {0, math.ceil(wait), now} end
 for i = 1, nwin do
   local span = tonumber(ARGV[5 + (i - 1) * 3 + 2])
   for j = 1, cost do redis.call('ZADD', KEYS[i], now, member .. ':' .. j) end
   redis.call('PEXPIRE', KEYS[i], math.ceil(span) + 60000)
 end
+if nsig == 1 then
+  redis.call('HSET', skey, 'b', sbal - scharge * 1000, 'at', sat)
+  redis.call('PEXPIRE', skey, math.ceil(scap * 1000 / srate) + 3600000)
+end
 return {1, 0, now}
+`;
+
+// KEYS: the signer bucket's hash. ARGV: now ('' = server TIME), tokens (the most it may hold now),
+// rate, capacity. Lowers the balance to at most tokens (never raises it). Returns now.
+const CAP_LUA = `
+${NOW_LUA}local skey = KEYS[1]
+local sbal, sat
+local srate = tonumber(ARGV[3])
+local scap = tonumber(ARGV[4])
+${SIGNER_REFILL_LUA}local m = tonumber(ARGV[2]) * 1000
+if m < sbal then sbal = m end
+redis.call('HSET', skey, 'b', sbal, 'at', sat)
+redis.call('PEXPIRE', skey, math.ceil(scap * 1000 / srate) + 3600000)
+return now
 `;
 
 // KEYS: pause keys. ARGV: now ('' = server TIME), pause ms. Keeps the later end.
@@ -125,6 +191,7 @@ class Script {
 const ADMIT = new Script(ADMIT_LUA);
 const PAUSE = new Script(PAUSE_LUA);
 const COUNT = new Script(COUNT_LUA);
+const CAP = new Script(CAP_LUA);
 
 export class RedisWindowStore {
   private readonly redis: Redis;
@@ -138,12 +205,35 @@ export class RedisWindowStore {
    * paused, record the send in every window and return admitted; otherwise return the wait.
    * `now` null uses Redis TIME. With `dry`, never records (a prediction).
    */
-  async admit(plan: RedisPlanKeys, cost: number, reserved: readonly number[], now: number | null, member: string, dry = false): Promise<AdmitResult> {
+  async admit(
+    plan: RedisPlanKeys,
+    cost: number,
+    reserved: readonly number[],
+    now: number | null,
+    member: string,
+    dry = false,
+    signer: SignerAdmitArgs | null = null,
+  ): Promise<AdmitResult> {
     const argv: (string | number)[] = [now === null ? '' : now, cost, member, dry ? '1' : '0', plan.windows.length];
-    plan.windows.forEach((w, i) => { argv.push(w.limit, w.spanMs, reserved[i] ?? 0); });
+    plan.windows.forEach((w, i) => {
+      argv.push(w.limit, w.spanMs, reserved[i] ?? 0);
+    });
     const keys = [...plan.windows.map((w) => w.key), ...plan.pauseKeys];
-    const r = await this.run(ADMIT, keys, argv) as [number, number, number];
-    return r[0] === 1 ? { admitted: true, at: Number(r[2]) } : { admitted: false, waitMs: Number(r[1]), at: Number(r[2]) };
+    if (signer !== null && plan.signerKey !== undefined) {
+      argv.push(1, signer.need, signer.charge, signer.held, signer.rate, signer.capacity);
+      keys.push(plan.signerKey);
+    } else {
+      argv.push(0);
+    }
+    const r = (await this.run(ADMIT, keys, argv)) as [number, number, number];
+    return r[0] === 1
+      ? { admitted: true, at: Number(r[2]) }
+      : { admitted: false, waitMs: Number(r[1]), at: Number(r[2]) };
+  }
+
+  /** Lowers a signer bucket's balance to at most `tokens` (the exchange reported less). */
+  async capSigner(key: string, tokens: number, rate: number, capacity: number, now: number | null): Promise<void> {
+    await this.run(CAP, [key], [now === null ? '' : now, Math.floor(tokens), rate, capacity]);
   }
 
   /** Pauses the buckets behind `pauseKeys` for `ms` from now (keeps a later existing end). */
@@ -153,9 +243,16 @@ export class RedisWindowStore {
   }
 
   /** Sends that count now in each window, and the remaining pause. */
-  async counts(plan: RedisPlanKeys, now: number | null): Promise<{ now: number; pausedForMs: number; counts: number[] }> {
+  async counts(
+    plan: RedisPlanKeys,
+    now: number | null,
+  ): Promise<{ now: number; pausedForMs: number; counts: number[] }> {
     const keys = [...plan.windows.map((w) => w.key), ...plan.pauseKeys];
-    const argv: (string | number)[] = [now === null ? '' : now, plan.windows.length, ...plan.windows.map((w) => w.spanMs)];
+    const argv: (string | number)[] = [
+      now === null ? '' : now,
+      plan.windows.length,
+      ...plan.windows.map((w) => w.spanMs),
+    ];
     const r = (await this.run(COUNT, keys, argv)) as number[];
     return { now: Number(r[0]), pausedForMs: Number(r[1]), counts: r.slice(2).map(Number) };
   }
@@ -171,7 +268,10 @@ export class RedisWindowStore {
         return await this.redis.evalsha(script.sha, keys.length, ...keys, ...argv);
       }
     } catch (err) {
-      throw new RateLimitStoreError(`rate-limit store failed: ${err instanceof Error ? err.message : String(err)}`, err);
+      throw new RateLimitStoreError(
+        `rate-limit store failed: ${err instanceof Error ? err.message : String(err)}`,
+        err,
+      );
     }
   }
 }

@@ -11,6 +11,7 @@
 //   or drop stale work; `maxWaitMs` on acquire refuses at once instead of queueing blindly.
 import type { BackendHealth } from './backend-health.js';
 import type { ApiGroup } from './budgets.js';
+import type { SignerBucketKind, SignerStatus, SignerTier } from './signer-tiers.js';
 
 /** Admission order: cancels, then replacements of stale quotes, then new quotes, then reads. */
 export type Priority = 'cancel' | 'replace' | 'new' | 'read';
@@ -23,6 +24,9 @@ export interface AcquireOptions {
   readonly api?: ApiGroup;
   /** Requests this send counts as, default 1 (POST /orders is 1 per call). */
   readonly cost?: number;
+  /** Tokens of the per-signer bucket (signer-tiers.ts), default 1: orders of a POST /orders batch,
+   *  ids of a DELETE /orders, 1 + open orders we know of for cancel-all / cancel-market-orders. */
+  readonly tokens?: number;
   /** Aborting removes the request from the queue and rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   /** Refuse at once (RateLimitWaitError) when the predicted wait is longer than this. */
@@ -33,6 +37,7 @@ export interface WaitQuery {
   readonly priority?: Priority;
   readonly api?: ApiGroup;
   readonly cost?: number;
+  readonly tokens?: number;
 }
 
 export interface Permit {
@@ -91,4 +96,15 @@ export interface RateLimiter {
   /** Whether the backend can admit now, and why not (a shared store that is unreachable); while
    *  not ok every acquire fails closed. Absent: always ok (nothing outside the process). */
   health?(): BackendHealth;
+  /** A trading response's Poly-RateLimit-* headers (signer-tiers.ts parseSignerHeaders) or the
+   *  tier route's answer (`{ tier }` only): the per-signer model adopts a lower balance, a reset
+   *  after a refusal, a new tier. Absent: the backend does not model the per-signer buckets. */
+  observeSigner?(route: string, status: SignerStatus): void;
+  /** The per-signer tier in force; null when not metered. */
+  signerTier?(): SignerTier | null;
+  /** The most tokens one request of `kind` may cost here (split batches to it); null when not metered. */
+  signerCapacity?(kind: SignerBucketKind): number | null;
+  /** 429 pauses that could not be shared (written to the backend) since start. Absent: the
+   *  pause is in-process and cannot fail. */
+  pauseFailures?(): number;
 }

@@ -1,6 +1,6 @@
 // The waiting room of a limiter: one FIFO per (route plan, priority class), so the scheduler can
 // walk classes in priority order and, within a class, plans in arrival order of their heads.
-// Invariants: `total`, `depth[rank]`, each FIFO's `count` and `queuedCost` always equal the live
+// Invariants: `total`, `depth[rank]`, each FIFO's `count`, `queuedCost` and `queuedTokens` equal the live
 // (not done) waiters they hold; a waiter leaves exactly once (taken, aborted or drained).
 import type { Permit } from './types.js';
 
@@ -19,6 +19,8 @@ export class Waiter<P> {
     readonly enqueuedAt: number,
     readonly settle: (permit: Permit) => void,
     readonly fail: (err: unknown) => void,
+    /** Per-signer bucket tokens (0 for a route without one). */
+    readonly tokens = 0,
   ) {}
 }
 
@@ -29,10 +31,15 @@ export class Fifo<P> {
   count = 0;
   /** Sum of the live waiters' costs. */
   queuedCost = 0;
+  /** Sum of the live waiters' per-signer tokens. */
+  queuedTokens = 0;
   /** Pass number in which this FIFO was found blocked (the scheduler's scratch). */
   mark = 0;
   listed = false;
-  constructor(readonly plan: P, readonly rank: number) {}
+  constructor(
+    readonly plan: P,
+    readonly rank: number,
+  ) {}
 
   /** First live waiter, dropping finished ones from the front. */
   peek(): Waiter<P> | undefined {
@@ -42,7 +49,10 @@ export class Fifo<P> {
       if (!w.done) return w;
       this.head++;
     }
-    if (this.head > 0) { this.items = []; this.head = 0; }
+    if (this.head > 0) {
+      this.items = [];
+      this.head = 0;
+    }
     return undefined;
   }
 
@@ -63,15 +73,25 @@ export class WaitQueues<P extends object> {
   private seq = 0;
 
   push(
-    plan: P, route: string, cost: number, rank: number, enqueuedAt: number,
-    settle: (permit: Permit) => void, fail: (err: unknown) => void,
+    plan: P,
+    route: string,
+    cost: number,
+    rank: number,
+    enqueuedAt: number,
+    settle: (permit: Permit) => void,
+    fail: (err: unknown) => void,
+    tokens = 0,
   ): Waiter<P> {
-    const w = new Waiter(plan, route, cost, rank, this.seq++, enqueuedAt, settle, fail);
+    const w = new Waiter(plan, route, cost, rank, this.seq++, enqueuedAt, settle, fail, tokens);
     const f = this.fifo(plan, rank);
     f.items.push(w);
     f.count++;
     f.queuedCost += cost;
-    if (!f.listed) { f.listed = true; (this.active[rank] as Fifo<P>[]).push(f); }
+    f.queuedTokens += tokens;
+    if (!f.listed) {
+      f.listed = true;
+      (this.active[rank] as Fifo<P>[]).push(f);
+    }
     this.total++;
     (this.depth[rank] as number)++;
     return w;
@@ -84,7 +104,10 @@ export class WaitQueues<P extends object> {
     for (const f of this.active[rank] as Fifo<P>[]) {
       if (f.mark === mark) continue;
       const h = f.peek();
-      if (h !== undefined && h.seq < bestSeq) { best = f; bestSeq = h.seq; }
+      if (h !== undefined && h.seq < bestSeq) {
+        best = f;
+        bestSeq = h.seq;
+      }
     }
     return best;
   }
@@ -132,7 +155,10 @@ export class WaitQueues<P extends object> {
       for (const f of this.active[r] as Fifo<P>[]) {
         for (let i = f.head; i < f.items.length; i++) {
           const w = f.items[i] as Waiter<P>;
-          if (!w.done) { this.leave(f, w); out.push(w); }
+          if (!w.done) {
+            this.leave(f, w);
+            out.push(w);
+          }
         }
       }
       this.prune(r);
@@ -146,6 +172,7 @@ export class WaitQueues<P extends object> {
     w.detach = null;
     f.count--;
     f.queuedCost -= w.cost;
+    f.queuedTokens -= w.tokens;
     this.total--;
     (this.depth[w.rank] as number)--;
   }

@@ -12,6 +12,7 @@
 // - a send is "in" the window while now − t < windowMs + marginMs; any limit + 1 consecutive
 //   admitted sends are therefore at least windowMs + marginMs apart;
 // - nothing is refunded: a recorded send stays until it ages out.
+import { RateLimitConfigError } from './errors.js';
 
 export class SlidingWindowLog {
   readonly limit: number;
@@ -26,9 +27,12 @@ export class SlidingWindowLog {
   private size = 0;
 
   constructor(limit: number, windowMs: number, marginMs = 0) {
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`window limit must be a positive integer, got ${String(limit)}`);
-    if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`windowMs must be positive, got ${String(windowMs)}`);
-    if (!Number.isFinite(marginMs) || marginMs < 0) throw new RangeError(`marginMs must be ≥ 0, got ${String(marginMs)}`);
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new RateLimitConfigError(`window limit must be a positive integer, got ${String(limit)}`);
+    if (!Number.isFinite(windowMs) || windowMs <= 0)
+      throw new RateLimitConfigError(`windowMs must be positive, got ${String(windowMs)}`);
+    if (!Number.isFinite(marginMs) || marginMs < 0)
+      throw new RateLimitConfigError(`marginMs must be ≥ 0, got ${String(marginMs)}`);
     this.limit = limit;
     this.windowMs = windowMs;
     this.marginMs = marginMs;
@@ -104,7 +108,10 @@ export class SlidingWindowLog {
     if (slot <= 0) return 0;
     let extraSpans = 0;
     let s = slot;
-    while (s > this.limit) { s -= this.limit; extraSpans++; }
+    while (s > this.limit) {
+      s -= this.limit;
+      extraSpans++;
+    }
     const base = this.waitMs(now, s, 0);
     if (extraSpans === 0) return base;
     // Slot s + j·limit can be used no sooner than one span after slot s + (j − 1)·limit.
@@ -120,7 +127,8 @@ export class SlidingWindowLog {
       const mid = (lo + hi + 1) >> 1; // try "mid newest entries are inside"
       let i = this.next - mid;
       if (i < 0) i += this.limit;
-      if (now - (this.times[i] as number) < this.spanMs) lo = mid; else hi = mid - 1;
+      if (now - (this.times[i] as number) < this.spanMs) lo = mid;
+      else hi = mid - 1;
     }
     return lo;
   }

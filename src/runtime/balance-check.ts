@@ -17,7 +17,7 @@
 // - stop() is final: the schedule ends, the request in flight is aborted and awaited.
 import type { BalanceAllowance } from '../core/account.js';
 import type { Clock, TimerId } from '../core/clock.js';
-import { InvariantError } from '../core/errors.js';
+import { InvariantError, StoppedError } from '../core/errors.js';
 import { formatMicros, type Micros } from '../core/money.js';
 import type { Logger } from './logger.js';
 
@@ -68,7 +68,10 @@ export class BalanceCheck {
   private zero: readonly string[] = [];
 
   constructor(opts: BalanceCheckOptions) {
-    if (!Number.isSafeInteger(opts.intervalMs) || opts.intervalMs < 1) throw new InvariantError(`balance check interval must be a positive integer of ms, got ${String(opts.intervalMs)}`);
+    if (!Number.isSafeInteger(opts.intervalMs) || opts.intervalMs < 1)
+      throw new InvariantError(
+        `balance check interval must be a positive integer of ms, got ${String(opts.intervalMs)}`,
+      );
     this.opts = opts;
     this.clock = opts.clock;
   }
@@ -98,8 +101,11 @@ export class BalanceCheck {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== null) { this.clock.clearInterval(this.timer); this.timer = null; }
-    this.abort?.abort(new Error('balance check stopped'));
+    if (this.timer !== null) {
+      this.clock.clearInterval(this.timer);
+      this.timer = null;
+    }
+    this.abort?.abort(new StoppedError('balance check stopped'));
     await this.inFlight;
   }
 
@@ -129,7 +135,9 @@ export class BalanceCheck {
 
   private schedule(): void {
     if (this.stopped || this.timer !== null) return;
-    this.timer = this.clock.setInterval(() => { void this.run(); }, this.opts.intervalMs);
+    this.timer = this.clock.setInterval(() => {
+      void this.run();
+    }, this.opts.intervalMs);
   }
 
   private async read(signal: AbortSignal): Promise<void> {
@@ -141,7 +149,11 @@ export class BalanceCheck {
       const first = this.error === null;
       this.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       this.runs++;
-      if (first) this.opts.log.warn({ err }, 'collateral balance read failed (GET /balance-allowance): free collateral falls back to the ledger\'s once the last reading is old');
+      if (first)
+        this.opts.log.warn(
+          { err },
+          "collateral balance read failed (GET /balance-allowance): free collateral falls back to the ledger's once the last reading is old",
+        );
       return;
     }
     if (this.stopped) return;
@@ -151,14 +163,21 @@ export class BalanceCheck {
     this.error = null;
     this.last = { atMs: this.clock.now(), atMono: this.clock.monotonic(), reading };
     if (firstReading || recovered) {
-      this.opts.log.info({ balance: formatMicros(reading.balance), allowances: reading.allowances.size },
-        recovered ? 'collateral balance read again' : 'collateral balance read from the exchange');
+      this.opts.log.info(
+        { balance: formatMicros(reading.balance), allowances: reading.allowances.size },
+        recovered ? 'collateral balance read again' : 'collateral balance read from the exchange',
+      );
     }
-    const zero = [...reading.allowances].filter(([, v]) => v === 0n).map(([k]) => k).sort();
+    const zero = [...reading.allowances]
+      .filter(([, v]) => v === 0n)
+      .map(([k]) => k)
+      .sort();
     if (zero.join(',') !== this.zero.join(',')) {
       if (zero.length > 0) {
-        this.opts.log.warn({ spenders: zero.map((z) => (z === '' ? '(exchange)' : z)) },
-          'zero collateral allowance for the exchange contract(s): every order signed for them will be refused until the allowance is set');
+        this.opts.log.warn(
+          { spenders: zero.map((z) => (z === '' ? '(exchange)' : z)) },
+          'zero collateral allowance for the exchange contract(s): every order signed for them will be refused until the allowance is set',
+        );
       } else {
         this.opts.log.info({}, 'collateral allowances are set again');
       }

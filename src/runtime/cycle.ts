@@ -1,4 +1,4 @@
-// One quoting cycle (DESIGN.md §1's data flow): books and mids → book cache → strategy input
+// One quoting cycle (docs/ARCHITECTURE.md §3's data flow): books and mids → book cache → strategy input
 // (markets, tokens with books, mids, recent mids, positions from the ledger, our open orders,
 // free collateral) → strategy.quote → risk (stale data, limits, kill switch) → reconcile against
 // our open orders (token by token, reusing unchanged tokens' plans: incremental-reconcile.ts) →
@@ -25,16 +25,26 @@
 // - fills reach the strategy exactly once each, in ledger order: the ledger deduplicates them and
 //   the cycle remembers the last sequence number it handed on;
 // - every count in the report comes from the plan, risk result and order-manager report used;
-// - the expected reward score (protocol.md §6's Q_min, rewards-score.ts) is computed for every
+// - the expected reward score (docs/protocol.md §6's Q_min, rewards-score.ts) is computed for every
 //   strategy from the quotes risk accepted, as they would rest, against each market's book less
 //   our resting orders: every market of the universe has an entry, 0 when it pays no rewards or
 //   has no mid. It is a unitless signal in shares (a float), never money; the ledger stores the
 //   cycle's total rounded to share millionths (an integer, like every other ledger column).
 import { bestAsk, bestBid } from '../core/book.js';
 import type { Clock } from '../core/clock.js';
+import { marketLabel } from '../core/market-label.js';
 import { mulMicros, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
-import { checkRisk, type KillSwitchState, type RiskLimits, type RiskReason, type RiskResult, type TokenRiskInfo } from '../execution/risk.js';
-import { remainingSize, type DesiredQuote, type LiveOrder, type ReconcilePlan } from '../execution/types.js';
+import { remainingSize, type LiveOrder } from '../core/order.js';
+import type { DesiredQuote } from '../core/quote.js';
+import {
+  checkRisk,
+  type KillSwitchState,
+  type RiskLimits,
+  type RiskReason,
+  type RiskResult,
+  type TokenRiskInfo,
+} from '../execution/risk.js';
+import type { ReconcilePlan } from '../execution/types.js';
 import type { CycleInput, DailyPnl, LedgerFill, LedgerPosition } from '../ledger/types.js';
 import type { BookCache, CachedMarket, TickChange } from '../marketdata/book-cache.js';
 import type { MarketSnapshot } from '../marketdata/types.js';
@@ -173,26 +183,40 @@ export function mayHaveFilled(cache: BookCache): (o: Pick<LiveOrder, 'tokenId' |
  * Collateral from the ledger's positions and our open orders, capped by the exchange's balance
  * when one is given (see the header).
  */
-export function collateral(capital: Micros, positions: readonly LedgerPosition[], open: readonly LiveOrder[], exchangeBalance: Micros | null = null): Collateral {
+export function collateral(
+  capital: Micros,
+  positions: readonly LedgerPosition[],
+  open: readonly LiveOrder[],
+  exchangeBalance: Micros | null = null,
+): Collateral {
   let available = capital as number;
   for (const p of positions) available += p.realized - p.cost;
   // The exchange's balance holds what our resting bids reserve (they are off chain until matched).
   if (exchangeBalance !== null && exchangeBalance < available) available = exchangeBalance;
   let reserved = 0;
   for (const o of open) if (o.side === 'BUY') reserved += mulMicros(o.price, remainingSize(o), 'ceil');
-  return { available: available as Micros, reserved: reserved as Micros, free: Math.max(0, available - reserved) as Micros };
+  return {
+    available: available as Micros,
+    reserved: reserved as Micros,
+    free: Math.max(0, available - reserved) as Micros,
+  };
 }
 
 /** The strategy's view of the cache, positions and orders. */
 export function buildStrategyInput(
-  cache: BookCache, nowMs: number, positions: ReadonlyMap<string, Shares>, open: readonly LiveOrder[], free: Micros,
+  cache: BookCache,
+  nowMs: number,
+  positions: ReadonlyMap<string, Shares>,
+  open: readonly LiveOrder[],
+  free: Micros,
   placementHold: StrategyInput['placementHold'] = null,
   rejections: StrategyInput['rejections'] = [],
 ): StrategyInput {
   const byToken = new Map<string, LiveOrder[]>();
   for (const o of open) {
     const l = byToken.get(o.tokenId);
-    if (l === undefined) byToken.set(o.tokenId, [o]); else l.push(o);
+    if (l === undefined) byToken.set(o.tokenId, [o]);
+    else l.push(o);
   }
   const none: readonly LiveOrder[] = [];
   const markets: MarketView[] = [];
@@ -251,7 +275,9 @@ export function marketsByToken(cache: BookCache): MarketsByToken {
   const hit = marketsMemo.get(list);
   if (hit !== undefined) return hit;
   const out = new Map<string, MarketInfo>();
-  for (const m of list) for (const t of m.tokens) out.set(t.tokenId, m.settings);
+  // The label names the token's market in log lines (prices and sizes there are human units).
+  for (const m of list)
+    for (const t of m.tokens) out.set(t.tokenId, { ...m.settings, label: marketLabel(m.settings, t.outcome) });
   marketsMemo.set(list, out);
   return out;
 }
@@ -260,7 +286,10 @@ export function marketsByToken(cache: BookCache): MarketsByToken {
  * Q_min of `accepted` per market of `markets` (0 for a market without rewards or without a mid),
  * and their sum. Our resting orders are taken off the books first (expectedRewardScores).
  */
-export function cycleRewardScores(markets: readonly MarketView[], accepted: readonly DesiredQuote[]): { byMarket: Map<string, number>; total: number } {
+export function cycleRewardScores(
+  markets: readonly MarketView[],
+  accepted: readonly DesiredQuote[],
+): { byMarket: Map<string, number>; total: number } {
   const scored = expectedRewardScores(markets, accepted);
   const byMarket = new Map<string, number>();
   let total = 0;
@@ -294,7 +323,15 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
   }
   const open = executor.liveOrders();
   const coll = collateral(ctx.capital, ledgerPositions, open, ctx.exchangeBalance?.() ?? null);
-  const input = buildStrategyInput(cache, nowMs, held, open, coll.free, executor.placementHold?.() ?? null, executor.rejections?.() ?? []);
+  const input = buildStrategyInput(
+    cache,
+    nowMs,
+    held,
+    open,
+    coll.free,
+    executor.placementHold?.() ?? null,
+    executor.rejections?.() ?? [],
+  );
   const tokens = riskTokens(cache);
   const daily = ledger.dailyPnl(cache.mids());
 
@@ -308,10 +345,19 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
       quotes = [];
     }
   }
-  const risk = checkRisk(quotes, {
-    nowMs, tokens, positions: signed, collateral: coll.available,
-    dailyPnl: daily.total, day: utcDay(daily.dayStartMs), killSwitch: control.killSwitch,
-  }, ctx.limits);
+  const risk = checkRisk(
+    quotes,
+    {
+      nowMs,
+      tokens,
+      positions: signed,
+      collateral: coll.available,
+      dailyPnl: daily.total,
+      day: utcDay(daily.dayStartMs),
+      killSwitch: control.killSwitch,
+    },
+    ctx.limits,
+  );
   const plan = ctx.reconciler.plan(risk.accepted, open, (tokenId) => tokens.get(tokenId)?.minOrderSize ?? 0);
   const quotesByMarket = new Map<string, number>();
   for (const q of risk.accepted) {
@@ -320,9 +366,18 @@ export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: numbe
   }
   const rewards = cycleRewardScores(input.markets, risk.accepted);
   return {
-    nowMs, input, desired: quotes.length, risk, plan, staleMarkets: cache.staleMarkets(nowMs),
-    dailyPnl: daily, collateral: coll, strategyError, quotesByMarket,
-    rewardScores: rewards.byMarket, rewardScore: rewards.total,
+    nowMs,
+    input,
+    desired: quotes.length,
+    risk,
+    plan,
+    staleMarkets: cache.staleMarkets(nowMs),
+    dailyPnl: daily,
+    collateral: coll,
+    strategyError,
+    quotesByMarket,
+    rewardScores: rewards.byMarket,
+    rewardScore: rewards.total,
   };
 }
 
@@ -360,7 +415,12 @@ export function lastFillSeq(ledger: Pick<LedgerView, 'fills'>): number {
 export function strategyFill(f: LedgerFill, tags: ReadonlyMap<string, string>): StrategyFill {
   const tag = f.orderId === null ? undefined : tags.get(f.orderId);
   return {
-    orderId: f.orderId ?? '', tokenId: f.tokenId, side: f.side, price: f.price, size: f.size, atMs: f.timeMs,
+    orderId: f.orderId ?? '',
+    tokenId: f.tokenId,
+    side: f.side,
+    price: f.price,
+    size: f.size,
+    atMs: f.timeMs,
     ...(tag !== undefined ? { tag } : {}),
   };
 }
@@ -369,7 +429,11 @@ export function strategyFill(f: LedgerFill, tags: ReadonlyMap<string, string>): 
  * A full cycle on a snapshot: cache update, plan, order manager, fills. Errors of the order
  * manager propagate (the poller counts them); a strategy error does not (it is in the report).
  */
-export async function runCycle(ctx: CycleContext, control: CycleControl, snapshot: MarketSnapshot): Promise<CycleReport> {
+export async function runCycle(
+  ctx: CycleContext,
+  control: CycleControl,
+  snapshot: MarketSnapshot,
+): Promise<CycleReport> {
   const { clock, cache, executor, ledger } = ctx;
   const startedAtMs = clock.now();
   const t0 = clock.monotonic();
@@ -385,7 +449,10 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
     const trades = await ctx.tradeFeed?.poll();
     // With the trades read in full, live lookups are the fallback: a quarter of their budget.
     const tradesRead = trades?.complete === true;
-    await executor.pollFills({ mayHaveFilled: mayHaveFilled(cache), ...(tradesRead ? { liveReadShare: LIVE_READ_SHARE_WITH_TRADES } : {}) });
+    await executor.pollFills({
+      mayHaveFilled: mayHaveFilled(cache),
+      ...(tradesRead ? { liveReadShare: LIVE_READ_SHARE_WITH_TRADES } : {}),
+    });
     await executor.resolveUnknown();
   }
   const fills = newFills(ledger, control.fillSeq);
@@ -397,7 +464,13 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
     for (const p of positions) if (p.size > 0) held.set(p.tokenId, p.size);
     const open = executor.liveOrders();
     for (const o of open) if (o.tag !== undefined) tags.set(o.id, o.tag);
-    const input = buildStrategyInput(cache, clock.now(), held, open, collateral(ctx.capital, positions, open, ctx.exchangeBalance?.() ?? null).free);
+    const input = buildStrategyInput(
+      cache,
+      clock.now(),
+      held,
+      open,
+      collateral(ctx.capital, positions, open, ctx.exchangeBalance?.() ?? null).free,
+    );
     for (const f of fills) ctx.runner.fill(input, strategyFill(f, tags));
   }
 
@@ -435,9 +508,16 @@ export async function runCycle(ctx: CycleContext, control: CycleControl, snapsho
     durationMs,
   };
   ledger.recordCycle({
-    startedAtMs, durationMs, books: report.books, quotes: report.quotes, placed: report.placed,
-    cancelled: report.cancelled, fills: report.fills, rewardScore: scoreMillionths(report.rewardScore),
-    errors: (planned.strategyError === null ? 0 : 1) + report.rejected + done.cancelsFailed + (snapshot.complete ? 0 : 1),
+    startedAtMs,
+    durationMs,
+    books: report.books,
+    quotes: report.quotes,
+    placed: report.placed,
+    cancelled: report.cancelled,
+    fills: report.fills,
+    rewardScore: scoreMillionths(report.rewardScore),
+    errors:
+      (planned.strategyError === null ? 0 : 1) + report.rejected + done.cancelsFailed + (snapshot.complete ? 0 : 1),
   });
   return report;
 }

@@ -2,7 +2,7 @@
 // risk, reconcile, the order manager and the ledger into the quoting loop. It is mode-agnostic:
 // it takes an already-built market-data port, order manager (OrderExecutor) and ledger, so live,
 // sandbox and paper modes (wired in modes.ts) differ only in what they hand it.
-// Invariants kept (DESIGN.md §4.5):
+// Invariants kept (docs/ARCHITECTURE.md §11):
 // - start: universe resolved → startup reconciliation (crash recovery) → strategy started → first
 //   poll; nothing is quoted before the ledger's open orders have been reconciled;
 // - cycles never overlap (the poller), and one info line is logged per cycle with its counts
@@ -46,6 +46,11 @@
 //   starts, then on its interval, stopped first at stop; while a reading is recent, free
 //   collateral (the strategy's and risk's) is capped by it (cycle.ts); a zero allowance for the
 //   exchange's contracts is reported in the status and /healthz;
+// - the exchange's order version (a gateway with GET /version, exchange/order-version.ts): read at start;
+//   a version we do not sign, or an `order_version_mismatch` answer reported by the order manager
+//   (stopQuotingForOrderVersion), stops quoting for the rest of the run: one error log line,
+//   quotes pulled, /healthz 503 with the reason; resume() does not clear it (a restart on an
+//   upgraded oddsmaker does);
 // - resolutions (with a `marketsListing`, GET /markets; wired in modes.ts): a market that leaves
 //   the universe, and at start every market the ledger holds a position in outside the universe
 //   and not yet resolved, is watched (src/marketdata/resolution-watch.ts); once the listing shows
@@ -57,12 +62,15 @@ import { InvariantError } from '../core/errors.js';
 import { formatMicros, type Micros, type Price } from '../core/money.js';
 import { heartbeatIntervalOf, type Config } from '../config/schema.js';
 import type { FeeSchedule } from '../core/fees.js';
+import type { LiveOrder } from '../core/order.js';
 import type { AccountLifecyclePort, AccountPort, MarketDataPort } from '../exchange/gateway.js';
 import {
-  clearKillSwitch as clearedState, KILL_SWITCH_ARMED, tripKillSwitch as trippedState,
-  type KillSwitchState, type RiskLimits,
+  clearKillSwitch as clearedState,
+  KILL_SWITCH_ARMED,
+  tripKillSwitch as trippedState,
+  type KillSwitchState,
+  type RiskLimits,
 } from '../execution/risk.js';
-import type { LiveOrder } from '../execution/types.js';
 import { BACKEND_OK, type BackendHealth } from '../ratelimit/backend-health.js';
 import type { LedgerOrder, LedgerPosition, PnlSnapshot } from '../ledger/types.js';
 import { BookCache } from '../marketdata/book-cache.js';
@@ -71,16 +79,29 @@ import { CronRefreshScheduler, type RefreshScheduler } from '../marketdata/refre
 import type { MarketSnapshot, UniverseMarket } from '../marketdata/types.js';
 import { Universe, type UniverseDiff } from '../marketdata/universe.js';
 import type { MarketResolution as RecordedResolution } from '../marketdata/recorder.js';
-import { ResolutionWatch, type MarketResolved, type MarketsPageLister, type ResolutionWatchOptions } from '../marketdata/resolution-watch.js';
+import {
+  ResolutionWatch,
+  type MarketResolved,
+  type MarketsPageLister,
+  type ResolutionWatchOptions,
+} from '../marketdata/resolution-watch.js';
 import type { Settlement } from '../ledger/types.js';
 import { fromPino, type StrategyInput } from '../strategy/context.js';
 import type { StrategyModule, StrategyRunner } from '../strategy/define.js';
 import { registry } from '../../strategies/index.js';
 import {
-  buildStrategyInput, collateral, lastFillSeq, marketsByToken, runCycle, utcDay,
-  type CycleContext, type CycleReport, type LedgerView,
+  buildStrategyInput,
+  collateral,
+  lastFillSeq,
+  marketsByToken,
+  runCycle,
+  utcDay,
+  type CycleContext,
+  type CycleReport,
+  type LedgerView,
 } from './cycle.js';
 import type { CancelAllReport, CircuitState, FillReadStatus, OrderExecutor } from './executor.js';
+import { unsupportedVersionReason } from '../exchange/order-version.js';
 import { IncrementalReconciler } from './incremental-reconcile.js';
 import { capitalFromConfig, reconcileOptionsFromConfig, riskLimitsFromConfig } from './limits.js';
 import type { Logger } from './logger.js';
@@ -110,7 +131,9 @@ export interface DaemonOptions {
    * Market data (an ExchangeGateway is one). Its account port, when it has one, answers the
    * scheduled positions check.
    */
-  readonly gateway: MarketDataPort & Partial<AccountPort> & Partial<Pick<AccountLifecyclePort, 'heartbeat' | 'collateralBalance'>>;
+  readonly gateway: MarketDataPort &
+    Partial<AccountPort> &
+    Partial<Pick<AccountLifecyclePort, 'heartbeat' | 'collateralBalance' | 'orderVersion'>>;
   /**
    * Which market fields fills are charged by (the dialect's `fees`, wired in modes.ts): each
    * universe market's settings then carry its fee model. Absent: the base fees.
@@ -146,7 +169,10 @@ export interface DaemonOptions {
   /** The rate limiter, for its backend's health: quoting stops while it is not ok (absent: always ok). */
   readonly limiter?: { health?(): BackendHealth };
   /** The resolution watch's timing and budget (defaults in resolution-watch.ts). */
-  readonly resolutionWatch?: Pick<ResolutionWatchOptions, 'intervalMs' | 'firstCheckDelayMs' | 'maxWatchMs' | 'budget' | 'maxPagesPerTurn'>;
+  readonly resolutionWatch?: Pick<
+    ResolutionWatchOptions,
+    'intervalMs' | 'firstCheckDelayMs' | 'maxWatchMs' | 'budget' | 'maxPagesPerTurn'
+  >;
 }
 
 /** What the daemon needs of the trade feed (TradeFeed satisfies it). */
@@ -187,7 +213,9 @@ export interface DaemonStatus {
   readonly markets: readonly MarketStatus[];
   readonly openOrders: number;
   /** Held positions; `pendingSize` is the part whose trades are not final yet (size − it is confirmed). */
-  readonly positions: ReadonlyArray<Pick<LedgerPosition, 'tokenId' | 'conditionId' | 'size' | 'pendingSize' | 'avgPrice' | 'realized' | 'fees'>>;
+  readonly positions: ReadonlyArray<
+    Pick<LedgerPosition, 'tokenId' | 'conditionId' | 'size' | 'pendingSize' | 'avgPrice' | 'realized' | 'fees'>
+  >;
   readonly pnl: { readonly daily: Micros; readonly realized: Micros; readonly freeCollateral: Micros | null };
   readonly killSwitch: KillSwitchState;
   readonly circuitBreaker: {
@@ -211,6 +239,8 @@ export interface DaemonStatus {
   readonly heartbeat?: HeartbeatStatus | null;
   /** The exchange's collateral balance and allowances; null when not read. */
   readonly collateral?: BalanceCheckStatus | null;
+  /** Why quoting stopped on the exchange's order version (exchange/order-version.ts); null: it did not. */
+  readonly orderVersionStop?: string | null;
 }
 
 export interface StopReport {
@@ -260,6 +290,8 @@ export class Daemon {
   private state: DaemonState = 'new';
   private paused = false;
   private halted: string | null = null;
+  private versionStop: string | null = null;
+  private readonly readOrderVersion: ((signal?: AbortSignal) => Promise<number>) | null;
   private killSwitch: KillSwitchState = KILL_SWITCH_ARMED;
   private fillSeq = 0;
   private lastFillPollAtMs = Number.NEGATIVE_INFINITY;
@@ -287,7 +319,10 @@ export class Daemon {
     this.limiter = opts.limiter;
     this.feed = opts.feed ?? 'poll';
     this.limits = riskLimitsFromConfig(opts.config);
-    this.cache = new BookCache({ maxBookAgeMs: opts.config.poll.maxBookAgeMs, midHistory: opts.config.poll.midHistory });
+    this.cache = new BookCache({
+      maxBookAgeMs: opts.config.poll.maxBookAgeMs,
+      midHistory: opts.config.poll.midHistory,
+    });
     const strategy = opts.strategy ?? registry.get(opts.config.strategy.name);
     const strategyLog = this.log.child({ strategy: strategy.name });
     this.runner = strategy.create(opts.config.strategy.params, {
@@ -300,8 +335,12 @@ export class Daemon {
       spec: opts.config.markets,
       scheduler: opts.refreshScheduler ?? new CronRefreshScheduler(opts.config.markets.refreshCron),
       ...(opts.feeSchedule !== undefined ? { feeSchedule: opts.feeSchedule } : {}),
-      onChange: (d) => { this.onUniverseChange(d); },
-      onError: (err) => { this.log.warn({ err }, 'universe refresh failed; keeping the previous universe'); },
+      onChange: (d) => {
+        this.onUniverseChange(d);
+      },
+      onError: (err) => {
+        this.log.warn({ err }, 'universe refresh failed; keeping the previous universe');
+      },
     });
     this.poller = new Poller({
       clock: opts.clock,
@@ -309,12 +348,17 @@ export class Daemon {
       intervalMs: opts.config.poll.intervalMs,
       tokens: () => this.cache.tokenIds(),
       onSnapshot: (s) => this.onSnapshot(s),
-      onError: (err, stage, stats) => { this.onPollError(err, stage, stats); },
-      onSkip: (stats) => { this.log.debug({ skipped: stats.skipped }, 'cycle skipped: the previous one is still running'); },
+      onError: (err, stage, stats) => {
+        this.onPollError(err, stage, stats);
+      },
+      onSkip: (stats) => {
+        this.log.debug({ skipped: stats.skipped }, 'cycle skipped: the previous one is still running');
+      },
     });
     this.positionsCheck = this.buildPositionsCheck(opts);
     this.heartbeat = this.buildHeartbeat(opts);
     this.balanceCheck = this.buildBalanceCheck(opts);
+    this.readOrderVersion = opts.gateway.orderVersion?.bind(opts.gateway) ?? null;
     this.watch = this.buildResolutionWatch(opts);
     this.ctx = {
       clock: opts.clock,
@@ -345,12 +389,30 @@ export class Daemon {
       await this.universe.refresh();
       this.cache.setUniverse(this.universe.markets());
       this.recorder?.markets(this.universe.markets());
-      this.log.info({ markets: this.cache.markets().length, tokens: this.cache.tokenIds().length }, 'universe resolved');
-      const rep = await this.executor.startupReconcile({ orphanPolicy: this.config.orders.orphanPolicy, markets: marketsByToken(this.cache) });
-      this.log.info({
-        lookedUp: rep.lookedUp, live: rep.live, adopted: rep.adopted, cancelled: rep.cancelled, closed: rep.closed,
-        notFound: rep.notFound, foreign: rep.foreign, listed: rep.listed, unresolved: rep.unresolved.length, fills: rep.fills.length,
-      }, 'startup reconciliation done');
+      await this.checkOrderVersion();
+      this.log.info(
+        { markets: this.cache.markets().length, tokens: this.cache.tokenIds().length },
+        'universe resolved',
+      );
+      const rep = await this.executor.startupReconcile({
+        orphanPolicy: this.config.orders.orphanPolicy,
+        markets: marketsByToken(this.cache),
+      });
+      this.log.info(
+        {
+          lookedUp: rep.lookedUp,
+          live: rep.live,
+          adopted: rep.adopted,
+          cancelled: rep.cancelled,
+          closed: rep.closed,
+          notFound: rep.notFound,
+          foreign: rep.foreign,
+          listed: rep.listed,
+          unresolved: rep.unresolved.length,
+          fills: rep.fills.length,
+        },
+        'startup reconciliation done',
+      );
       // The dead-man switch from here on; the exchange's collateral before the strategy's first input.
       this.heartbeat?.start();
       await this.balanceCheck?.start();
@@ -365,7 +427,10 @@ export class Daemon {
       this.positionsCheck?.start();
       this.watchHeldOutsideUniverse();
       this.scheduleSnapshot();
-      this.log.info({ mode: this.config.mode, strategy: this.runner.name, intervalMs: this.config.poll.intervalMs }, 'daemon started');
+      this.log.info(
+        { mode: this.config.mode, strategy: this.runner.name, intervalMs: this.config.poll.intervalMs },
+        'daemon started',
+      );
     } catch (err) {
       this.state = 'failed';
       this.log.error({ err }, 'daemon failed to start');
@@ -378,9 +443,11 @@ export class Daemon {
    * cycle. A push while not running does nothing, as a poll would not happen.
    */
   push(snapshot: MarketSnapshot): Promise<void> {
-    if (this.feed !== 'push') throw new InvariantError('daemon: push() needs feed \'push\' (this daemon polls)');
+    if (this.feed !== 'push') throw new InvariantError("daemon: push() needs feed 'push' (this daemon polls)");
     const next = this.pushed.then(() => this.onSnapshot(snapshot));
-    this.pushed = next.catch((err: unknown) => { this.log.error({ err }, 'pushed cycle failed'); });
+    this.pushed = next.catch((err: unknown) => {
+      this.log.error({ err }, 'pushed cycle failed');
+    });
     return next;
   }
 
@@ -397,7 +464,9 @@ export class Daemon {
     const timeoutMs = this.config.orders.shutdownTimeoutMs;
     const t0 = this.clock.monotonic();
     let timer: TimerId | null = null;
-    const deadline = new Promise<typeof TIMED_OUT>((resolve) => { timer = this.clock.setTimeout(() => resolve(TIMED_OUT), timeoutMs); });
+    const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = this.clock.setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+    });
     const within = async <T>(p: Promise<T>): Promise<T | typeof TIMED_OUT> => Promise.race([p, deadline]);
     let timedOut = false;
     let cancelAll: CancelAllReport | null = null;
@@ -405,7 +474,10 @@ export class Daemon {
     let remainingLive: string[] = [];
     let finalReadsOwed: string[] = [];
     try {
-      if (this.snapshotTimer !== null) { this.clock.clearTimeout(this.snapshotTimer); this.snapshotTimer = null; }
+      if (this.snapshotTimer !== null) {
+        this.clock.clearTimeout(this.snapshotTimer);
+        this.snapshotTimer = null;
+      }
       this.positionsCheck?.stop();
       await this.balanceCheck?.stop();
       this.tradeFeed?.close();
@@ -414,20 +486,38 @@ export class Daemon {
       // Before the ledger closes: a resolution found meanwhile settles it (its request is aborted).
       if (this.watch !== null && (await within(this.watch.stop())) === TIMED_OUT) timedOut = true;
       if (this.runnerStarted) {
-        try { this.runner.stop(this.input()); } catch (err) { this.log.error({ err }, 'strategy onStop failed'); }
+        try {
+          this.runner.stop(this.input());
+        } catch (err) {
+          this.log.error({ err }, 'strategy onStop failed');
+        }
       }
       if (wasStarted && !timedOut) {
         // cancelAll ends within its own deadline (it aborts its requests then), kept inside ours so
         // its report is never lost to our deadline.
-        const left = Math.max(1, timeoutMs - (this.clock.monotonic() - t0) - Math.min(STOP_TAIL_MS, Math.floor(timeoutMs / 10)));
-        const r = await within(this.executor.cancelAll({ timeoutMs: left }).catch((err: unknown) => { this.log.error({ err }, 'cancelAll failed'); return null; }));
-        if (r === TIMED_OUT) timedOut = true; else cancelAll = r;
+        const left = Math.max(
+          1,
+          timeoutMs - (this.clock.monotonic() - t0) - Math.min(STOP_TAIL_MS, Math.floor(timeoutMs / 10)),
+        );
+        const r = await within(
+          this.executor.cancelAll({ timeoutMs: left }).catch((err: unknown) => {
+            this.log.error({ err }, 'cancelAll failed');
+            return null;
+          }),
+        );
+        if (r === TIMED_OUT) timedOut = true;
+        else cancelAll = r;
         // The heartbeat kept our orders' dead-man switch armed while they were being cancelled.
         if ((await within(this.heartbeat?.stop() ?? Promise.resolve())) === TIMED_OUT) timedOut = true;
         if (!timedOut && (await within(this.executor.close())) === TIMED_OUT) timedOut = true;
       }
-      if (timedOut) this.log.error({ timeoutMs }, 'shutdown deadline passed; closing the ledger with requests possibly in flight');
-      try { snapshot = this.ledger.pnlSnapshot(this.cache.mids()); } catch (err) { this.log.error({ err }, 'final PnL snapshot failed'); }
+      if (timedOut)
+        this.log.error({ timeoutMs }, 'shutdown deadline passed; closing the ledger with requests possibly in flight');
+      try {
+        snapshot = this.ledger.pnlSnapshot(this.cache.mids());
+      } catch (err) {
+        this.log.error({ err }, 'final PnL snapshot failed');
+      }
       ({ remainingLive, finalReadsOwed } = this.leftOpen(cancelAll));
     } finally {
       if (timer !== null) this.clock.clearTimeout(timer);
@@ -448,8 +538,10 @@ export class Daemon {
       pnl: snapshot === null ? null : formatMicros(snapshot.total),
     };
     if (remainingLive.length > 0) {
-      this.log.error({ ...line, remainingIds: remainingLive },
-        `daemon stopped with ${remainingLive.length} orders possibly still live: they stay open in the ledger (${this.ledger.path ?? 'the ledger'}), are listed by \`oddsmaker status\` after a restart, and are cancelled by the next start`);
+      this.log.error(
+        { ...line, remainingIds: remainingLive },
+        `daemon stopped with ${remainingLive.length} orders possibly still live: they stay open in the ledger (${this.ledger.path ?? 'the ledger'}), are listed by \`oddsmaker status\` after a restart, and are cancelled by the next start`,
+      );
     } else {
       this.log.info(line, 'daemon stopped');
     }
@@ -462,7 +554,8 @@ export class Daemon {
    * answered as cancelled may rest.
    */
   private leftOpen(r: CancelAllReport | null): { remainingLive: string[]; finalReadsOwed: string[] } {
-    if (r !== null && !r.timedOut) return { remainingLive: r.remaining.map((o) => o.id), finalReadsOwed: [...r.finalReadsOwed] };
+    if (r !== null && !r.timedOut)
+      return { remainingLive: r.remaining.map((o) => o.id), finalReadsOwed: [...r.finalReadsOwed] };
     const open = this.ledger.openOrders();
     return {
       remainingLive: open.filter((o) => o.state !== 'closing' && o.state !== 'signed').map((o) => o.id),
@@ -483,6 +576,33 @@ export class Daemon {
     if (this.paused || this.halted !== null) this.log.info({ halted: this.halted }, 'quoting resumed');
     this.paused = false;
     this.halted = null;
+  }
+
+  /**
+   * Stops quoting for the rest of the run because of the exchange's order version (an
+   * `order_version_mismatch` answer, or GET /version naming a version we do not sign). Once.
+   */
+  stopQuotingForOrderVersion(reason: string): void {
+    if (this.versionStop !== null) return;
+    this.versionStop = reason;
+    this.log.error({ reason }, 'order version mismatch: quoting stopped, quotes pulled (not retried)');
+  }
+
+  /** GET /version at start, where the gateway has it; a failed read is logged and not fatal. */
+  private async checkOrderVersion(): Promise<void> {
+    if (this.readOrderVersion === null) return;
+    let version: number;
+    try {
+      version = await this.readOrderVersion();
+    } catch (err) {
+      this.log.warn(
+        { err },
+        'exchange order version read failed (GET /version): an order_version_mismatch answer would still stop quoting',
+      );
+      return;
+    }
+    const why = unsupportedVersionReason(version);
+    if (why !== null) this.stopQuotingForOrderVersion(why);
   }
 
   /** An operator's trip: every quote is pulled until clearKillSwitch(). */
@@ -517,6 +637,11 @@ export class Daemon {
     return this.cache.mids();
   }
 
+  /** The book cache, read-only: markets with their outcomes and each token's latest book (the ops console). */
+  marketData(): Pick<BookCache, 'markets' | 'token'> {
+    return this.cache;
+  }
+
   status(): DaemonStatus {
     const now = this.clock.now();
     const open = this.executor.liveOrders();
@@ -544,11 +669,21 @@ export class Daemon {
         openOrders: m.tokens.reduce((n, t) => n + (openByToken.get(t.tokenId) ?? 0), 0),
       })),
       openOrders: open.length,
-      positions: positions.filter((p) => p.size !== 0).map((p) => ({
-        tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, pendingSize: p.pendingSize, avgPrice: p.avgPrice, realized: p.realized, fees: p.fees,
-      })),
+      positions: positions
+        .filter((p) => p.size !== 0)
+        .map((p) => ({
+          tokenId: p.tokenId,
+          conditionId: p.conditionId,
+          size: p.size,
+          pendingSize: p.pendingSize,
+          avgPrice: p.avgPrice,
+          realized: p.realized,
+          fees: p.fees,
+        })),
       pnl: {
-        daily: this.lastCycle?.dailyPnl ?? (this.ledgerClosed ? (0 as Micros) : this.ledger.dailyPnl(this.cache.mids()).total),
+        daily:
+          this.lastCycle?.dailyPnl ??
+          (this.ledgerClosed ? (0 as Micros) : this.ledger.dailyPnl(this.cache.mids()).total),
         realized: realized as Micros,
         freeCollateral: this.lastCycle?.freeCollateral ?? null,
       },
@@ -568,6 +703,7 @@ export class Daemon {
       fillReads: this.executor.fillReads?.() ?? null,
       heartbeat: this.heartbeat?.status() ?? null,
       collateral: this.balanceCheck?.status() ?? null,
+      orderVersionStop: this.versionStop,
     };
   }
 
@@ -583,8 +719,12 @@ export class Daemon {
       // Only while running: the ledger is closed once stopped.
       ledger: { positions: (o) => this.ledger.positions(o) },
       markets: () => this.cache.markets(),
-      scheduler: opts.positionsCheckScheduler
-        ?? new CronRefreshScheduler(opts.config.ledger.positionsCheckCron, 'UTC', { name: 'positions-check', path: 'ledger.positionsCheckCron' }),
+      scheduler:
+        opts.positionsCheckScheduler ??
+        new CronRefreshScheduler(opts.config.ledger.positionsCheckCron, 'UTC', {
+          name: 'positions-check',
+          path: 'ledger.positionsCheckCron',
+        }),
       clock: opts.clock,
       log: this.log.child({ component: 'positions-check' }),
       // A fill the exchange has already is in the ledger after the order manager's next lookup.
@@ -615,20 +755,35 @@ export class Daemon {
     const intervalMs = opts.config.ledger.balanceCheckIntervalMs;
     if (intervalMs === 0 || gw.collateralBalance === undefined) return null;
     const read = gw.collateralBalance.bind(gw);
-    return new BalanceCheck({ port: { collateralBalance: read }, clock: opts.clock, log: this.log.child({ component: 'collateral' }), intervalMs });
+    return new BalanceCheck({
+      port: { collateralBalance: read },
+      clock: opts.clock,
+      log: this.log.child({ component: 'collateral' }),
+      intervalMs,
+    });
   }
 
   private buildResolutionWatch(opts: DaemonOptions): ResolutionWatch | null {
     if (opts.marketsListing === undefined) return null;
-    if (opts.ledger.resolveMarket === undefined) throw new InvariantError('daemon: a marketsListing needs a ledger that can resolveMarket');
+    if (opts.ledger.resolveMarket === undefined)
+      throw new InvariantError('daemon: a marketsListing needs a ledger that can resolveMarket');
     const log = this.log.child({ component: 'resolution-watch' });
     return new ResolutionWatch({
       ...opts.resolutionWatch,
       clock: opts.clock,
       listPage: opts.marketsListing,
-      onResolved: (r) => { this.onResolved(r); },
-      onError: (err) => { log.warn({ err }, 'resolution check failed; retried at the next turn'); },
-      onGiveUp: (g) => { log.warn({ market: g.conditionId, reason: g.reason, watchedMs: g.watchedMs }, 'gave up watching a market for its resolution'); },
+      onResolved: (r) => {
+        this.onResolved(r);
+      },
+      onError: (err) => {
+        log.warn({ err }, 'resolution check failed; retried at the next turn');
+      },
+      onGiveUp: (g) => {
+        log.warn(
+          { market: g.conditionId, reason: g.reason, watchedMs: g.watchedMs },
+          'gave up watching a market for its resolution',
+        );
+      },
     });
   }
 
@@ -636,12 +791,21 @@ export class Daemon {
   private watchHeldOutsideUniverse(): void {
     if (this.watch === null) return;
     const inUniverse = new Set(this.cache.markets().map((m) => m.conditionId));
-    const held = new Set(this.ledger.positions({ openOnly: true }).filter((p) => p.size !== 0).map((p) => p.conditionId));
+    const held = new Set(
+      this.ledger
+        .positions({ openOnly: true })
+        .filter((p) => p.size !== 0)
+        .map((p) => p.conditionId),
+    );
     for (const c of held) {
       if (c === '' || inUniverse.has(c) || (this.ledger.resolution?.(c) ?? null) !== null) continue;
       this.watch.watch(c);
     }
-    if (this.watch.watching().length > 0) this.log.info({ markets: this.watch.watching() }, 'watching held markets outside the universe for their resolution');
+    if (this.watch.watching().length > 0)
+      this.log.info(
+        { markets: this.watch.watching() },
+        'watching held markets outside the universe for their resolution',
+      );
   }
 
   /** The ledger settles the market; the recorder writes RESOLVED. Never throws (the watch's hook). */
@@ -652,9 +816,15 @@ export class Daemon {
       const settled = this.ledger.resolveMarket?.(r.conditionId, r.winnerTokenId, now) ?? [];
       let realized = 0;
       for (const s of settled) realized += s.realizedDelta;
-      this.log.info({
-        market: r.conditionId, winner: r.winnerTokenId, settlements: settled.length, realized: formatMicros(realized as Micros),
-      }, 'market resolved');
+      this.log.info(
+        {
+          market: r.conditionId,
+          winner: r.winnerTokenId,
+          settlements: settled.length,
+          realized: formatMicros(realized as Micros),
+        },
+        'market resolved',
+      );
     } catch (err) {
       this.log.error({ err, market: r.conditionId, winner: r.winnerTokenId }, 'settling a resolved market failed');
     }
@@ -666,10 +836,17 @@ export class Daemon {
   }
 
   private quoting(): boolean {
-    return this.state === 'running' && !this.paused && this.halted === null
-      && this.marketDataCircuit() === 'closed' && this.executor.circuitState === 'closed' && this.limiterHealth().ok
+    return (
+      this.state === 'running' &&
+      !this.paused &&
+      this.halted === null &&
+      this.versionStop === null &&
+      this.marketDataCircuit() === 'closed' &&
+      this.executor.circuitState === 'closed' &&
+      this.limiterHealth().ok &&
       // A lapsed heartbeat: the exchange cancelled our orders, and new ones would rest unguarded.
-      && this.heartbeat?.status().lapsed !== true;
+      this.heartbeat?.status().lapsed !== true
+    );
   }
 
   private limiterHealth(): BackendHealth {
@@ -680,7 +857,13 @@ export class Daemon {
     const positions = this.ledger.positions();
     const held = new Map(positions.filter((p) => p.size > 0).map((p) => [p.tokenId, p.size] as const));
     const open = this.executor.liveOrders();
-    return buildStrategyInput(this.cache, this.clock.now(), held, open, collateral(this.ctx.capital, positions, open, this.ctx.exchangeBalance?.() ?? null).free);
+    return buildStrategyInput(
+      this.cache,
+      this.clock.now(),
+      held,
+      open,
+      collateral(this.ctx.capital, positions, open, this.ctx.exchangeBalance?.() ?? null).free,
+    );
   }
 
   private async onSnapshot(snapshot: MarketSnapshot): Promise<void> {
@@ -694,9 +877,16 @@ export class Daemon {
     const pollFills = now - this.lastFillPollAtMs >= this.config.poll.orderLookupIntervalMs;
     if (pollFills) this.lastFillPollAtMs = now;
     const ks0 = this.killSwitch;
-    const report = await runCycle(this.ctx, {
-      quoting: this.quoting(), killSwitch: ks0, pollFills, fillSeq: this.fillSeq,
-    }, snapshot);
+    const report = await runCycle(
+      this.ctx,
+      {
+        quoting: this.quoting(),
+        killSwitch: ks0,
+        pollFills,
+        fillSeq: this.fillSeq,
+      },
+      snapshot,
+    );
     this.cycles++;
     this.lastCycle = report;
     this.fillSeq = report.fillSeq;
@@ -706,9 +896,16 @@ export class Daemon {
     const tripped = this.killSwitch === ks0 && !ks0.tripped && report.killSwitch.tripped;
     if (this.killSwitch === ks0) this.killSwitch = report.killSwitch;
     this.logCycle(report);
-    try { this.onCycle?.(report); } catch (err) { this.log.warn({ err }, 'onCycle hook failed'); }
+    try {
+      this.onCycle?.(report);
+    } catch (err) {
+      this.log.warn({ err }, 'onCycle hook failed');
+    }
     for (const t of report.tickChanges) {
-      this.log.info({ market: t.conditionId, token: t.tokenId, from: formatMicros(t.from), to: formatMicros(t.to) }, 'tick size changed');
+      this.log.info(
+        { market: t.conditionId, token: t.tokenId, from: formatMicros(t.from), to: formatMicros(t.to) },
+        'tick size changed',
+      );
     }
     if (report.strategyError !== null && this.halted === null) {
       this.halted = errorText(report.strategyError);
@@ -721,29 +918,35 @@ export class Daemon {
     this.log.error({ reason: this.killSwitch.reason }, 'kill switch tripped: pulling every quote');
     if (this.state !== 'running') return;
     const r = await this.executor.cancelAll({ timeoutMs: this.config.orders.shutdownTimeoutMs });
-    this.log.warn({ cancelled: r.cancelled, remaining: r.remaining.length, timedOut: r.timedOut }, 'kill switch: cancelAll done');
+    this.log.warn(
+      { cancelled: r.cancelled, remaining: r.remaining.length, timedOut: r.timedOut },
+      'kill switch: cancelAll done',
+    );
   }
 
   private logCycle(r: CycleReport): void {
-    this.log.info({
-      cycle: this.cycles,
-      books: r.books,
-      markets: r.markets,
-      stale: r.staleMarkets.length,
-      desired: r.desired,
-      quotes: r.quotes,
-      dropped: r.dropped,
-      placed: r.placed,
-      rejected: r.rejected,
-      cancelled: r.cancelled,
-      kept: r.kept,
-      fills: r.fills,
-      openOrders: r.openOrders,
-      pnl: formatMicros(r.dailyPnl),
-      freeCollateral: formatMicros(r.freeCollateral),
-      killSwitch: r.killSwitch.tripped,
-      ms: r.durationMs,
-    }, 'cycle');
+    this.log.info(
+      {
+        cycle: this.cycles,
+        books: r.books,
+        markets: r.markets,
+        stale: r.staleMarkets.length,
+        desired: r.desired,
+        quotes: r.quotes,
+        dropped: r.dropped,
+        placed: r.placed,
+        rejected: r.rejected,
+        cancelled: r.cancelled,
+        kept: r.kept,
+        fills: r.fills,
+        openOrders: r.openOrders,
+        pnl: formatMicros(r.dailyPnl),
+        freeCollateral: formatMicros(r.freeCollateral),
+        killSwitch: r.killSwitch.tripped,
+        ms: r.durationMs,
+      },
+      'cycle',
+    );
   }
 
   /** The next snapshot: in PNL_SNAPSHOT_EVERY_MS, or at the next UTC midnight if sooner. */
@@ -769,7 +972,10 @@ export class Daemon {
     const level = this.limiterHealth().ok ? 'warn' : 'debug';
     this.log[level]({ err, stage, consecutiveFailures: stats.consecutiveFailures }, `poll ${stage} failed`);
     if (stats.consecutiveFailures === this.config.orders.circuitBreakerFailures) {
-      this.log[level === 'warn' ? 'error' : 'debug']({ failures: stats.consecutiveFailures }, 'market-data circuit breaker open: quoting stopped');
+      this.log[level === 'warn' ? 'error' : 'debug'](
+        { failures: stats.consecutiveFailures },
+        'market-data circuit breaker open: quoting stopped',
+      );
     }
   }
 
@@ -779,10 +985,15 @@ export class Daemon {
     if (this.state === 'running') for (const m of d.removed) this.watch?.watch(m.conditionId);
     this.cache.setUniverse(d.markets);
     this.recorder?.markets(d.markets);
-    this.log.info({
-      added: d.added.map((m) => m.conditionId), removed: d.removed.map((m) => m.conditionId),
-      changed: d.changed.map((m) => m.conditionId), markets: d.markets.length,
-    }, 'universe changed');
+    this.log.info(
+      {
+        added: d.added.map((m) => m.conditionId),
+        removed: d.removed.map((m) => m.conditionId),
+        changed: d.changed.map((m) => m.conditionId),
+        markets: d.markets.length,
+      },
+      'universe changed',
+    );
   }
 }
 

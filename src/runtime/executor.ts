@@ -8,19 +8,44 @@
 // already rest); apply() sends cancels before placements; every fill found, whatever the path,
 // is written to the ledger (the daemon reads new fills from there); cancelAll() halts placements
 // until resume().
+import type { LiveOrder } from '../core/order.js';
+import type { PlacementRejection } from '../core/quote.js';
 import type { CircuitState } from '../execution/circuit-breaker.js';
 import type {
-  ApplyReport, CancelAllReport, MarketInfo, MarketsByToken, OrphanPolicy, PollFillsOptions, PollReport, ResolveReport, StartupReport,
+  ApplyReport,
+  CancelAllReport,
+  MarketInfo,
+  MarketsByToken,
+  OrphanPolicy,
+  PollFillsOptions,
+  PollReport,
+  ResolveReport,
+  StartupReport,
 } from '../execution/order-manager-types.js';
-import type { LiveOrder, PlacementRejection, ReconcilePlan } from '../execution/types.js';
+import type { ReconcilePlan } from '../execution/types.js';
 import type { FillReadStatus } from '../execution/order-manager.js';
 
 export type { FillReadStatus };
-export type { ApplyReport, CancelAllReport, CircuitState, MarketInfo, MarketsByToken, OrphanPolicy, PollFillsOptions, PollReport, ResolveReport, StartupReport };
+export type {
+  ApplyReport,
+  CancelAllReport,
+  CircuitState,
+  MarketInfo,
+  MarketsByToken,
+  OrphanPolicy,
+  PollFillsOptions,
+  PollReport,
+  ResolveReport,
+  StartupReport,
+};
 
 export interface OrderExecutor {
   /** Crash recovery, run before the first quote: the ledger's open orders against the exchange. */
-  startupReconcile(opts: { orphanPolicy: OrphanPolicy; markets?: MarketsByToken; signal?: AbortSignal }): Promise<StartupReport>;
+  startupReconcile(opts: {
+    orphanPolicy: OrphanPolicy;
+    markets?: MarketsByToken;
+    signal?: AbortSignal;
+  }): Promise<StartupReport>;
   /** Sends the plan (cancels first); `markets` gives tick, neg-risk and fees of every token. */
   apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport>;
   /** Looks up orders for fills: final reads owed first, then live orders (those that may have filled first). */

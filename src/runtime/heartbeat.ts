@@ -23,7 +23,7 @@
 //   called after it.
 import type { HeartbeatAck } from '../core/account.js';
 import type { Clock, TimerId } from '../core/clock.js';
-import { InvariantError } from '../core/errors.js';
+import { InvariantError, StoppedError, DeadlineError } from '../core/errors.js';
 import type { OrderExecutor } from './executor.js';
 import type { Logger } from './logger.js';
 
@@ -90,9 +90,12 @@ export class Heartbeat {
   private resendAfterResync = false;
 
   constructor(opts: HeartbeatOptions) {
-    if (!Number.isSafeInteger(opts.expiryMs) || opts.expiryMs < 1) throw new InvariantError(`heartbeat expiry must be a positive integer of ms, got ${String(opts.expiryMs)}`);
+    if (!Number.isSafeInteger(opts.expiryMs) || opts.expiryMs < 1)
+      throw new InvariantError(`heartbeat expiry must be a positive integer of ms, got ${String(opts.expiryMs)}`);
     if (!Number.isSafeInteger(opts.intervalMs) || opts.intervalMs < 1 || opts.intervalMs >= opts.expiryMs) {
-      throw new InvariantError(`heartbeat interval must be a positive integer of ms below the expiry (${opts.expiryMs}), got ${String(opts.intervalMs)}`);
+      throw new InvariantError(
+        `heartbeat interval must be a positive integer of ms below the expiry (${opts.expiryMs}), got ${String(opts.intervalMs)}`,
+      );
     }
     this.opts = opts;
     this.clock = opts.clock;
@@ -111,9 +114,15 @@ export class Heartbeat {
   async stop(): Promise<void> {
     this.stopped = true;
     this.running = false;
-    if (this.beatTimer !== null) { this.clock.clearTimeout(this.beatTimer); this.beatTimer = null; }
-    if (this.lapseTimer !== null) { this.clock.clearTimeout(this.lapseTimer); this.lapseTimer = null; }
-    this.abort?.abort(new Error('heartbeat stopped'));
+    if (this.beatTimer !== null) {
+      this.clock.clearTimeout(this.beatTimer);
+      this.beatTimer = null;
+    }
+    if (this.lapseTimer !== null) {
+      this.clock.clearTimeout(this.lapseTimer);
+      this.lapseTimer = null;
+    }
+    this.abort?.abort(new StoppedError('heartbeat stopped'));
     await this.inFlight;
     await this.lapseWork;
   }
@@ -141,16 +150,28 @@ export class Heartbeat {
     const ac = new AbortController();
     this.abort = ac;
     // An answer later than the next beat's time is given up on (the next beat resynchronises).
-    const giveUp = this.clock.setTimeout(() => { ac.abort(new Error(`heartbeat unanswered after ${this.opts.intervalMs} ms`)); }, this.opts.intervalMs);
-    const p = this.opts.port.heartbeat(this.id, ac.signal).then(
-      (ack) => { this.onAnswer(ack, sentAt, retry); },
-      (err: unknown) => { this.onFailure(errorText(err)); },
-    ).catch((err: unknown) => { this.opts.log.error({ err }, 'heartbeat bookkeeping failed'); }).finally(() => {
-      this.clock.clearTimeout(giveUp);
-      if (this.abort === ac) this.abort = null;
-      this.inFlight = null;
-      this.scheduleNext(sentAt);
-    });
+    const giveUp = this.clock.setTimeout(() => {
+      ac.abort(new DeadlineError(`heartbeat unanswered after ${this.opts.intervalMs} ms`));
+    }, this.opts.intervalMs);
+    const p = this.opts.port
+      .heartbeat(this.id, ac.signal)
+      .then(
+        (ack) => {
+          this.onAnswer(ack, sentAt, retry);
+        },
+        (err: unknown) => {
+          this.onFailure(errorText(err));
+        },
+      )
+      .catch((err: unknown) => {
+        this.opts.log.error({ err }, 'heartbeat bookkeeping failed');
+      })
+      .finally(() => {
+        this.clock.clearTimeout(giveUp);
+        if (this.abort === ac) this.abort = null;
+        this.inFlight = null;
+        this.scheduleNext(sentAt);
+      });
     this.inFlight = p;
   }
 
@@ -166,11 +187,16 @@ export class Heartbeat {
     this.beats++;
     this.lastAcceptedAtMs = this.clock.now();
     if (this.failingSinceMs !== null) {
-      this.opts.log.info({
-        failures: this.outageFailures, outageMs: Math.round(this.clock.monotonic() - this.failingSinceMono), lapsed: this.lapsed,
-      }, this.lapsed
-        ? 'heartbeat accepted again: the dead-man switch is armed again (orders the exchange cancelled meanwhile were re-read)'
-        : 'heartbeat accepted again');
+      this.opts.log.info(
+        {
+          failures: this.outageFailures,
+          outageMs: Math.round(this.clock.monotonic() - this.failingSinceMono),
+          lapsed: this.lapsed,
+        },
+        this.lapsed
+          ? 'heartbeat accepted again: the dead-man switch is armed again (orders the exchange cancelled meanwhile were re-read)'
+          : 'heartbeat accepted again',
+      );
       this.failingSinceMs = null;
       this.outageFailures = 0;
       this.lastError = null;
@@ -187,8 +213,10 @@ export class Heartbeat {
     if (this.failingSinceMs === null) {
       this.failingSinceMs = this.clock.now();
       this.failingSinceMono = this.clock.monotonic();
-      this.opts.log.warn({ reason, expiryMs: this.opts.expiryMs },
-        `heartbeat failed: the exchange cancels every order of ours if no heartbeat is accepted within ${this.opts.expiryMs} ms`);
+      this.opts.log.warn(
+        { reason, expiryMs: this.opts.expiryMs },
+        `heartbeat failed: the exchange cancels every order of ours if no heartbeat is accepted within ${this.opts.expiryMs} ms`,
+      );
     }
   }
 
@@ -200,28 +228,41 @@ export class Heartbeat {
       return;
     }
     const wait = Math.max(0, sentAt + this.opts.intervalMs - this.clock.monotonic());
-    this.beatTimer = this.clock.setTimeout(() => { this.beatNow(false); }, wait);
+    this.beatTimer = this.clock.setTimeout(() => {
+      this.beatNow(false);
+    }, wait);
   }
 
   /** The lapse deadline: `expiryMs` after `fromMono` (the sending of the last accepted beat). */
   private armLapse(fromMono: number): void {
     if (this.lapseTimer !== null) this.clock.clearTimeout(this.lapseTimer);
     const wait = Math.max(0, fromMono + this.opts.expiryMs - this.clock.monotonic());
-    this.lapseTimer = this.clock.setTimeout(() => { this.lapseTimer = null; this.onLapse(); }, wait);
+    this.lapseTimer = this.clock.setTimeout(() => {
+      this.lapseTimer = null;
+      this.onLapse();
+    }, wait);
   }
 
   private onLapse(): void {
     if (!this.running || this.lapsed) return;
     this.lapsed = true;
     this.lapses++;
-    this.opts.log.error({ expiryMs: this.opts.expiryMs, lastAcceptedAtMs: this.lastAcceptedAtMs, reason: this.lastError },
-      `no heartbeat accepted for ${this.opts.expiryMs} ms: the exchange has cancelled our orders; re-reading them`);
+    this.opts.log.error(
+      { expiryMs: this.opts.expiryMs, lastAcceptedAtMs: this.lastAcceptedAtMs, reason: this.lastError },
+      `no heartbeat accepted for ${this.opts.expiryMs} ms: the exchange has cancelled our orders; re-reading them`,
+    );
     const hook = this.opts.onLapse;
     if (hook === undefined) return;
     const work = (async (): Promise<void> => {
-      try { await hook(); } catch (err) { if (!this.stopped) this.opts.log.warn({ err }, 're-reading orders after a heartbeat lapse failed'); }
+      try {
+        await hook();
+      } catch (err) {
+        if (!this.stopped) this.opts.log.warn({ err }, 're-reading orders after a heartbeat lapse failed');
+      }
     })();
-    this.lapseWork = work.finally(() => { if (this.lapseWork === work) this.lapseWork = null; });
+    this.lapseWork = work.finally(() => {
+      if (this.lapseWork === work) this.lapseWork = null;
+    });
   }
 }
 
@@ -231,7 +272,10 @@ export class Heartbeat {
  * them cancelled and record any fill): orders whose outcome was lost, then every live order and
  * every final read owed. A pollFills already in flight is joined, so it is asked twice.
  */
-export async function rereadOrders(executor: Pick<OrderExecutor, 'pollFills' | 'resolveUnknown' | 'liveOrders' | 'fillReads'>, signal?: AbortSignal): Promise<void> {
+export async function rereadOrders(
+  executor: Pick<OrderExecutor, 'pollFills' | 'resolveUnknown' | 'liveOrders' | 'fillReads'>,
+  signal?: AbortSignal,
+): Promise<void> {
   await executor.resolveUnknown({ all: true, ...(signal !== undefined ? { signal } : {}) });
   for (let i = 0; i < 2; i++) {
     const limit = executor.liveOrders().length + (executor.fillReads?.().pendingSettlements ?? 0);

@@ -14,27 +14,41 @@
 //   it is released when the next attempt of the same call passes the gate, or when the call ends;
 // - every 429 pauses the route at the limiter for its Retry-After (`onThrottled`); a write is
 //   never retried by the transport, reads are retried with its back-off;
+// - the exchange's per-signer buckets (docs/rate-limits.md): each attempt is charged its tokens,
+//   the call's own (`run(priority, fn, tokens)`, a cancel-all's 1 + open orders) or else read from
+//   the exact body (`signerTokensFor`: the orders of a POST /orders, the ids of a DELETE /orders);
+//   every answer's Poly-RateLimit-* headers go to `limiter.observeSigner` (a lower balance, a
+//   reset after a refusal, the tier), and `adoptSignerTier` reads the tier route once at start;
 // - the route's API group is passed explicitly (from the client's route table), so `GET /markets`
 //   and friends are never ambiguous to the limiter.
 // getOrder maps "not found" (404, or a 400 whose text says not found) to null. The limiter is the
 // caller's (it may be shared); close() closes only the client the gateway built.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { BalanceAllowance, HeartbeatAck, TradeRecord } from '../core/account.js';
 import type { Book } from '../core/book.js';
-import type {
-  CancelResult, ClobMarketSettings, OrderRecord, PlacementResult, Position, SamplingMarket,
-} from '../core/market.js';
+import type { CancelResult, ClobMarketSettings, OrderRecord, Position, SamplingMarket } from '../core/market.js';
 import type { Price } from '../core/money.js';
+import { MAX_ORDERS_PER_CANCEL, type PlacementResult } from '../core/order.js';
 import { ExchangeClient, ROUTES, type CallOptions, type ExchangeClientOptions } from '../exchange/client/index.js';
 import { ExchangeHttpError } from '../exchange/errors.js';
-import { MAX_ORDERS_PER_CANCEL, type AccountLifecyclePort, type ExchangeGateway, type WritePriority } from '../exchange/gateway.js';
-import { InvariantError } from '../core/errors.js';
+import type { AccountLifecyclePort, ExchangeGateway, WritePriority } from '../exchange/gateway.js';
+import { InvariantError, OptionError } from '../core/errors.js';
 import type { WireOrderSubmission } from '../exchange/wire.js';
 import type { ApiGroup } from '../ratelimit/budgets.js';
+import {
+  SIGNER_TIER_ROUTE,
+  parseSignerHeaders,
+  parseSignerTier,
+  signerTokensFor,
+  type SignerTier,
+} from '../ratelimit/signer-tiers.js';
 import type { Permit, Priority, RateLimiter } from '../ratelimit/types.js';
 
 interface GateContext {
   readonly priority: Priority;
+  /** The per-signer tokens of this call's requests, when the body cannot tell (cancel-all). */
+  readonly tokens?: number;
   permit: Permit | null;
 }
 
@@ -57,14 +71,19 @@ export class LimiterGate {
   }
 
   /** TransportOptions.beforeSend: admission right before each attempt is sent. */
-  readonly beforeSend = async (route: string, signal?: AbortSignal): Promise<void> => {
+  readonly beforeSend = async (route: string, signal?: AbortSignal, body?: string): Promise<void> => {
     const ctx = this.#context.getStore();
     // The previous attempt of this call has been answered: its in-flight slot is free.
-    if (ctx?.permit != null) { ctx.permit.release(); ctx.permit = null; }
+    if (ctx?.permit != null) {
+      ctx.permit.release();
+      ctx.permit = null;
+    }
     const api = API_OF_ROUTE.get(route);
+    const tokens = ctx?.tokens ?? signerTokensFor(route, body);
     const permit = await this.limiter.acquire(route, {
       priority: ctx?.priority ?? defaultPriority(route),
       ...(api !== undefined ? { api } : {}),
+      ...(tokens !== undefined ? { tokens } : {}),
       ...(signal !== undefined ? { signal } : {}),
     });
     if (ctx !== undefined) ctx.permit = permit;
@@ -76,9 +95,17 @@ export class LimiterGate {
     this.limiter.onThrottled(route, retryAfterMs, API_OF_ROUTE.get(route));
   };
 
-  /** Runs one client call with `priority`; releases its last permit when the call ends. */
-  async run<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
-    const ctx: GateContext = { priority, permit: null };
+  /** TransportOptions.onResponse: the exchange's report on the signer's bucket, when it sent one. */
+  readonly onResponse = (route: string, status: number, headers: IncomingHttpHeaders): void => {
+    if (this.limiter.observeSigner === undefined) return;
+    const s = parseSignerHeaders(headers, status);
+    if (s !== null) this.limiter.observeSigner(route, s);
+  };
+
+  /** Runs one client call with `priority` (and `tokens` per request when its body cannot tell);
+   *  releases its last permit when the call ends. */
+  async run<T>(priority: Priority, fn: () => Promise<T>, tokens?: number): Promise<T> {
+    const ctx: GateContext = { priority, permit: null, ...(tokens !== undefined ? { tokens } : {}) };
     try {
       return await this.#context.run(ctx, fn);
     } finally {
@@ -90,12 +117,12 @@ export class LimiterGate {
 
 export interface HttpGatewayOptions {
   /** The client's settings; the gateway adds the limiter gate and owns the client's transport. */
-  readonly client: Omit<ExchangeClientOptions, 'beforeSend' | 'onThrottled' | 'transport'>;
+  readonly client: Omit<ExchangeClientOptions, 'beforeSend' | 'onResponse' | 'onThrottled' | 'transport'>;
   readonly limiter: RateLimiter;
   /** Page size of GET /positions (interface §4.4: at most 500). */
   readonly positionsPageSize?: number;
   /** The account's signature type, sent with GET /balance-allowance as the official clients do. */
-  readonly signatureType?: 0 | 1 | 2;
+  readonly signatureType?: 0 | 1 | 2 | 3;
 }
 
 const POSITIONS_MAX_OFFSET = 10_000;
@@ -106,7 +133,7 @@ export class HttpGateway implements ExchangeGateway {
   readonly limiter: RateLimiter;
   readonly gate: LimiterGate;
   private readonly positionsPageSize: number;
-  private readonly signatureType: 0 | 1 | 2 | undefined;
+  private readonly signatureType: 0 | 1 | 2 | 3 | undefined;
 
   constructor(opts: HttpGatewayOptions) {
     this.limiter = opts.limiter;
@@ -114,9 +141,17 @@ export class HttpGateway implements ExchangeGateway {
     this.positionsPageSize = opts.positionsPageSize ?? 500;
     this.signatureType = opts.signatureType;
     if (!Number.isSafeInteger(this.positionsPageSize) || this.positionsPageSize < 1 || this.positionsPageSize > 500) {
-      throw new RangeError(`positionsPageSize must be an integer in [1, 500], got ${String(opts.positionsPageSize)}`);
+      throw new OptionError(
+        'RUNTIME_OPTION',
+        `positionsPageSize must be an integer in [1, 500], got ${String(opts.positionsPageSize)}`,
+      );
     }
-    this.client = new ExchangeClient({ ...opts.client, beforeSend: this.gate.beforeSend, onThrottled: this.gate.onThrottled });
+    this.client = new ExchangeClient({
+      ...opts.client,
+      beforeSend: this.gate.beforeSend,
+      onResponse: this.gate.onResponse,
+      onThrottled: this.gate.onThrottled,
+    });
   }
 
   // ---- market data
@@ -151,7 +186,11 @@ export class HttpGateway implements ExchangeGateway {
 
   // ---- order entry
 
-  postOrders(submissions: readonly WireOrderSubmission[], priority: Exclude<WritePriority, 'cancel'>, signal?: AbortSignal): Promise<PlacementResult[]> {
+  postOrders(
+    submissions: readonly WireOrderSubmission[],
+    priority: Exclude<WritePriority, 'cancel'>,
+    signal?: AbortSignal,
+  ): Promise<PlacementResult[]> {
     return this.gate.run(priority, () => this.client.postOrders(submissions, call(signal)));
   }
 
@@ -175,7 +214,9 @@ export class HttpGateway implements ExchangeGateway {
     const limit = this.positionsPageSize;
     for (let offset = 0; offset <= POSITIONS_MAX_OFFSET; offset += limit) {
       // sizeThreshold 0: a market maker's small leftovers are positions too.
-      const page = await this.gate.run('read', () => this.client.getPositions({ user, limit, offset, sizeThreshold: 0 }, call(signal)));
+      const page = await this.gate.run('read', () =>
+        this.client.getPositions({ user, limit, offset, sizeThreshold: 0 }, call(signal)),
+      );
       out.push(...page);
       if (page.length < limit) break;
     }
@@ -185,7 +226,8 @@ export class HttpGateway implements ExchangeGateway {
   // ---- account lifecycle (AccountLifecyclePort)
 
   cancelOrders(orderIds: readonly string[], signal?: AbortSignal): Promise<CancelResult> {
-    if (orderIds.length > MAX_ORDERS_PER_CANCEL) throw new InvariantError(`cancelOrders: ${orderIds.length} ids, at most ${MAX_ORDERS_PER_CANCEL} per request`);
+    if (orderIds.length > MAX_ORDERS_PER_CANCEL)
+      throw new InvariantError(`cancelOrders: ${orderIds.length} ids, at most ${MAX_ORDERS_PER_CANCEL} per request`);
     return this.gate.run('cancel', () => this.client.cancelOrders(orderIds, call(signal)));
   }
 
@@ -215,9 +257,50 @@ export class HttpGateway implements ExchangeGateway {
   }
 
   collateralBalance(signal?: AbortSignal): Promise<BalanceAllowance> {
-    return this.gate.run('read', () => this.client.getBalanceAllowance({
-      asset_type: 'COLLATERAL', ...(this.signatureType !== undefined ? { signature_type: this.signatureType } : {}),
-    }, call(signal)));
+    return this.gate.run('read', () =>
+      this.client.getBalanceAllowance(
+        {
+          asset_type: 'COLLATERAL',
+          ...(this.signatureType !== undefined ? { signature_type: this.signatureType } : {}),
+        },
+        call(signal),
+      ),
+    );
+  }
+
+  orderVersion(signal?: AbortSignal): Promise<number> {
+    return this.gate.run('read', () => this.client.getVersion(call(signal)));
+  }
+
+  /**
+   * Reads the signer's tier from the exchange (GET /v1/user/rate-limit-tier, polymarket dialect)
+   * and hands it to the limiter, once at start; returns the tier in force afterwards. A 404 (an
+   * exchange without the route) or any other failure keeps the configured tier and is told to
+   * `onMissing` once: the headers of the first trading answers still report the tier.
+   */
+  async adoptSignerTier(onMissing: (why: string) => void, signal?: AbortSignal): Promise<SignerTier | null> {
+    const limiter = this.limiter;
+    if (limiter.observeSigner === undefined || (limiter.signerTier?.() ?? null) === null) return null;
+    try {
+      const name = await this.gate.run('read', () => this.client.getRateLimitTier(call(signal)));
+      const tier = parseSignerTier(name);
+      if (tier === null) onMissing(`the exchange named an unknown tier ${JSON.stringify(name)}`);
+      else
+        limiter.observeSigner(ROUTES.rateLimitTier.key, {
+          remaining: null,
+          resetAtMs: null,
+          tier,
+          warning: false,
+          refused: false,
+        });
+    } catch (e) {
+      onMissing(
+        isNotFound(e)
+          ? `GET ${SIGNER_TIER_ROUTE} is not served (404)`
+          : `GET ${SIGNER_TIER_ROUTE} failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+    return limiter.signerTier?.() ?? null;
   }
 
   async close(): Promise<void> {

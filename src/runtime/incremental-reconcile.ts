@@ -14,10 +14,10 @@
 // Why: most cycles change the quotes of few tokens, and reconcile's cost (keys, maps, sorting)
 // dominates the cycle on a large universe (bench/cycle.bench.ts).
 import { InvariantError } from '../core/errors.js';
+import type { LiveOrder } from '../core/order.js';
+import type { DesiredQuote } from '../core/quote.js';
 import { reconcile, type ReconcileOptions } from '../execution/reconcile.js';
-import type {
-  BlockedKey, CancelIntent, DesiredQuote, LiveOrder, PlacementIntent, ReconcilePlan,
-} from '../execution/types.js';
+import type { BlockedKey, CancelIntent, PlacementIntent, ReconcilePlan } from '../execution/types.js';
 
 interface TokenMemo {
   readonly desired: readonly DesiredQuote[];
@@ -33,7 +33,11 @@ function sameQuotes(a: readonly DesiredQuote[], b: readonly DesiredQuote[]): boo
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as DesiredQuote;
     const y = b[i] as DesiredQuote;
-    if (x !== y && (x.side !== y.side || x.price !== y.price || x.size !== y.size || x.tag !== y.tag || x.tokenId !== y.tokenId)) return false;
+    if (
+      x !== y &&
+      (x.side !== y.side || x.price !== y.price || x.size !== y.size || x.tag !== y.tag || x.tokenId !== y.tokenId)
+    )
+      return false;
   }
   return true;
 }
@@ -43,8 +47,19 @@ function sameOrders(a: readonly LiveOrder[], b: readonly LiveOrder[]): boolean {
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as LiveOrder;
     const y = b[i] as LiveOrder;
-    if (x !== y && (x.id !== y.id || x.state !== y.state || x.sizeMatched !== y.sizeMatched || x.originalSize !== y.originalSize
-      || x.price !== y.price || x.side !== y.side || x.createdAtMs !== y.createdAtMs || x.tag !== y.tag || x.tokenId !== y.tokenId)) return false;
+    if (
+      x !== y &&
+      (x.id !== y.id ||
+        x.state !== y.state ||
+        x.sizeMatched !== y.sizeMatched ||
+        x.originalSize !== y.originalSize ||
+        x.price !== y.price ||
+        x.side !== y.side ||
+        x.createdAtMs !== y.createdAtMs ||
+        x.tag !== y.tag ||
+        x.tokenId !== y.tokenId)
+    )
+      return false;
   }
   return true;
 }
@@ -53,7 +68,8 @@ function group<T extends { readonly tokenId: string }>(items: readonly T[]): Map
   const out = new Map<string, T[]>();
   for (const it of items) {
     const l = out.get(it.tokenId);
-    if (l === undefined) out.set(it.tokenId, [it]); else l.push(it);
+    if (l === undefined) out.set(it.tokenId, [it]);
+    else l.push(it);
   }
   return out;
 }
@@ -68,7 +84,11 @@ export class IncrementalReconciler {
   /** Tolerances are fixed for the reconciler's life (they are part of every cached plan). */
   constructor(private readonly opts: Omit<ReconcileOptions, 'minOrderSize'> = {}) {}
 
-  plan(desired: readonly DesiredQuote[], live: readonly LiveOrder[], minOrderSize?: (tokenId: string) => number): ReconcilePlan {
+  plan(
+    desired: readonly DesiredQuote[],
+    live: readonly LiveOrder[],
+    minOrderSize?: (tokenId: string) => number,
+  ): ReconcilePlan {
     const ids = new Set<string>();
     for (const o of live) {
       if (ids.has(o.id)) throw new InvariantError(`order ${o.id} appears twice in the live set`);
@@ -113,7 +133,12 @@ export class IncrementalReconciler {
     const tokens = new Set<string>(wants.keys());
     for (const t of orders.keys()) tokens.add(t);
     let same = tokens.size === this.orderSet.size;
-    if (same) for (const t of tokens) if (!this.orderSet.has(t)) { same = false; break; }
+    if (same)
+      for (const t of tokens)
+        if (!this.orderSet.has(t)) {
+          same = false;
+          break;
+        }
     if (!same) {
       this.order = [...tokens].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       this.orderSet = tokens;

@@ -19,7 +19,16 @@ export type { Logger };
 export const REDACTED = '[redacted]';
 
 /** Normalised key endings that mark a secret (lower case, only letters and digits). */
-const SECRET_KEY_ENDINGS = ['secret', 'passphrase', 'privatekey', 'apikey', 'signature', 'password', 'authorization', 'cookie'];
+const SECRET_KEY_ENDINGS = [
+  'secret',
+  'passphrase',
+  'privatekey',
+  'apikey',
+  'signature',
+  'password',
+  'authorization',
+  'cookie',
+];
 
 /** Is a property of this name secret-bearing? */
 export function isSecretKey(key: string): boolean {
@@ -39,7 +48,10 @@ export const REDACT_PATHS: readonly string[] = [
   ...FIELDS.map((f) => `*.${f}`),
   ...['headers', 'req.headers', 'request.headers', '*.headers'].flatMap((h) => [
     ...headerNames.map((n) => `${h}.${n}`),
-    `${h}.authorization`, `${h}.Authorization`, `${h}["proxy-authorization"]`, `${h}.cookie`,
+    `${h}.authorization`,
+    `${h}.Authorization`,
+    `${h}["proxy-authorization"]`,
+    `${h}.cookie`,
   ]),
 ];
 
@@ -108,7 +120,14 @@ export function secretValueFilter(secrets: readonly string[]): (line: string) =>
   };
 }
 
-const LEVEL_NAMES: Readonly<Record<number, string>> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Readonly<Record<number, string>> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 const HIDDEN = new Set(['time', 'level', 'msg', 'pid', 'hostname']);
 
 function showValue(v: unknown): string {
@@ -125,7 +144,8 @@ export function readableLine(json: string): string {
   let rec: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(json);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return json.endsWith('\n') ? json : `${json}\n`;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      return json.endsWith('\n') ? json : `${json}\n`;
     rec = parsed as Record<string, unknown>;
   } catch {
     return json.endsWith('\n') ? json : `${json}\n`;
@@ -139,7 +159,12 @@ export function readableLine(json: string): string {
     if (k === 'err' && v !== null && typeof v === 'object') {
       const e = v as Record<string, unknown>;
       parts.push(`err=${showValue(`${String(e.type ?? 'Error')}: ${String(e.message ?? '')}`)}`);
-      if (typeof e.stack === 'string') stack = `\n    ${e.stack.split('\n').slice(1).map((l) => l.trim()).join('\n    ')}`;
+      if (typeof e.stack === 'string')
+        stack = `\n    ${e.stack
+          .split('\n')
+          .slice(1)
+          .map((l) => l.trim())
+          .join('\n    ')}`;
       continue;
     }
     parts.push(`${k}=${showValue(v)}`);
@@ -177,18 +202,21 @@ export function createLogger(opts: LoggerOptions): Logger {
     },
   };
   const clock = opts.clock;
-  return pino({
-    level: opts.level ?? 'info',
-    ...(opts.name !== undefined ? { name: opts.name } : {}),
-    ...(opts.base !== undefined ? { base: opts.base } : {}),
-    timestamp: () => `,"time":${clock.now()}`,
-    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
-    formatters: {
-      log: (o: Record<string, unknown>) => scrub(o) as Record<string, unknown>,
-      bindings: (b: pino.Bindings) => scrub(b) as pino.Bindings,
+  return pino(
+    {
+      level: opts.level ?? 'info',
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      ...(opts.base !== undefined ? { base: opts.base } : {}),
+      timestamp: () => `,"time":${clock.now()}`,
+      redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+      formatters: {
+        log: (o: Record<string, unknown>) => scrub(o) as Record<string, unknown>,
+        bindings: (b: pino.Bindings) => scrub(b) as pino.Bindings,
+      },
+      serializers: { err: (e: unknown) => scrub(e) },
     },
-    serializers: { err: (e: unknown) => scrub(e) },
-  }, stream);
+    stream,
+  );
 }
 
 /** A logger that writes nothing (tests, benchmarks). */

@@ -1,4 +1,4 @@
-// Wires the daemon for each mode of one config key, `mode` (DESIGN.md §1). Only what the daemon is
+// Wires the daemon for each mode of one config key, `mode` (docs/ARCHITECTURE.md §4). Only what the daemon is
 // handed differs; the strategy, risk, reconcile, order manager and ledger code is the same:
 // - sandbox: the bundled simulator starts in-process on a loopback port with its funded throwaway
 //   account, and the daemon trades against it over HTTP, signed, through the rate limiter;
@@ -33,13 +33,17 @@ import type { Clock } from '../core/clock.js';
 import { OddsmakerError } from '../core/errors.js';
 import { chooseLedgerPath } from '../config/ledger-path.js';
 import type { Config } from '../config/schema.js';
-import { addressFromEnv, credentialsFromEnv, loadWallet, type ApiCredentials, type Env } from '../exchange/auth/credentials.js';
+import type { StrategyModule } from '../strategy/define.js';
+import {
+  addressFromEnv,
+  credentialsFromEnv,
+  loadWallet,
+  type ApiCredentials,
+  type Env,
+} from '../exchange/auth/credentials.js';
 import { dialectOfConfig } from '../config/dialect.js';
-import type { Dialect } from '../exchange/dialect.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import { SigningPool } from '../exchange/signing/index.js';
-import { OrderManager } from '../execution/order-manager.js';
-import { TradeFeed } from '../execution/trade-feed.js';
 import { Ledger } from '../ledger/index.js';
 import { MarketRecorder } from '../marketdata/recorder.js';
 import type { RefreshScheduler } from '../marketdata/refresh-scheduler.js';
@@ -49,11 +53,14 @@ import { urlPassword } from '../core/redact-url.js';
 import { createRateLimiter, type BackendHealth, type RateLimiter } from '../ratelimit/index.js';
 import { PaperGateway } from '../sim/paper/index.js';
 import { startSimulator, type RunningSimulator } from '../sim/server/start.js';
-import { Daemon } from './daemon.js';
+import { createDaemon } from './create-daemon.js';
+import type { Daemon } from './daemon.js';
 import { HttpGateway } from './http-gateway.js';
-import { capitalFromConfig, managerConfigFromConfig } from './limits.js';
+import { capitalFromConfig, rateLimitFromConfig } from './limits.js';
+import { RuntimeCloseError } from './errors.js';
 import { guardLedger, runIdentity } from './ledger-guard.js';
 import { createLogger, type Logger } from './logger.js';
+import { Notifier } from './notify/notifier.js';
 import { OpsMetrics } from './ops/metrics.js';
 import { OPERATOR_TOKEN_ENV } from './ops/operator.js';
 import type { OpsHandles } from './ops/start.js';
@@ -90,6 +97,8 @@ export interface RuntimeOptions {
   readonly refreshScheduler?: RefreshScheduler;
   /** Aborts the build while it waits for a dependency (the Redis connect): SIGTERM during start-up. */
   readonly signal?: AbortSignal;
+  /** The strategy that runs, resolved by the config loader (user modules included); default: the built-in named in config. */
+  readonly strategy?: StrategyModule;
 }
 
 /** One page of GET /markets through the gateway's limiter gate (the resolution watch's source). */
@@ -103,20 +112,33 @@ interface Identity {
   readonly credentials: ApiCredentials;
 }
 
-function urls(config: Readonly<Config>, clobOverride?: string): { clobUrl: string; dataUrl: string; catalogUrl: string } {
+function urls(
+  config: Readonly<Config>,
+  clobOverride?: string,
+): { clobUrl: string; dataUrl: string; catalogUrl: string } {
   const ex = config.exchange;
   const clobUrl = clobOverride ?? ex.clobUrl;
   if (clobUrl === undefined) {
-    if (ex.dialect === 'polymarket') throw new ModeError('exchange.clobUrl is required with the polymarket dialect (see config/live.example.json)');
-    return { clobUrl: DEFAULT_SPEC_URL, dataUrl: ex.dataUrl ?? DEFAULT_SPEC_URL, catalogUrl: ex.catalogUrl ?? DEFAULT_SPEC_URL };
+    if (ex.dialect === 'polymarket')
+      throw new ModeError('exchange.clobUrl is required with the polymarket dialect (see config/live.example.json)');
+    return {
+      clobUrl: DEFAULT_SPEC_URL,
+      dataUrl: ex.dataUrl ?? DEFAULT_SPEC_URL,
+      catalogUrl: ex.catalogUrl ?? DEFAULT_SPEC_URL,
+    };
   }
-  return { clobUrl, dataUrl: clobOverride ?? ex.dataUrl ?? clobUrl, catalogUrl: clobOverride ?? ex.catalogUrl ?? clobUrl };
+  return {
+    clobUrl,
+    dataUrl: clobOverride ?? ex.dataUrl ?? clobUrl,
+    catalogUrl: clobOverride ?? ex.catalogUrl ?? clobUrl,
+  };
 }
 
 async function liveIdentity(env: Env): Promise<Identity> {
   const wallet = await loadWallet(env);
   const credentials = credentialsFromEnv(env);
-  const address = env.ODDSMAKER_ADDRESS !== undefined && env.ODDSMAKER_ADDRESS !== '' ? addressFromEnv(env) : wallet.address;
+  const address =
+    env.ODDSMAKER_ADDRESS !== undefined && env.ODDSMAKER_ADDRESS !== '' ? addressFromEnv(env) : wallet.address;
   return { privateKey: wallet.privateKey, address, credentials };
 }
 
@@ -125,10 +147,22 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { config, clock } = opts;
   const dialect = dialectOfConfig(config);
   const closers: Array<() => Promise<void> | void> = [];
-  const closeAll = async (): Promise<void> => {
+  /** Closes every part (one failure must not leak the rest); returns the failures. */
+  const closeAll = async (): Promise<unknown[]> => {
+    const failures: unknown[] = [];
     for (const c of closers.reverse()) {
-      try { await c(); } catch { /* closing is best effort: one failure must not leak the rest */ }
+      try {
+        await c();
+      } catch (err) {
+        failures.push(err);
+      }
     }
+    return failures;
+  };
+  // Runtime.close(): a part that failed to close (a ledger not flushed) is an error the caller reports.
+  const close = async (): Promise<void> => {
+    const failures = await closeAll();
+    if (failures.length > 0) throw new RuntimeCloseError(failures);
   };
   try {
     let simulator: RunningSimulator | null = null;
@@ -156,15 +190,24 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     } else {
       // Paper: nothing is signed for an exchange; a throwaway key gives orders their ids.
       const w = Wallet.createRandom();
-      identity = { privateKey: w.privateKey, address: w.address, credentials: { apiKey: 'paper', secret: '', passphrase: '' } };
+      identity = {
+        privateKey: w.privateKey,
+        address: w.address,
+        credentials: { apiKey: 'paper', secret: '', passphrase: '' },
+      };
     }
 
     const logger = createLogger({
       clock,
       level: config.log.level,
       secrets: [
-        identity.privateKey, identity.credentials.secret, identity.credentials.passphrase, opts.env[OPERATOR_TOKEN_ENV] ?? '',
+        identity.privateKey,
+        identity.credentials.secret,
+        identity.credentials.passphrase,
+        opts.env[OPERATOR_TOKEN_ENV] ?? '',
         config.rateLimit.backend.kind === 'redis' ? urlPassword(config.rateLimit.backend.url) : '',
+        // Webhook URLs hold their tokens: no log line may carry one whole.
+        ...config.notify.webhooks.map((w) => w.url),
       ].filter((s) => s !== ''),
       ...(opts.logDestination !== undefined ? { destination: opts.logDestination } : {}),
       ...(opts.prettyLogs !== undefined ? { pretty: opts.prettyLogs } : {}),
@@ -177,24 +220,57 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const ledgerPath = config.ledger.path ?? chooseLedgerPath(config, clock.now()).path;
     const ledger = Ledger.open(ledgerPath, { clock, synchronous: config.mode === 'live' ? 'FULL' : 'NORMAL' });
     // The daemon closes the ledger as the last step of its stop; this covers a failed start.
-    closers.push(() => { if (ledger.isOpen) ledger.close(); });
-    const bound = guardLedger(ledger, ledgerPath, runIdentity(config, {
-      clobUrl: endpoints.clobUrl, account: address, ...(simulator !== null ? { simRun: simulator.runId } : {}),
-    }));
+    closers.push(() => {
+      if (ledger.isOpen) ledger.close();
+    });
+    const bound = guardLedger(
+      ledger,
+      ledgerPath,
+      runIdentity(config, {
+        clobUrl: endpoints.clobUrl,
+        account: address,
+        ...(simulator !== null ? { simRun: simulator.runId } : {}),
+      }),
+    );
     const id = bound.identity;
     logger.info(
-      { path: ledgerPath, exchange: id.exchange, account: id.account, ...(id.simRun !== null ? { simRun: id.simRun } : {}) },
-      bound.status === 'bound' ? 'ledger bound to this exchange and account' : 'ledger opened: same exchange and account');
+      {
+        path: ledgerPath,
+        exchange: id.exchange,
+        account: id.account,
+        ...(id.simRun !== null ? { simRun: id.simRun } : {}),
+      },
+      bound.status === 'bound'
+        ? 'ledger bound to this exchange and account'
+        : 'ledger opened: same exchange and account',
+    );
 
     const metrics = new OpsMetrics();
     const limiterLog = logger.child({ component: 'ratelimit' });
     const onHealth = (h: BackendHealth): void => {
       if (h.ok) limiterLog.info({}, 'rate limiter backend recovered: requests are admitted again, quoting resumes');
-      else limiterLog.warn({ reason: h.reason }, 'rate limiter backend lost: nothing is sent (fail closed), quoting stopped');
+      else
+        limiterLog.warn(
+          { reason: h.reason },
+          'rate limiter backend lost: nothing is sent (fail closed), quoting stopped',
+        );
     };
-    const limiter: RateLimiter = metrics.meterLimiter(await createRateLimiter({
-      clock, config: config.rateLimit, onHealth, ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
-    }));
+    // Counted by the limiter (oddsmaker_ratelimit_pause_failures_total); each one logged here.
+    const onPauseFailed = (err: unknown, route: string): void => {
+      limiterLog.error(
+        { err, route },
+        'rate limiter: a 429 pause could not be shared through Redis: other processes keep sending',
+      );
+    };
+    const limiter: RateLimiter = metrics.meterLimiter(
+      await createRateLimiter({
+        clock,
+        config: rateLimitFromConfig(config),
+        onHealth,
+        onPauseFailed,
+        ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+      }),
+    );
     closers.push(() => limiter.close());
     const http = new HttpGateway({
       client: {
@@ -210,6 +286,19 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
       signatureType: config.exchange.signatureType,
     });
     closers.push(() => http.close());
+    // The signer's tier as the exchange has it (polymarket dialect, signed: not in paper mode),
+    // once; without it the configured tier stands until a trading answer's header reports one.
+    if (config.mode !== 'paper' && config.exchange.dialect === 'polymarket') {
+      let missing = false;
+      const tier = await http.adoptSignerTier((why) => {
+        missing = true;
+        limiterLog.info(
+          { why, tier: limiter.signerTier?.() ?? null },
+          'rate-limit tier not read from the exchange: keeping the configured tier',
+        );
+      }, opts.signal);
+      if (!missing && tier !== null) limiterLog.info({ tier }, 'per-signer rate-limit tier');
+    }
 
     let gateway: ExchangeGateway = http;
     if (config.mode === 'paper') {
@@ -223,56 +312,82 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const signer = new SigningPool({ privateKey: identity.privateKey, dialect });
     closers.push(() => signer.close());
 
-    const executor = new OrderManager({
-      clock,
-      gateway,
-      ledger,
-      signer,
-      dialect,
-      owner: identity.credentials.apiKey,
-      ...(config.exchange.funder !== undefined ? { maker: config.exchange.funder } : {}),
-      signatureType: config.exchange.signatureType,
-      limiter,
-      config: managerConfigFromConfig(config),
-      logger: logger.child({ component: 'orders' }),
-      strategy: config.strategy.name,
-      onFill: (f) => { metrics.onFill(f); },
-    });
-    const metered = metrics.meterExecutor(executor);
     let recorder: MarketRecorder | undefined;
     if (config.record.enabled) {
       await mkdir(dirname(config.record.path), { recursive: true });
       const writer = await RecordingWriter.open(config.record.path);
       const rec = new MarketRecorder({
-        clock, sink: writer, onError: (err) => { logger.warn({ err }, 'market-data recording failed'); },
+        clock,
+        sink: writer,
+        onError: (err) => {
+          logger.warn({ err }, 'market-data recording failed');
+        },
         // Public trades of the recorded markets (taker rows), through the limiter like every request.
-        trades: { fetch: (q) => http.client.getTrades({ market: [q.market], limit: q.limit, offset: q.offset, takerOnly: true }) },
+        trades: {
+          fetch: (q) =>
+            http.client.getTrades({ market: [q.market], limit: q.limit, offset: q.offset, takerOnly: true }),
+        },
       });
       // Closers run in reverse: this one (pushed last) runs first, after the daemon has stopped.
-      closers.push(async () => { await rec.stop(); await writer.close(); });
+      closers.push(async () => {
+        await rec.stop();
+        await writer.close();
+      });
       rec.start();
       recorder = rec;
       logger.info({ path: config.record.path }, 'recording market data');
     }
-    // Our trades with their settlement status where the gateway has the route (over HTTP): the
-    // main fill source, read on the order-lookup schedule before the lookups (trade-feed.ts).
-    const tradeFeed = gateway.accountTrades === undefined ? undefined : new TradeFeed({
-      gateway: { accountTrades: gateway.accountTrades.bind(gateway) }, ledger, clock,
-      fees: (tokenId) => executor.marketInfo(tokenId),
-      logger: logger.child({ component: 'trades' }), onFill: (f) => { metrics.onFill(f); },
-    });
-    const daemon = new Daemon({
-      config, clock, logger, gateway, executor: metered, ledger, address, onCycle: (r) => { metrics.onCycle(r); }, ...(recorder !== undefined ? { recorder } : {}),
-      ...(tradeFeed !== undefined ? { tradeFeed } : {}),
+    // The order manager, the trade feed (the HTTP gateway has the trades route) and the daemon,
+    // wired as the backtest and the comparison wire them (create-daemon.ts).
+    // Webhooks (notify.webhooks): told of the kill switch, circuit breakers, fills and start/stop.
+    let notifier: Notifier | null = null;
+    const {
+      daemon,
+      executor: metered,
+      manager,
+    } = createDaemon({
+      config,
+      clock,
+      logger,
+      gateway,
+      ledger,
+      signer,
+      owner: identity.credentials.apiKey,
+      limiter,
+      address,
       // Resolutions of markets that left the universe: settled in the ledger, RESOLVED when recording.
       marketsListing: marketsListing(http),
-      limiter,
-      // Fills are booked by the fee fields the dialect's exchange charges by (core/fees.ts).
-      feeSchedule: dialect.fees,
+      ...(recorder !== undefined ? { recorder } : {}),
       ...(opts.refreshScheduler !== undefined ? { refreshScheduler: opts.refreshScheduler } : {}),
+      ...(opts.strategy !== undefined ? { strategy: opts.strategy } : {}),
+      hooks: {
+        onFill: (f) => {
+          metrics.onFill(f);
+          notifier?.onFill(f);
+        },
+        onCycle: (r) => {
+          metrics.onCycle(r);
+        },
+        wrapExecutor: (manager) => metrics.meterExecutor(manager),
+      },
     });
-    return { daemon, logger, simulator, gateway, ops: { metrics, executor: metered, ledger }, close: closeAll };
+    if (config.notify.webhooks.length > 0) {
+      const n = (notifier = new Notifier({
+        config: config.notify,
+        clock,
+        log: logger.child({ component: 'notify' }),
+        status: () => daemon.status(),
+        marketName: (tokenId) => manager.marketInfo(tokenId)?.label,
+        name: `oddsmaker ${config.mode}`,
+        registry: metrics.registry,
+      }));
+      n.start();
+      // Pushed last, so it runs first of the closers (after daemon.stop()): "stopped" goes out, bounded.
+      closers.push(() => n.close());
+    }
+    return { daemon, logger, simulator, gateway, ops: { metrics, executor: metered, ledger }, close };
   } catch (err) {
+    // The build's own error is the one reported; a part that also fails to close is secondary.
     await closeAll();
     throw err;
   }

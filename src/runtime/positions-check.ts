@@ -25,11 +25,17 @@ import type { Position } from '../core/market.js';
 import { formatMicros, toFloat } from '../core/money.js';
 import type { AccountPort, MarketDataPort } from '../exchange/gateway.js';
 import {
-  diffPositions, tokenResolver, type ExchangePositionLike, type LedgerPositionLike, type PositionDiff, type TokenResolver,
+  diffPositions,
+  tokenResolver,
+  type ExchangePositionLike,
+  type LedgerPositionLike,
+  type PositionDiff,
+  type TokenResolver,
 } from '../ledger/positions-diff.js';
 import type { RefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import type { UniverseMarket } from '../marketdata/types.js';
 import type { Logger } from './logger.js';
+import { StoppedError } from '../core/errors.js';
 
 /** What the check needs of the venue: the account's positions, and a market's tokens. */
 export type PositionsPort = AccountPort & Pick<MarketDataPort, 'getMarketSettings'>;
@@ -127,8 +133,18 @@ export class PositionsCheck {
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
-    this.opts.scheduler.start(async () => { await this.run(); }, (err) => { this.log.warn({ err }, 'positions check failed'); });
-    this.log.info({ schedule: this.opts.scheduler.describe(), address: this.opts.address }, 'positions check scheduled');
+    this.opts.scheduler.start(
+      async () => {
+        await this.run();
+      },
+      (err) => {
+        this.log.warn({ err }, 'positions check failed');
+      },
+    );
+    this.log.info(
+      { schedule: this.opts.scheduler.describe(), address: this.opts.address },
+      'positions check scheduled',
+    );
   }
 
   /** Ends the schedule and aborts a run in flight; final. */
@@ -136,24 +152,31 @@ export class PositionsCheck {
     if (this.stopped) return;
     this.stopped = true;
     this.opts.scheduler.stop();
-    this.abort?.abort(new Error('positions check stopped'));
+    this.abort?.abort(new StoppedError('positions check stopped'));
   }
 
   /** One run now (joins the one in flight); null when stopped before it finished. Never rejects. */
   run(): Promise<PositionsCheckResult | null> {
     if (this.stopped) return Promise.resolve(null);
-    if (this.inFlight === null) this.inFlight = this.check().finally(() => { this.inFlight = null; });
+    if (this.inFlight === null)
+      this.inFlight = this.check().finally(() => {
+        this.inFlight = null;
+      });
     return this.inFlight;
   }
 
   status(): PositionsCheckStatus {
     return {
-      schedule: this.opts.scheduler.describe(), address: this.opts.address, runs: this.runs, running: this.inFlight !== null, last: this.last,
+      schedule: this.opts.scheduler.describe(),
+      address: this.opts.address,
+      runs: this.runs,
+      running: this.inFlight !== null,
+      last: this.last,
     };
   }
 
   private async check(): Promise<PositionsCheckResult | null> {
-    const { clock, port, address } = this.opts;
+    const { clock, address } = this.opts;
     const ac = new AbortController();
     this.abort = ac;
     const atMs = clock.now();
@@ -166,7 +189,10 @@ export class PositionsCheck {
       if (look === null) return null;
       if (look.differences.length > 0 && confirmDelayMs > 0) {
         const first = look;
-        this.log.debug({ differences: first.differences.length, confirmDelayMs }, 'positions differ: looking again before reporting');
+        this.log.debug(
+          { differences: first.differences.length, confirmDelayMs },
+          'positions differ: looking again before reporting',
+        );
         await clock.sleep(confirmDelayMs, ac.signal);
         look = await this.look(ac.signal);
         if (look === null) return null;
@@ -174,14 +200,26 @@ export class PositionsCheck {
         unconfirmed = first.differences.filter((d) => !still.has(diffKey(d))).length;
       }
       result = {
-        ...look, atMs, durationMs: clock.monotonic() - t0, outcome: look.differences.length === 0 ? 'agree' : 'differ', unconfirmed, error: null,
+        ...look,
+        atMs,
+        durationMs: clock.monotonic() - t0,
+        outcome: look.differences.length === 0 ? 'agree' : 'differ',
+        unconfirmed,
+        error: null,
       };
       this.report(result);
     } catch (err) {
       if (this.stopped) return null;
       this.log.warn({ err, address }, 'positions check failed');
       result = {
-        atMs, durationMs: clock.monotonic() - t0, outcome: 'error', ledgerPositions: 0, exchangePositions: 0, differences: [], unconfirmed: 0, error: errorText(err),
+        atMs,
+        durationMs: clock.monotonic() - t0,
+        outcome: 'error',
+        ledgerPositions: 0,
+        exchangePositions: 0,
+        differences: [],
+        unconfirmed: 0,
+        error: errorText(err),
       };
     } finally {
       if (this.abort === ac) this.abort = null;
@@ -203,20 +241,29 @@ export class PositionsCheck {
 
   private report(r: PositionsCheckResult): void {
     if (r.outcome === 'agree') {
-      this.log.info({
-        positions: r.ledgerPositions, exchangePositions: r.exchangePositions, unconfirmed: r.unconfirmed, ms: r.durationMs,
-      }, 'positions agree with the exchange');
+      this.log.info(
+        {
+          positions: r.ledgerPositions,
+          exchangePositions: r.exchangePositions,
+          unconfirmed: r.unconfirmed,
+          ms: r.durationMs,
+        },
+        'positions agree with the exchange',
+      );
       return;
     }
     for (const d of r.differences) {
-      this.log.warn({
-        kind: d.kind,
-        token: d.tokenId,
-        asset: d.asset,
-        ledgerSize: formatMicros(d.ledgerSize),
-        exchangeSize: d.exchangeSize === null ? null : formatMicros(d.exchangeSize),
-        diff: formatMicros(d.diff),
-      }, 'position differs from the exchange');
+      this.log.warn(
+        {
+          kind: d.kind,
+          token: d.tokenId,
+          asset: d.asset,
+          ledgerSize: formatMicros(d.ledgerSize),
+          exchangeSize: d.exchangeSize === null ? null : formatMicros(d.exchangeSize),
+          diff: formatMicros(d.diff),
+        },
+        'position differs from the exchange',
+      );
     }
   }
 
@@ -244,7 +291,7 @@ export class PositionsCheck {
       } catch (err) {
         if (signal.aborted) throw err;
         // Its positions stay unresolved and are reported as such.
-        this.log.debug({ err, market: c }, 'positions check: the market\'s tokens are unavailable');
+        this.log.debug({ err, market: c }, "positions check: the market's tokens are unavailable");
       }
     }
     return tokenResolver([...known].map(([conditionId, tokenIds]) => ({ conditionId, tokenIds })));

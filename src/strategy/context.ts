@@ -3,12 +3,11 @@
 // and rewards, complements, recent mids), the read-only clock and the logger. Invariants: a
 // context is data (the strategy reads it, never changes it); money in it is integer millionths;
 // the clock offers no timers, since a strategy is called and never schedules.
-import type { Side } from '../core/amounts.js';
-import type { Book } from '../core/book.js';
-import type { FeeModel } from '../core/fees.js';
-import type { Market, Rewards } from '../core/market.js';
+import type { Book, MidSample } from '../core/book.js';
+import type { MarketSettings } from '../core/market-settings.js';
 import type { Micros, Price, Shares } from '../core/money.js';
-import type { LiveOrder, PlacementRejection } from '../execution/types.js';
+import type { LiveOrder, Side } from '../core/order.js';
+import type { PlacementRejection } from '../core/quote.js';
 
 /** The time, read-only: a strategy never sets timers (it is called; it does not schedule). */
 export interface StrategyClock {
@@ -26,7 +25,10 @@ export interface StrategyLogger {
 }
 
 export const silentLogger: StrategyLogger = Object.freeze({
-  debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
 });
 
 /** The pino-shaped logger the runtime holds (`logger.info(obj, msg)`). */
@@ -45,58 +47,6 @@ export function fromPino(logger: PinoLike): StrategyLogger {
     warn: (msg, fields) => logger.warn(fields ?? {}, msg),
     error: (msg, fields) => logger.error(fields ?? {}, msg),
   };
-}
-
-/** Trading settings of a market, as current as the last book (its tick can change). */
-export interface MarketSettings {
-  readonly conditionId: string;
-  readonly question: string;
-  readonly tickSize: Price;
-  readonly minOrderSize: Shares;
-  readonly negRisk: boolean;
-  readonly acceptingOrders: boolean;
-  /** When the market is expected to resolve (epoch ms); null when unknown. */
-  readonly endDateMs: number | null;
-  /**
-   * Kick-off of a sports game (epoch ms), when the market is one; null or absent when unknown.
-   * Optional so that settings built before it existed stay valid.
-   */
-  readonly gameStartMs?: number | null;
-  /** Liquidity rewards (protocol.md §6); null when the market pays none. */
-  readonly rewards: Rewards | null;
-  readonly makerBaseFeeBps: number;
-  readonly takerBaseFeeBps: number;
-  /**
-   * The fee model fills are charged by (src/core/fees.ts `fillFee`), when the exchange charges by
-   * other fields than the base fees (the public exchange's `fd`); null: not known exactly;
-   * absent: the base fees above.
-   */
-  readonly fees?: FeeModel | null;
-}
-
-/** Settings of a market record (GET /markets); the runtime updates tick and minimum from books. */
-export function settingsFromMarket(m: Market): MarketSettings {
-  const end = m.endDateIso === null ? Number.NaN : Date.parse(m.endDateIso);
-  const game = m.gameStartTime === null ? Number.NaN : Date.parse(m.gameStartTime);
-  return {
-    conditionId: m.conditionId,
-    question: m.question,
-    tickSize: m.tickSize,
-    minOrderSize: m.minOrderSize,
-    negRisk: m.negRisk,
-    acceptingOrders: m.acceptingOrders && m.active && !m.closed,
-    endDateMs: Number.isFinite(end) ? end : null,
-    gameStartMs: Number.isFinite(game) ? game : null,
-    rewards: m.rewards.rates.length > 0 && m.rewards.dailyRate > 0 ? m.rewards : null,
-    makerBaseFeeBps: m.makerBaseFeeBps,
-    takerBaseFeeBps: m.takerBaseFeeBps,
-  };
-}
-
-export interface MidSample {
-  /** Our clock, epoch ms. */
-  readonly atMs: number;
-  readonly mid: Price;
 }
 
 /** One outcome token as a strategy sees it. */

@@ -10,8 +10,15 @@
 //   non-positive size): a broken strategy stops quoting rather than sending garbage. Off-tick or
 //   out-of-range prices are risk's to drop (the tick can change under a quote).
 import { InvariantError } from '../core/errors.js';
-import type { DesiredQuote } from '../execution/types.js';
-import type { QuoteContext, StartContext, StrategyClock, StrategyFill, StrategyInput, StrategyLogger } from './context.js';
+import type { DesiredQuote } from '../core/quote.js';
+import type {
+  QuoteContext,
+  StartContext,
+  StrategyClock,
+  StrategyFill,
+  StrategyInput,
+  StrategyLogger,
+} from './context.js';
 
 /**
  * One row of a strategy's parameter table (`oddsmaker strategies show NAME`). The default is not
@@ -80,7 +87,8 @@ export interface StrategyModule {
 const NAME_RE = /^[a-z][a-z0-9-]*$/;
 
 export function defineStrategy<P, S = undefined>(def: StrategyDefinition<P, S>): StrategyModule {
-  if (!NAME_RE.test(def.name)) throw new InvariantError(`strategy name must match ${String(NAME_RE)}: ${JSON.stringify(def.name)}`);
+  if (!NAME_RE.test(def.name))
+    throw new InvariantError(`strategy name must match ${String(NAME_RE)}: ${JSON.stringify(def.name)}`);
   // Absent params are an empty object, so a strategy whose params all have defaults needs none.
   const parse = (raw: unknown, path = 'params'): P => deepFreeze(def.parseParams(raw === undefined ? {} : raw, path));
   return Object.freeze({
@@ -99,7 +107,11 @@ class Runner<P, S> implements StrategyRunner {
   private state: S | undefined;
   private phase: 'new' | 'running' | 'stopped' = 'new';
 
-  constructor(private readonly def: StrategyDefinition<P, S>, readonly params: P, private readonly env: RunnerEnv) {
+  constructor(
+    private readonly def: StrategyDefinition<P, S>,
+    readonly params: P,
+    private readonly env: RunnerEnv,
+  ) {
     this.name = def.name;
   }
 
@@ -133,8 +145,14 @@ class Runner<P, S> implements StrategyRunner {
     // Named fields, not a spread: this runs on every cycle (every update in a backtest), and a
     // spread of the input costs several times more than the strategy's own arithmetic.
     return {
-      nowMs: input.nowMs, markets: input.markets, openOrders: input.openOrders, freeCollateral: input.freeCollateral,
-      params: this.params, clock: this.env.clock, log: this.env.log, state: this.state as S,
+      nowMs: input.nowMs,
+      markets: input.markets,
+      openOrders: input.openOrders,
+      freeCollateral: input.freeCollateral,
+      params: this.params,
+      clock: this.env.clock,
+      log: this.env.log,
+      state: this.state as S,
     };
   }
 }
@@ -148,8 +166,10 @@ function checkQuotes(name: string, quotes: readonly DesiredQuote[], input: Strat
     const where = `strategy ${name}: quote[${i}]`;
     if (!tokens.has(q.tokenId)) throw new InvariantError(`${where}: token ${q.tokenId} is not in its context`);
     if (q.side !== 'BUY' && q.side !== 'SELL') throw new InvariantError(`${where}: side ${String(q.side)}`);
-    if (!Number.isSafeInteger(q.price)) throw new InvariantError(`${where}: price ${String(q.price)} is not integer millionths`);
-    if (!Number.isSafeInteger(q.size) || q.size <= 0) throw new InvariantError(`${where}: size ${String(q.size)} is not positive integer millionths`);
+    if (!Number.isSafeInteger(q.price))
+      throw new InvariantError(`${where}: price ${String(q.price)} is not integer millionths`);
+    if (!Number.isSafeInteger(q.size) || q.size <= 0)
+      throw new InvariantError(`${where}: size ${String(q.size)} is not positive integer millionths`);
   });
 }
 

@@ -7,9 +7,9 @@
 // even when both the thin-book and the fast-mid conditions hold. The tick is not a guard: a
 // strategy reads the current tick from each book (tickOf), so a tick change is followed on the
 // next quote and reconcile cancels orders left at prices off the quoted set.
-import { depthWithin, isCrossed } from '../core/book.js';
 import { z } from 'zod';
-import type { MarketSettings } from './context.js';
+import { depthWithin, isCrossed } from '../core/book.js';
+import type { MarketSettings } from '../core/market-settings.js';
 import type { ParamDoc } from './define.js';
 import { externalBook, pairBook, pairBookAtMs, pairMid, pairRecentMids, type Pair } from './pair.js';
 import { priceParam, sharesParam } from './params.js';
@@ -46,24 +46,26 @@ export const GUARD_DEFAULTS: GuardDefaults = Object.freeze({
 /** The guards' schema with some defaults changed (a strategy whose risks differ picks its own). */
 export function guardParamsWith(over: Partial<GuardDefaults> = {}) {
   const d = { ...GUARD_DEFAULTS, ...over };
-  return z.object({
-    /** A book older than this (our clock) is stale: nothing is quoted on it. */
-    maxBookAgeMs: ms().min(1).prefault(d.maxBookAgeMs),
-    /** Pull this long before the market's end date (when it is known). */
-    pullBeforeEndMs: ms().prefault(d.pullBeforeEndMs),
-    /** Pull this long before a game's start time (when the market has one). */
-    pullBeforeGameStartMs: ms().prefault(d.pullBeforeGameStartMs),
-    /** Thin: fewer shares than this within `thinDistance` of the best price, on either side (0: off). */
-    thinDepth: sharesParam().prefault(d.thinDepth),
-    thinDistance: priceParam({ max: 0.5 }).prefault(d.thinDistance),
-    thinAction: z.enum(['widen', 'pull']).prefault(d.thinAction),
-    /** Fast: the mid moved more than this within `midMoveWindowMs` (0: off). */
-    maxMidMove: priceParam({ max: 1 }).prefault(d.maxMidMove),
-    midMoveWindowMs: ms().min(1).prefault(d.midMoveWindowMs),
-    fastAction: z.enum(['widen', 'pull']).prefault(d.fastAction),
-    /** Spread (or margin) multiplier when a condition says widen. */
-    widenFactor: z.number().min(1).max(20).prefault(d.widenFactor),
-  }).strict();
+  return z
+    .object({
+      /** A book older than this (our clock) is stale: nothing is quoted on it. */
+      maxBookAgeMs: ms().min(1).prefault(d.maxBookAgeMs),
+      /** Pull this long before the market's end date (when it is known). */
+      pullBeforeEndMs: ms().prefault(d.pullBeforeEndMs),
+      /** Pull this long before a game's start time (when the market has one). */
+      pullBeforeGameStartMs: ms().prefault(d.pullBeforeGameStartMs),
+      /** Thin: fewer shares than this within `thinDistance` of the best price, on either side (0: off). */
+      thinDepth: sharesParam().prefault(d.thinDepth),
+      thinDistance: priceParam({ max: 0.5 }).prefault(d.thinDistance),
+      thinAction: z.enum(['widen', 'pull']).prefault(d.thinAction),
+      /** Fast: the mid moved more than this within `midMoveWindowMs` (0: off). */
+      maxMidMove: priceParam({ max: 1 }).prefault(d.maxMidMove),
+      midMoveWindowMs: ms().min(1).prefault(d.midMoveWindowMs),
+      fastAction: z.enum(['widen', 'pull']).prefault(d.fastAction),
+      /** Spread (or margin) multiplier when a condition says widen. */
+      widenFactor: z.number().min(1).max(20).prefault(d.widenFactor),
+    })
+    .strict();
 }
 
 export const guardParams = guardParamsWith();
@@ -73,26 +75,62 @@ export type GuardParams = z.output<typeof guardParams>;
 /** Rows of the guards' params, under `guards.`, for every strategy's parameter table. */
 export const guardParamDocs: readonly ParamDoc[] = Object.freeze([
   { path: 'guards.maxBookAgeMs', unit: 'ms', description: 'a book older than this is stale: nothing is quoted on it' },
-  { path: 'guards.pullBeforeEndMs', unit: 'ms', description: 'pull this long before the market\'s end date, when known' },
-  { path: 'guards.pullBeforeGameStartMs', unit: 'ms', description: 'pull this long before a game\'s start time, when the market has one' },
-  { path: 'guards.thinDepth', unit: 'shares', money: true, description: 'thin book: fewer shares than this (ours excluded) within thinDistance of the best price on a side (0: off)' },
-  { path: 'guards.thinDistance', unit: 'price', money: true, description: 'how far from the best price depth is counted' },
+  {
+    path: 'guards.pullBeforeEndMs',
+    unit: 'ms',
+    description: "pull this long before the market's end date, when known",
+  },
+  {
+    path: 'guards.pullBeforeGameStartMs',
+    unit: 'ms',
+    description: "pull this long before a game's start time, when the market has one",
+  },
+  {
+    path: 'guards.thinDepth',
+    unit: 'shares',
+    money: true,
+    description:
+      'thin book: fewer shares than this (ours excluded) within thinDistance of the best price on a side (0: off)',
+  },
+  {
+    path: 'guards.thinDistance',
+    unit: 'price',
+    money: true,
+    description: 'how far from the best price depth is counted',
+  },
   { path: 'guards.thinAction', unit: 'widen | pull', description: 'what a thin book does' },
-  { path: 'guards.maxMidMove', unit: 'price', money: true, description: 'fast mid: it moved more than this within midMoveWindowMs (0: off)' },
+  {
+    path: 'guards.maxMidMove',
+    unit: 'price',
+    money: true,
+    description: 'fast mid: it moved more than this within midMoveWindowMs (0: off)',
+  },
   { path: 'guards.midMoveWindowMs', unit: 'ms', description: 'window of the fast-mid check' },
   { path: 'guards.fastAction', unit: 'widen | pull', description: 'what a fast mid does' },
   { path: 'guards.widenFactor', unit: '×', description: 'spread or margin multiplier when a condition says widen' },
 ]);
 
 export type PullReason =
-  | 'market-closed' | 'end-date' | 'game-start' | 'no-book' | 'stale-book' | 'crossed-book' | 'no-mid' | 'thin-book' | 'fast-mid';
+  | 'market-closed'
+  | 'end-date'
+  | 'game-start'
+  | 'no-book'
+  | 'stale-book'
+  | 'crossed-book'
+  | 'no-mid'
+  | 'thin-book'
+  | 'fast-mid';
 
 export type GuardVerdict =
   | { readonly kind: 'pull'; readonly reason: PullReason }
   | { readonly kind: 'quote'; readonly widen: number; readonly reasons: readonly ('thin-book' | 'fast-mid')[] };
 
 /** Before the end date or a game's start, within the configured lead: the reason, else null. */
-export function timeToPull(nowMs: number, s: MarketSettings, g: Pick<GuardParams, 'pullBeforeEndMs' | 'pullBeforeGameStartMs'>): 'end-date' | 'game-start' | null {
+export function timeToPull(
+  nowMs: number,
+  s: MarketSettings,
+  g: Pick<GuardParams, 'pullBeforeEndMs' | 'pullBeforeGameStartMs'>,
+): 'end-date' | 'game-start' | null {
   if (s.endDateMs !== null && nowMs >= s.endDateMs - g.pullBeforeEndMs) return 'end-date';
   const game = s.gameStartMs ?? null;
   if (game !== null && nowMs >= game - g.pullBeforeGameStartMs) return 'game-start';
@@ -100,7 +138,12 @@ export function timeToPull(nowMs: number, s: MarketSettings, g: Pick<GuardParams
 }
 
 /** Largest |mid − earlier mid| over the samples within the window (primary terms, millionths). */
-export function midMove(nowMs: number, mid: number, samples: readonly { readonly atMs: number; readonly mid: number }[], windowMs: number): number {
+export function midMove(
+  nowMs: number,
+  mid: number,
+  samples: readonly { readonly atMs: number; readonly mid: number }[],
+  windowMs: number,
+): number {
   let worst = 0;
   for (let i = samples.length - 1; i >= 0; i--) {
     const s = samples[i];
@@ -121,7 +164,8 @@ export function assessPair(nowMs: number, pair: Pair, g: GuardParams): GuardVerd
   if (book === null || at === null) return { kind: 'pull', reason: 'no-book' };
   if (nowMs - at > g.maxBookAgeMs) return { kind: 'pull', reason: 'stale-book' };
   // Either token's book crossed (they should mirror each other) means the data cannot be trusted.
-  if (isCrossed(book) || (pair.complement?.book != null && isCrossed(pair.complement.book))) return { kind: 'pull', reason: 'crossed-book' };
+  if (isCrossed(book) || (pair.complement?.book != null && isCrossed(pair.complement.book)))
+    return { kind: 'pull', reason: 'crossed-book' };
   const m = pairMid(pair);
   if (m === null) return { kind: 'pull', reason: 'no-mid' };
 

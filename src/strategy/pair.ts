@@ -16,8 +16,8 @@
 import { truncateSize } from '../core/amounts.js';
 import { mid as bookMid, type Book, type Level } from '../core/book.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
-import type { DesiredQuote, LiveOrder, Side } from '../execution/types.js';
-import { remainingSize } from '../execution/types.js';
+import { remainingSize, type LiveOrder, type Side } from '../core/order.js';
+import type { DesiredQuote } from '../core/quote.js';
 import type { MarketView, TokenView } from './context.js';
 
 export interface Pair {
@@ -35,7 +35,10 @@ export function pairsOf(market: MarketView): Pair[] {
   for (const t of market.tokens) {
     if (used.has(t.tokenId)) continue;
     used.add(t.tokenId);
-    const c = t.complementTokenId === null ? undefined : market.tokens.find((x) => x.tokenId === t.complementTokenId && !used.has(x.tokenId));
+    const c =
+      t.complementTokenId === null
+        ? undefined
+        : market.tokens.find((x) => x.tokenId === t.complementTokenId && !used.has(x.tokenId));
     if (c !== undefined) used.add(c.tokenId);
     out.push({ market, primary: t, complement: c ?? null });
   }
@@ -46,9 +49,15 @@ export function pairsOf(market: MarketView): Pair[] {
 export function mirrorBook(b: Book, assetId: string): Book {
   const flip = (ls: readonly Level[]): Level[] => ls.map((l) => ({ price: (SCALE - l.price) as Price, size: l.size }));
   return {
-    market: b.market, assetId, timestampMs: b.timestampMs, hash: '',
-    bids: flip(b.asks), asks: flip(b.bids),
-    minOrderSize: b.minOrderSize, tickSize: b.tickSize, negRisk: b.negRisk,
+    market: b.market,
+    assetId,
+    timestampMs: b.timestampMs,
+    hash: '',
+    bids: flip(b.asks),
+    asks: flip(b.bids),
+    minOrderSize: b.minOrderSize,
+    tickSize: b.tickSize,
+    negRisk: b.negRisk,
     lastTradePrice: b.lastTradePrice === null ? null : ((SCALE - b.lastTradePrice) as Price),
   };
 }
@@ -132,7 +141,13 @@ export function ownLevels(p: Pair): OwnLevel[] {
   }
   for (const o of p.complement?.openOrders ?? []) {
     const r = remainingSize(o);
-    if (r > 0) out.push({ side: o.side === 'BUY' ? 'ask' : 'bid', price: (SCALE - o.price) as Price, remaining: r as Shares, order: o });
+    if (r > 0)
+      out.push({
+        side: o.side === 'BUY' ? 'ask' : 'bid',
+        price: (SCALE - o.price) as Price,
+        remaining: r as Shares,
+        order: o,
+      });
   }
   return out;
 }
@@ -170,7 +185,10 @@ export class Expresser {
   private readonly out: DesiredQuote[] = [];
   private readonly index = new Map<string, number>();
 
-  constructor(private readonly pair: Pair, private readonly minSize: number) {
+  constructor(
+    private readonly pair: Pair,
+    private readonly minSize: number,
+  ) {
     this.primaryLeft = Math.max(0, pair.primary.position);
     this.complementLeft = pair.complement === null ? 0 : Math.max(0, pair.complement.position);
   }
@@ -208,7 +226,8 @@ export class Expresser {
     const fromHeld = truncateSize(Math.min(want, heldLeft));
     if (sellToken !== null && fromHeld > 0 && fromHeld >= this.minSize) {
       this.add(sellToken.tokenId, 'SELL', sellPrice, fromHeld, tag);
-      if (side === 'bid') this.complementLeft -= fromHeld; else this.primaryLeft -= fromHeld;
+      if (side === 'bid') this.complementLeft -= fromHeld;
+      else this.primaryLeft -= fromHeld;
       done += fromHeld;
     }
     const rest = want - done;

@@ -32,7 +32,9 @@ export function formatParam(v: unknown, money: boolean): string {
   if (typeof v === 'boolean' || v === null) return String(v);
   if (Array.isArray(v)) return `[${v.map((x) => formatParam(x, money)).join(', ')}]`;
   if (typeof v === 'object') {
-    return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${formatParam(x, money)}`).join(', ')}}`;
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}: ${formatParam(x, money)}`)
+      .join(', ')}}`;
   }
   return '—';
 }
@@ -56,7 +58,8 @@ export function paramLeaves(v: unknown, prefix = ''): string[] {
   if (Array.isArray(v)) {
     const first: unknown = v[0];
     const out = [prefix];
-    if (typeof first === 'object' && first !== null && !Array.isArray(first)) out.push(...paramLeaves(first, `${prefix}[]`));
+    if (typeof first === 'object' && first !== null && !Array.isArray(first))
+      out.push(...paramLeaves(first, `${prefix}[]`));
     return out;
   }
   if (typeof v === 'object' && v !== null) {
@@ -82,6 +85,7 @@ export function renderParamTable(rows: readonly ParamRow[], format: 'text' | 'ma
     return [line(head, false), `|${head.map(() => '---').join('|')}|`, ...cells.map((c) => line(c, true))].join('\n');
   }
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
-  const line = (cs: readonly string[]): string => cs.map((c, i) => (i === cs.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ');
+  const line = (cs: readonly string[]): string =>
+    cs.map((c, i) => (i === cs.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ');
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }

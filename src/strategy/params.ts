@@ -4,8 +4,13 @@
 import { z } from 'zod';
 import { ParseError } from '../core/errors.js';
 import {
-  fromFloat, microsFromNumber, MoneyError, parseDecimalMicros,
-  type Micros, type Price, type Shares,
+  fromFloat,
+  microsFromNumber,
+  MoneyError,
+  parseDecimalMicros,
+  type Micros,
+  type Price,
+  type Shares,
 } from '../core/money.js';
 
 /** A decimal in a config (a JSON number or a decimal string) → exact millionths, or an issue. */
@@ -19,7 +24,10 @@ function decimalParam(what: string, check: (v: number) => string | null) {
       return z.NEVER;
     }
     const problem = check(v);
-    if (problem !== null) { ctx.addIssue({ code: 'custom', message: `${what} ${problem}`, input: raw }); return z.NEVER; }
+    if (problem !== null) {
+      ctx.addIssue({ code: 'custom', message: `${what} ${problem}`, input: raw });
+      return z.NEVER;
+    }
     return v;
   });
 }
@@ -59,7 +67,9 @@ export function priceParam(o: RangeOptions = {}) {
 /** A share-count param (≥ 0 unless narrowed); more than 2 decimals is an error, not a truncation. */
 export function sharesParam(o: RangeOptions = {}) {
   const r = rangeCheck({ min: 0, ...o });
-  return decimalParam('shares', (v) => (v % 10_000 !== 0 ? 'must have at most 2 decimals' : r(v))).transform((v) => v as Shares);
+  return decimalParam('shares', (v) => (v % 10_000 !== 0 ? 'must have at most 2 decimals' : r(v))).transform(
+    (v) => v as Shares,
+  );
 }
 
 /** A collateral-amount param (any sign unless narrowed). */
@@ -72,9 +82,15 @@ export function fromSchema<T extends z.ZodType>(schema: T): (raw: unknown, path:
   return (raw, path) => {
     const r = schema.safeParse(raw, { reportInput: true });
     if (r.success) return r.data;
-    const issues = r.error.issues.map((i) => ({ path: joinPath(path, i.path), text: `${i.message}${'input' in i && i.input !== undefined ? ` (got ${show(i.input)})` : ''}` }));
+    const issues = r.error.issues.map((i) => ({
+      path: joinPath(path, i.path),
+      text: `${i.message}${'input' in i && i.input !== undefined ? ` (got ${show(i.input)})` : ''}`,
+    }));
     const first = issues[0] ?? { path, text: 'invalid' };
-    const rest = issues.slice(1).map((i) => `; ${i.path}: ${i.text}`).join('');
+    const rest = issues
+      .slice(1)
+      .map((i) => `; ${i.path}: ${i.text}`)
+      .join('');
     throw new ParseError(first.path, `${first.text}${rest}`);
   };
 }

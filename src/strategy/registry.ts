@@ -1,7 +1,8 @@
-// The strategy registry: a static list of modules (strategies/index.ts builds it), looked up by
-// name. Invariants: names are unique (a duplicate is a bug, caught when the registry is built);
-// an unknown name fails with an error that lists every known name, so a config typo is fixed in
-// one try. No dynamic import: what can run is what was compiled in.
+// The strategy registry: a list of modules looked up by name: the built-ins (strategies/index.ts)
+// and, for a run whose config names some, the user's own modules (load-module.ts adds them; the
+// config loader, src/config/load.ts, builds the registry every command resolves through).
+// Invariants: names are unique (a duplicate is caught when the registry is built); an unknown name
+// fails with an error that lists every known name, so a config typo is fixed in one try.
 import { OddsmakerError } from '../core/errors.js';
 import type { StrategyModule } from './define.js';
 
@@ -9,7 +10,11 @@ export class UnknownStrategyError extends OddsmakerError {
   readonly strategy: string;
   readonly known: readonly string[];
   constructor(name: string, known: readonly string[]) {
-    super('STRATEGY_UNKNOWN', `unknown strategy ${JSON.stringify(name)}; known strategies: ${known.length === 0 ? '(none)' : known.join(', ')}`, false);
+    super(
+      'STRATEGY_UNKNOWN',
+      `unknown strategy ${JSON.stringify(name)}; known strategies: ${known.length === 0 ? '(none)' : known.join(', ')}`,
+      false,
+    );
     this.strategy = name;
     this.known = known;
   }

@@ -1,4 +1,4 @@
-// The liquidity-reward score of protocol.md §6, for strategies that aim at it and for reports that
+// The liquidity-reward score of docs/protocol.md §6, for strategies that aim at it and for reports that
 // measure it. With v = max_spread and s an order's distance from the size-cutoff midpoint:
 //
 //   S(order) = ((v − s) / v)² · size        when s < v and size ≥ min_size, else 0
@@ -17,7 +17,7 @@
 import type { Book, Level } from '../core/book.js';
 import type { Rewards } from '../core/market.js';
 import { SCALE, type Price } from '../core/money.js';
-import type { Side } from '../execution/types.js';
+import type { Side } from '../core/order.js';
 import type { MarketView } from './context.js';
 import { externalBook, pairMid, pairsOf } from './pair.js';
 
@@ -74,7 +74,11 @@ export interface RewardScore {
  * midpoint. Orders on other tokens are ignored.
  */
 export function rewardScore(
-  orders: readonly ScoredOrder[], tokenId: string, complementTokenId: string | null, mid: number, r: RewardTerms,
+  orders: readonly ScoredOrder[],
+  tokenId: string,
+  complementTokenId: string | null,
+  mid: number,
+  r: RewardTerms,
 ): RewardScore {
   let qOne = 0;
   let qTwo = 0;
@@ -86,7 +90,8 @@ export function rewardScore(
     const m = own ? mid : SCALE - mid;
     const s = orderScore(o.price - m, o.size, r);
     // A bid on the token or an ask on its complement is Q_one; the reverse is Q_two.
-    if ((o.side === 'BUY') === own) qOne += s; else qTwo += s;
+    if ((o.side === 'BUY') === own) qOne += s;
+    else qTwo += s;
   }
   return { qOne, qTwo, qMin: qMin(qOne, qTwo, mid) };
 }
@@ -113,7 +118,10 @@ export function rewardShare(ours: number, others: number): number {
  * against its size-cutoff mid computed without our resting orders (else its plain mid). Markets
  * without rewards, or without a mid, are absent.
  */
-export function expectedRewardScores(markets: readonly MarketView[], orders: readonly ScoredOrder[]): Map<string, RewardScore> {
+export function expectedRewardScores(
+  markets: readonly MarketView[],
+  orders: readonly ScoredOrder[],
+): Map<string, RewardScore> {
   const out = new Map<string, RewardScore>();
   for (const market of markets) {
     const r = market.settings.rewards;

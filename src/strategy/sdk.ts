@@ -1,4 +1,4 @@
-// The strategy SDK: the only module a strategy imports (DESIGN.md §2). It re-exports the contract
+// The strategy SDK: the only module a strategy imports (docs/ARCHITECTURE.md §2). It re-exports the contract
 // (define.ts), the context (context.ts), the param schemas (params.ts) and the few money, tick and
 // book helpers a strategy needs, and adds the helpers that bring float signal math back to money
 // through one snap to the tick. Invariants of those helpers: bids round down and asks up to the
@@ -17,11 +17,12 @@ import type { MarketView, StrategyInput, TokenView } from './context.js';
 // Re-exports: what a strategy may use.
 
 export { z } from 'zod';
-export type { Side } from '../core/amounts.js';
-export type { Book, Level } from '../core/book.js';
+export type { Side, LiveOrder, LiveOrderState } from '../core/order.js';
+export type { Book, Level, MidSample } from '../core/book.js';
 export type { Rewards } from '../core/market.js';
 export type { Price, Shares, Micros, Rounding } from '../core/money.js';
-export type { DesiredQuote, LiveOrder, LiveOrderState } from '../execution/types.js';
+export type { DesiredQuote, PlacementRejection } from '../core/quote.js';
+export { settingsFromMarket, type MarketSettings } from '../core/market-settings.js';
 export { bestBid, bestAsk, mid, spread, isCrossed, depthWithin } from '../core/book.js';
 export { SCALE, toFloat, fromFloat, mulMicros, divMicros, formatMicros, price, shares, micros } from '../core/money.js';
 export { snapToTick, isOnTick, isValidOrderPrice, clampToOrderRange, tickDecimals } from '../core/tick.js';
@@ -36,7 +37,7 @@ export * from './volatility.js';
 export * from './rewards-score.js';
 export * from './sticky.js';
 export * from './param-docs.js';
-export { remainingSize } from '../execution/types.js';
+export { remainingSize } from '../core/order.js';
 
 /** A bid price from a float: rounded down to the tick; null below the tick (not quotable). */
 export function bidFromFloat(x: number, tick: Price): Price | null {
@@ -83,11 +84,12 @@ export function minSizeOf(market: MarketView, token: TokenView): Shares {
 
 /** The token with this id in the context, with its market. */
 export function findToken(ctx: StrategyInput, tokenId: string): { market: MarketView; token: TokenView } | null {
-  for (const market of ctx.markets) for (const token of market.tokens) if (token.tokenId === tokenId) return { market, token };
+  for (const market of ctx.markets)
+    for (const token of market.tokens) if (token.tokenId === tokenId) return { market, token };
   return null;
 }
 
 /** The complement of a token when it is in the context. */
 export function complementOf(ctx: StrategyInput, token: TokenView): TokenView | null {
-  return token.complementTokenId === null ? null : findToken(ctx, token.complementTokenId)?.token ?? null;
+  return token.complementTokenId === null ? null : (findToken(ctx, token.complementTokenId)?.token ?? null);
 }

@@ -12,7 +12,8 @@
 //   anew; at another price the quote keeps its own price, which replaces the order at once.
 // Output: one quote per key (quotes moved onto one price are merged, first tag kept). Pure.
 import type { Price, Shares } from '../core/money.js';
-import { remainingSize, type DesiredQuote, type LiveOrder } from '../execution/types.js';
+import { remainingSize, type LiveOrder } from '../core/order.js';
+import type { DesiredQuote } from '../core/quote.js';
 
 export interface StickyOptions {
   /** Largest |resting price − wanted price| kept, price millionths (0: the exact price only). */
@@ -24,7 +25,11 @@ export interface StickyOptions {
   readonly accept: (q: DesiredQuote, p: Price) => boolean;
 }
 
-export function stickToResting(quotes: readonly DesiredQuote[], open: readonly LiveOrder[], o: StickyOptions): DesiredQuote[] {
+export function stickToResting(
+  quotes: readonly DesiredQuote[],
+  open: readonly LiveOrder[],
+  o: StickyOptions,
+): DesiredQuote[] {
   const claimed = new Set<string>();
   const candidates = open.filter((x) => (x.state === 'live' || x.state === 'inflight') && remainingSize(x) > 0);
   const old = (x: LiveOrder): boolean => o.maxAgeMs > 0 && x.state === 'live' && o.nowMs - x.createdAtMs >= o.maxAgeMs;
@@ -33,7 +38,11 @@ export function stickToResting(quotes: readonly DesiredQuote[], open: readonly L
   const push = (q: DesiredQuote): void => {
     const key = `${q.tokenId}|${q.side}|${q.price}`;
     const i = index.get(key);
-    if (i === undefined) { index.set(key, out.length); out.push(q); return; }
+    if (i === undefined) {
+      index.set(key, out.length);
+      out.push(q);
+      return;
+    }
     const prev = out[i] as DesiredQuote;
     out[i] = { ...prev, size: (prev.size + q.size) as Shares };
   };
@@ -44,11 +53,17 @@ export function stickToResting(quotes: readonly DesiredQuote[], open: readonly L
       if (claimed.has(x.id) || x.tokenId !== q.tokenId || x.side !== q.side) continue;
       const d = Math.abs(x.price - q.price);
       if (d > o.tolerance) continue;
-      if (best === null) { best = x; continue; }
+      if (best === null) {
+        best = x;
+        continue;
+      }
       const bd = Math.abs(best.price - q.price);
       if (d < bd || (d === bd && x.createdAtMs < best.createdAtMs)) best = x;
     }
-    if (best === null) { push(q); continue; }
+    if (best === null) {
+      push(q);
+      continue;
+    }
     claimed.add(best.id);
     if (best.price === q.price) {
       if (!old(best)) push(q);

@@ -10,7 +10,8 @@
 // book is not a riskless one, and a zero σ would collapse a model's spread); increments over a
 // gap longer than `maxGapMs` (a restart, a stale feed) and non-increasing times are skipped; no
 // usable increment gives the floor. Pure.
-import type { MidSample } from './context.js';
+import type { MidSample } from '../core/book.js';
+import { OptionError } from '../core/errors.js';
 
 export interface EwmaVolatilityOptions {
   /** Half-life of the weights, ms. */
@@ -30,8 +31,16 @@ export interface VolatilityEstimate {
   readonly increments: number;
 }
 
-export function ewmaVolatility(samples: readonly MidSample[], nowMs: number, o: EwmaVolatilityOptions): VolatilityEstimate {
-  if (!(o.halfLifeMs > 0) || !(o.floor >= 0)) throw new RangeError(`ewmaVolatility: halfLifeMs must be > 0 and floor ≥ 0, got ${o.halfLifeMs}, ${o.floor}`);
+export function ewmaVolatility(
+  samples: readonly MidSample[],
+  nowMs: number,
+  o: EwmaVolatilityOptions,
+): VolatilityEstimate {
+  if (!(o.halfLifeMs > 0) || !(o.floor >= 0))
+    throw new OptionError(
+      'STRATEGY_OPTION',
+      `ewmaVolatility: halfLifeMs must be > 0 and floor ≥ 0, got ${o.halfLifeMs}, ${o.floor}`,
+    );
   const maxGap = o.maxGapMs ?? Number.POSITIVE_INFINITY;
   let num = 0;
   let den = 0;

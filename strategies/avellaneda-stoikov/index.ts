@@ -16,48 +16,96 @@
 // - the guards of guards.ts apply (stale, crossed, closed, end date, game start, thin, fast).
 // Stateless: σ comes from the context's recent mids on every call.
 import {
-  Expresser, assessPair, bestAsk, bestBid, defineStrategy, ewmaVolatility, externalBook, fromFloat, fromSchema,
-  guardParamDocs, guardParams, netPosition, pairMid, pairMinSize, pairRecentMids, pairsOf, pairTick, priceParam,
-  sharesParam, snapToTick, truncateSize, z,
+  Expresser,
+  assessPair,
+  bestAsk,
+  bestBid,
+  defineStrategy,
+  ewmaVolatility,
+  externalBook,
+  fromFloat,
+  fromSchema,
+  guardParamDocs,
+  guardParams,
+  netPosition,
+  pairMid,
+  pairMinSize,
+  pairRecentMids,
+  pairsOf,
+  pairTick,
+  priceParam,
+  sharesParam,
+  snapToTick,
+  truncateSize,
+  z,
   SCALE,
-  type DesiredQuote, type Pair, type ParamDoc, type Price,
+  type DesiredQuote,
+  type Pair,
+  type ParamDoc,
+  type Price,
 } from '../../src/strategy/sdk.js';
 
-export const asParams = z.object({
-  /** Risk aversion γ, 1/price per lot (a lot is `size` shares) held. */
-  gamma: z.number().positive().max(100).prefault(0.1),
-  /** Order-arrival intensity decay κ: fills at distance δ arrive at a rate ∝ e^(−κδ), 1/price. */
-  kappa: z.number().positive().max(100_000).prefault(100),
-  /** Shares quoted on each side (raised to the market's minimum order size); one lot of inventory. */
-  size: sharesParam({ above: 0 }).prefault(10),
-  /** Largest |net position| of a market, shares. */
-  maxPosition: sharesParam().prefault(100),
-  /** Half-life of the EWMA volatility, ms. */
-  volHalfLifeMs: z.number().int().positive().prefault(60_000),
-  /** Floor of σ, price per √second. */
-  sigmaFloor: z.number().nonnegative().max(1).prefault(0.0002),
-  /** Mid increments spanning more than this are ignored by the estimator, ms. */
-  volMaxGapMs: z.number().int().positive().prefault(30_000),
-  /** τ: the time to the end date, at most this (and this when the end date is unknown), ms. */
-  maxHorizonMs: z.number().int().positive().prefault(21_600_000),
-  /** Smallest half-spread, in ticks of the current book. */
-  minHalfSpreadTicks: z.number().int().min(1).max(100).prefault(1),
-  /** Largest half-spread, price. */
-  maxHalfSpread: priceParam({ above: 0, max: 0.5 }).prefault(0.1),
-  guards: guardParams.prefault({}),
-}).strict();
+export const asParams = z
+  .object({
+    /** Risk aversion γ, 1/price per lot (a lot is `size` shares) held. */
+    gamma: z.number().positive().max(100).prefault(0.1),
+    /** Order-arrival intensity decay κ: fills at distance δ arrive at a rate ∝ e^(−κδ), 1/price. */
+    kappa: z.number().positive().max(100_000).prefault(100),
+    /** Shares quoted on each side (raised to the market's minimum order size); one lot of inventory. */
+    size: sharesParam({ above: 0 }).prefault(10),
+    /** Largest |net position| of a market, shares. */
+    maxPosition: sharesParam().prefault(100),
+    /** Half-life of the EWMA volatility, ms. */
+    volHalfLifeMs: z.number().int().positive().prefault(60_000),
+    /** Floor of σ, price per √second. */
+    sigmaFloor: z.number().nonnegative().max(1).prefault(0.0002),
+    /** Mid increments spanning more than this are ignored by the estimator, ms. */
+    volMaxGapMs: z.number().int().positive().prefault(30_000),
+    /** τ: the time to the end date, at most this (and this when the end date is unknown), ms. */
+    maxHorizonMs: z.number().int().positive().prefault(21_600_000),
+    /** Smallest half-spread, in ticks of the current book. */
+    minHalfSpreadTicks: z.number().int().min(1).max(100).prefault(1),
+    /** Largest half-spread, price. */
+    maxHalfSpread: priceParam({ above: 0, max: 0.5 }).prefault(0.1),
+    guards: guardParams.prefault({}),
+  })
+  .strict();
 
 export type AsParams = z.output<typeof asParams>;
 
 export const asParamDocs: readonly ParamDoc[] = [
-  { path: 'gamma', unit: '1/price per lot', description: 'risk aversion γ: how far one lot (size shares) of inventory moves the reservation price, per unit of variance' },
-  { path: 'kappa', unit: '1/price', description: 'order-arrival decay κ: fill intensity ∝ e^(−κ·distance); sets the base spread (2/γ)·ln(1 + γ/κ) ≈ 2/κ' },
-  { path: 'size', unit: 'shares', money: true, description: 'size quoted on each side, raised to the market minimum; the lot inventory is counted in' },
-  { path: 'maxPosition', unit: 'shares', money: true, description: 'largest |net position| of a market a full fill may reach' },
+  {
+    path: 'gamma',
+    unit: '1/price per lot',
+    description:
+      'risk aversion γ: how far one lot (size shares) of inventory moves the reservation price, per unit of variance',
+  },
+  {
+    path: 'kappa',
+    unit: '1/price',
+    description:
+      'order-arrival decay κ: fill intensity ∝ e^(−κ·distance); sets the base spread (2/γ)·ln(1 + γ/κ) ≈ 2/κ',
+  },
+  {
+    path: 'size',
+    unit: 'shares',
+    money: true,
+    description: 'size quoted on each side, raised to the market minimum; the lot inventory is counted in',
+  },
+  {
+    path: 'maxPosition',
+    unit: 'shares',
+    money: true,
+    description: 'largest |net position| of a market a full fill may reach',
+  },
   { path: 'volHalfLifeMs', unit: 'ms', description: 'half-life of the EWMA volatility of the mid' },
   { path: 'sigmaFloor', unit: 'price/√s', description: 'smallest σ used (a quiet book is not riskless)' },
   { path: 'volMaxGapMs', unit: 'ms', description: 'mid increments over a longer gap are ignored' },
-  { path: 'maxHorizonMs', unit: 'ms', description: 'horizon τ = time to the end date, capped at this (this when unknown)' },
+  {
+    path: 'maxHorizonMs',
+    unit: 'ms',
+    description: 'horizon τ = time to the end date, capped at this (this when unknown)',
+  },
   { path: 'minHalfSpreadTicks', unit: 'ticks', description: 'smallest half-spread, in ticks of the current book' },
   { path: 'maxHalfSpread', unit: 'price', money: true, description: 'largest half-spread' },
   ...guardParamDocs,
@@ -80,11 +128,16 @@ export interface AsModel {
 
 export const avellanedaStoikov = defineStrategy<AsParams>({
   name: 'avellaneda-stoikov',
-  summary: 'Avellaneda–Stoikov reservation price and spread from inventory, EWMA volatility and arrival intensity, bounded to (0, 1).',
+  summary:
+    'Avellaneda–Stoikov reservation price and spread from inventory, EWMA volatility and arrival intensity, bounded to (0, 1).',
   paramDocs: asParamDocs,
   parseParams: fromSchema(asParams),
   onStart(ctx) {
-    ctx.log.info('avellaneda-stoikov started', { gamma: ctx.params.gamma, kappa: ctx.params.kappa, markets: ctx.markets.length });
+    ctx.log.info('avellaneda-stoikov started', {
+      gamma: ctx.params.gamma,
+      kappa: ctx.params.kappa,
+      markets: ctx.markets.length,
+    });
     return undefined;
   },
   quote(ctx) {
@@ -113,7 +166,11 @@ export function asModel(p: AsParams, pair: Pair, nowMs: number): AsModel | null 
   const lot = Math.max(p.size, min);
   const mid = m / SCALE;
   const x = n / lot;
-  const sigma = ewmaVolatility(pairRecentMids(pair), nowMs, { halfLifeMs: p.volHalfLifeMs, floor: p.sigmaFloor, maxGapMs: p.volMaxGapMs }).sigma;
+  const sigma = ewmaVolatility(pairRecentMids(pair), nowMs, {
+    halfLifeMs: p.volHalfLifeMs,
+    floor: p.sigmaFloor,
+    maxGapMs: p.volMaxGapMs,
+  }).sigma;
   const end = pair.market.settings.endDateMs;
   const tauMs = end === null ? p.maxHorizonMs : Math.min(p.maxHorizonMs, Math.max(0, end - nowMs));
   const tauSec = tauMs / 1_000;
@@ -139,8 +196,16 @@ export function asModel(p: AsParams, pair: Pair, nowMs: number): AsModel | null 
   if (bidOk) ex.bid(bid as Price, fit(lot, p.maxPosition - n, min), 'as-bid');
   if (askOk) ex.ask(ask as Price, fit(lot, p.maxPosition + n, min), 'as-ask');
   return {
-    mid, inventory: x, sigma, tauSec, variance, reservation, halfSpread,
-    bid: bidOk ? (bid as Price) : null, ask: askOk ? (ask as Price) : null, quotes: ex.quotes(),
+    mid,
+    inventory: x,
+    sigma,
+    tauSec,
+    variance,
+    reservation,
+    halfSpread,
+    bid: bidOk ? (bid as Price) : null,
+    ask: askOk ? (ask as Price) : null,
+    quotes: ex.quotes(),
   };
 }
 

@@ -21,46 +21,96 @@
 //   on tick, in range and on its side of the mid), and one older than `maxOrderAgeMs` is renewed.
 // Stateless: no onStart state, no onFill.
 import {
-  Expresser, assessPair, defineStrategy, fromSchema, guardParamDocs, guardParams, isCrossed, midOf, minSizeOf, netPosition, pairMid,
-  pairMinSize, pairsOf, pairTick, passiveAt, primaryPrice, priceParam, sharesParam, snapToTick, stickToResting, tickOf,
-  truncateSize, z,
+  Expresser,
+  assessPair,
+  defineStrategy,
+  fromSchema,
+  guardParamDocs,
+  guardParams,
+  isCrossed,
+  midOf,
+  minSizeOf,
+  netPosition,
+  pairMid,
+  pairMinSize,
+  pairsOf,
+  pairTick,
+  passiveAt,
+  primaryPrice,
+  priceParam,
+  sharesParam,
+  snapToTick,
+  stickToResting,
+  tickOf,
+  truncateSize,
+  z,
   SCALE,
-  type DesiredQuote, type MarketView, type Pair, type ParamDoc, type Price, type Shares, type Side,
+  type DesiredQuote,
+  type MarketView,
+  type Pair,
+  type ParamDoc,
+  type Price,
+  type Shares,
+  type Side,
   type TokenView,
 } from '../../src/strategy/sdk.js';
 
-const level = z.object({
-  /** Distance from the mid, in price units (0.01 = one cent). */
-  margin: priceParam({ above: 0, max: 0.99 }),
-  /** Shares at this level on each side. */
-  size: sharesParam({ above: 0 }),
-}).strict();
+const level = z
+  .object({
+    /** Distance from the mid, in price units (0.01 = one cent). */
+    margin: priceParam({ above: 0, max: 0.99 }),
+    /** Shares at this level on each side. */
+    size: sharesParam({ above: 0 }),
+  })
+  .strict();
 
-export const bandsParams = z.object({
-  levels: z.array(level).min(1).max(20).superRefine((levels, ctx) => {
-    for (let i = 1; i < levels.length; i++) {
-      const prev = levels[i - 1];
-      const cur = levels[i];
-      if (prev !== undefined && cur !== undefined && cur.margin <= prev.margin) {
-        ctx.addIssue({ code: 'custom', path: [i, 'margin'], message: 'margins must increase from one level to the next', input: cur.margin / SCALE });
-      }
+export const bandsParams = z
+  .object({
+    levels: z
+      .array(level)
+      .min(1)
+      .max(20)
+      .superRefine((levels, ctx) => {
+        for (let i = 1; i < levels.length; i++) {
+          const prev = levels[i - 1];
+          const cur = levels[i];
+          if (prev !== undefined && cur !== undefined && cur.margin <= prev.margin) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'margin'],
+              message: 'margins must increase from one level to the next',
+              input: cur.margin / SCALE,
+            });
+          }
+        }
+      })
+      .prefault([
+        { margin: 0.01, size: 10 },
+        { margin: 0.02, size: 15 },
+        { margin: 0.04, size: 25 },
+      ]),
+    /** Largest net position of a market (separate: of each token), shares. */
+    maxPosition: sharesParam().prefault(100),
+    /** Separate mode: offer the shares held on the ask side of each token's ladder. */
+    sellInventory: z.boolean().prefault(true),
+    complement: z.enum(['net', 'separate']).prefault('net'),
+    refreshTolerance: priceParam({ max: 0.5 }).prefault(0.005),
+    maxOrderAgeMs: z.number().int().nonnegative().prefault(0),
+    priceFloor: priceParam().prefault(0),
+    priceCeiling: priceParam().prefault(1),
+    guards: guardParams.prefault({}),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.priceFloor >= p.priceCeiling) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['priceCeiling'],
+        message: 'priceCeiling must be above priceFloor',
+        input: p.priceCeiling / SCALE,
+      });
     }
-  }).prefault([{ margin: 0.01, size: 10 }, { margin: 0.02, size: 15 }, { margin: 0.04, size: 25 }]),
-  /** Largest net position of a market (separate: of each token), shares. */
-  maxPosition: sharesParam().prefault(100),
-  /** Separate mode: offer the shares held on the ask side of each token's ladder. */
-  sellInventory: z.boolean().prefault(true),
-  complement: z.enum(['net', 'separate']).prefault('net'),
-  refreshTolerance: priceParam({ max: 0.5 }).prefault(0.005),
-  maxOrderAgeMs: z.number().int().nonnegative().prefault(0),
-  priceFloor: priceParam().prefault(0),
-  priceCeiling: priceParam().prefault(1),
-  guards: guardParams.prefault({}),
-}).strict().superRefine((p, ctx) => {
-  if (p.priceFloor >= p.priceCeiling) {
-    ctx.addIssue({ code: 'custom', path: ['priceCeiling'], message: 'priceCeiling must be above priceFloor', input: p.priceCeiling / SCALE });
-  }
-});
+  });
 
 export type BandsParams = z.output<typeof bandsParams>;
 
@@ -68,23 +118,48 @@ export const bandsParamDocs: readonly ParamDoc[] = [
   { path: 'levels', unit: 'list, 1–20', money: true, description: 'the ladder, margins strictly increasing' },
   { path: 'levels[].margin', unit: 'price', description: 'distance from the mid, > 0 and ≤ 0.99' },
   { path: 'levels[].size', unit: 'shares', description: 'size of that level on each side, > 0' },
-  { path: 'maxPosition', unit: 'shares', money: true, description: 'largest net position of a market (separate: of each token) the bids or asks may reach' },
+  {
+    path: 'maxPosition',
+    unit: 'shares',
+    money: true,
+    description: 'largest net position of a market (separate: of each token) the bids or asks may reach',
+  },
   { path: 'sellInventory', unit: 'boolean', description: 'separate mode only: offer the shares held on the ask side' },
-  { path: 'complement', unit: 'net | separate', description: 'net: one ladder per market, each side expressed with the cheaper token; separate: one ladder per token' },
-  { path: 'refreshTolerance', unit: 'price', money: true, description: 'a resting order this close to its level\'s price is left where it is (0: exact price only)' },
+  {
+    path: 'complement',
+    unit: 'net | separate',
+    description:
+      'net: one ladder per market, each side expressed with the cheaper token; separate: one ladder per token',
+  },
+  {
+    path: 'refreshTolerance',
+    unit: 'price',
+    money: true,
+    description: "a resting order this close to its level's price is left where it is (0: exact price only)",
+  },
   { path: 'maxOrderAgeMs', unit: 'ms', description: 'a resting order this old is replaced (0: never)' },
-  { path: 'priceFloor', unit: 'price', money: true, description: 'no quote below this price (first token\'s terms in net mode)' },
+  {
+    path: 'priceFloor',
+    unit: 'price',
+    money: true,
+    description: "no quote below this price (first token's terms in net mode)",
+  },
   { path: 'priceCeiling', unit: 'price', money: true, description: 'no quote above this price' },
   ...guardParamDocs,
 ];
 
 export const bands = defineStrategy<BandsParams>({
   name: 'bands',
-  summary: 'A ladder of bids and asks at fixed margins around the mid, with sizes per level and an inventory limit; a binary market is one book.',
+  summary:
+    'A ladder of bids and asks at fixed margins around the mid, with sizes per level and an inventory limit; a binary market is one book.',
   paramDocs: bandsParamDocs,
   parseParams: fromSchema(bandsParams),
   onStart(ctx) {
-    ctx.log.info('bands started', { levels: ctx.params.levels.length, markets: ctx.markets.length, complement: ctx.params.complement });
+    ctx.log.info('bands started', {
+      levels: ctx.params.levels.length,
+      markets: ctx.markets.length,
+      complement: ctx.params.complement,
+    });
     return undefined;
   },
   quote(ctx) {
@@ -99,7 +174,10 @@ export function marketQuotes(p: BandsParams, market: MarketView, nowMs: number):
   const out: DesiredQuote[] = [];
   const pairs: Pair[] = [];
   if (p.complement === 'net') {
-    for (const pair of pairsOf(market)) { pairs.push(pair); out.push(...netLadder(p, pair, nowMs)); }
+    for (const pair of pairsOf(market)) {
+      pairs.push(pair);
+      out.push(...netLadder(p, pair, nowMs));
+    }
   } else {
     for (const token of market.tokens) {
       const lone: Pair = { market, primary: token, complement: null };
@@ -109,7 +187,10 @@ export function marketQuotes(p: BandsParams, market: MarketView, nowMs: number):
   }
   if (out.length === 0) return out;
   const pairOf = new Map<string, Pair>();
-  for (const pair of pairs) { pairOf.set(pair.primary.tokenId, pair); if (pair.complement !== null) pairOf.set(pair.complement.tokenId, pair); }
+  for (const pair of pairs) {
+    pairOf.set(pair.primary.tokenId, pair);
+    if (pair.complement !== null) pairOf.set(pair.complement.tokenId, pair);
+  }
   const open = market.tokens.flatMap((t) => t.openOrders);
   return stickToResting(out, open, {
     tolerance: p.refreshTolerance,
@@ -157,7 +238,8 @@ export function netLadder(p: BandsParams, pair: Pair, nowMs: number): DesiredQuo
 export function separateLadder(p: BandsParams, lone: Pair, nowMs: number): DesiredQuote[] {
   const v = assessPair(nowMs, lone, p.guards);
   if (v.kind === 'pull') return [];
-  const q = v.widen === 1 ? p : { ...p, levels: p.levels.map((l) => ({ ...l, margin: widened(l.margin, v.widen) as Price })) };
+  const q =
+    v.widen === 1 ? p : { ...p, levels: p.levels.map((l) => ({ ...l, margin: widened(l.margin, v.widen) as Price })) };
   return ladder(q, lone.market, lone.primary).filter((x) => x.price >= p.priceFloor && x.price <= p.priceCeiling);
 }
 
@@ -165,7 +247,11 @@ export function separateLadder(p: BandsParams, lone: Pair, nowMs: number): Desir
  * The ladder of one token on its own (no guards, no price band): level by level from the inside
  * out, bid then ask. Kept as the first version's building block (`complement: "separate"`).
  */
-export function ladder(p: Pick<BandsParams, 'levels' | 'maxPosition' | 'sellInventory'>, market: MarketView, token: TokenView): DesiredQuote[] {
+export function ladder(
+  p: Pick<BandsParams, 'levels' | 'maxPosition' | 'sellInventory'>,
+  market: MarketView,
+  token: TokenView,
+): DesiredQuote[] {
   if (!market.settings.acceptingOrders) return [];
   const m = midOf(token);
   if (m === null) return [];

@@ -1,4 +1,4 @@
-// rewards: quotes that earn the exchange's liquidity rewards (protocol.md §6) for the least
+// rewards: quotes that earn the exchange's liquidity rewards (docs/protocol.md §6) for the least
 // adverse selection. See README.md for the math. Per binary market paying rewards (one book,
 // pair.ts, in the first token's terms), with v = max_spread, m = the size-cutoff midpoint of the
 // book without our orders, κ the arrival decay:
@@ -24,41 +24,97 @@
 // estimated share and the expected reward per day); `rewardsPlan` returns the same numbers.
 // Stateless.
 import {
-  Expresser, ONE_SIDED_HIGH, ONE_SIDED_LOW, assessPair, bestAsk, bestBid, bookScore, defineStrategy, externalBook,
-  fromSchema, guardParamDocs, guardParamsWith, netPosition, pairMid, pairMinSize, pairsOf, pairTick, priceParam, rewardScore,
-  rewardShare, sharesParam, sizeCutoffMid, snapToTick, truncateSize, z,
+  Expresser,
+  ONE_SIDED_HIGH,
+  ONE_SIDED_LOW,
+  assessPair,
+  bestAsk,
+  bestBid,
+  bookScore,
+  defineStrategy,
+  externalBook,
+  fromSchema,
+  guardParamDocs,
+  guardParamsWith,
+  netPosition,
+  pairMid,
+  pairMinSize,
+  pairsOf,
+  pairTick,
+  priceParam,
+  rewardScore,
+  rewardShare,
+  sharesParam,
+  sizeCutoffMid,
+  snapToTick,
+  truncateSize,
+  z,
   SCALE,
-  type DesiredQuote, type Pair, type ParamDoc, type Price, type RewardScore,
+  type DesiredQuote,
+  type Pair,
+  type ParamDoc,
+  type Price,
+  type RewardScore,
 } from '../../src/strategy/sdk.js';
 
-export const rewardsParams = z.object({
-  /** Shares per side; raised to the rewards' min_size (and the market's minimum) when below. 0: exactly min_size. */
-  size: sharesParam().prefault(0),
-  /** Order-arrival decay κ, 1/price: the quotes sit at v − 2/κ from the mid. */
-  kappa: z.number().positive().max(100_000).prefault(100),
-  /** Never closer to the scoring mid than this, price. */
-  minDistance: priceParam({ above: 0, max: 0.5 }).prefault(0.005),
-  /** Largest |net position| of a market, shares. */
-  maxPosition: sharesParam().prefault(300),
-  /** Largest |net position| in lots (a lot is the size quoted): 1 never adds to a position. */
-  maxLots: z.number().int().min(1).max(100).prefault(1),
-  /** Never improve on the best external price when joining it still scores. */
-  behindTouch: z.boolean().prefault(true),
-  /** Quote both sides or nothing (a side that unwinds excepted), even where one side would score a third. */
-  twoSidedOnly: z.boolean().prefault(false),
-  guards: guardParamsWith({ maxMidMove: 0.02 }).prefault({}),
-}).strict();
+export const rewardsParams = z
+  .object({
+    /** Shares per side; raised to the rewards' min_size (and the market's minimum) when below. 0: exactly min_size. */
+    size: sharesParam().prefault(0),
+    /** Order-arrival decay κ, 1/price: the quotes sit at v − 2/κ from the mid. */
+    kappa: z.number().positive().max(100_000).prefault(100),
+    /** Never closer to the scoring mid than this, price. */
+    minDistance: priceParam({ above: 0, max: 0.5 }).prefault(0.005),
+    /** Largest |net position| of a market, shares. */
+    maxPosition: sharesParam().prefault(300),
+    /** Largest |net position| in lots (a lot is the size quoted): 1 never adds to a position. */
+    maxLots: z.number().int().min(1).max(100).prefault(1),
+    /** Never improve on the best external price when joining it still scores. */
+    behindTouch: z.boolean().prefault(true),
+    /** Quote both sides or nothing (a side that unwinds excepted), even where one side would score a third. */
+    twoSidedOnly: z.boolean().prefault(false),
+    guards: guardParamsWith({ maxMidMove: 0.02 }).prefault({}),
+  })
+  .strict();
 
 export type RewardsParams = z.output<typeof rewardsParams>;
 
 export const rewardsParamDocs: readonly ParamDoc[] = [
-  { path: 'size', unit: 'shares', money: true, description: 'size per side, raised to the rewards\' min_size (and the market minimum); 0: exactly min_size' },
-  { path: 'kappa', unit: '1/price', description: 'order-arrival decay κ: quotes sit at max_spread − 2/κ from the scoring mid, where score per unit of fill risk peaks' },
+  {
+    path: 'size',
+    unit: 'shares',
+    money: true,
+    description: "size per side, raised to the rewards' min_size (and the market minimum); 0: exactly min_size",
+  },
+  {
+    path: 'kappa',
+    unit: '1/price',
+    description:
+      'order-arrival decay κ: quotes sit at max_spread − 2/κ from the scoring mid, where score per unit of fill risk peaks',
+  },
   { path: 'minDistance', unit: 'price', money: true, description: 'never closer to the scoring mid than this' },
-  { path: 'behindTouch', unit: 'boolean', description: 'join the best external price rather than improve on it, when joining still scores' },
-  { path: 'maxPosition', unit: 'shares', money: true, description: 'largest |net position| of a market a full fill may reach' },
-  { path: 'maxLots', unit: 'lots', description: 'largest |net position| in lots of the size quoted (1: a fill is never added to, only unwound)' },
-  { path: 'twoSidedOnly', unit: 'boolean', description: 'both sides or nothing (but a side that unwinds a position), also where one side alone would score a third (mid in [0.10, 0.90])' },
+  {
+    path: 'behindTouch',
+    unit: 'boolean',
+    description: 'join the best external price rather than improve on it, when joining still scores',
+  },
+  {
+    path: 'maxPosition',
+    unit: 'shares',
+    money: true,
+    description: 'largest |net position| of a market a full fill may reach',
+  },
+  {
+    path: 'maxLots',
+    unit: 'lots',
+    description: 'largest |net position| in lots of the size quoted (1: a fill is never added to, only unwound)',
+  },
+  {
+    path: 'twoSidedOnly',
+    unit: 'boolean',
+    description:
+      'both sides or nothing (but a side that unwinds a position), also where one side alone would score a third (mid in [0.10, 0.90])',
+  },
   ...guardParamDocs,
 ];
 
@@ -97,8 +153,12 @@ export const rewards = defineStrategy<RewardsParams>({
         if (plan === null) continue;
         out.push(...plan.quotes);
         ctx.log.debug('rewards score', {
-          market: market.conditionId, qOne: plan.score.qOne, qTwo: plan.score.qTwo, qMin: plan.score.qMin,
-          share: plan.share, expectedDaily: plan.expectedDaily,
+          market: market.conditionId,
+          qOne: plan.score.qOne,
+          qTwo: plan.score.qTwo,
+          qMin: plan.score.qMin,
+          share: plan.share,
+          expectedDaily: plan.expectedDaily,
         });
       }
     }
@@ -127,7 +187,8 @@ export function rewardsPlan(p: RewardsParams, pair: Pair, nowMs: number): Reward
 
   const extBid = ext === null ? null : bestBid(ext);
   const extAsk = ext === null ? null : bestAsk(ext);
-  const within = (price: number): boolean => Math.abs(price - m) < v && Math.abs(price - m) >= minDist && price >= tick && price <= SCALE - tick;
+  const within = (price: number): boolean =>
+    Math.abs(price - m) < v && Math.abs(price - m) >= minDist && price >= tick && price <= SCALE - tick;
   let bid = pickPrice(m - distance, tick, 'bid', within, extAsk === null ? null : extAsk.price - tick);
   let ask = pickPrice(m + distance, tick, 'ask', within, extBid === null ? null : extBid.price + tick);
   // Behind the touch: join the best external price rather than improve on it, while that scores
@@ -162,7 +223,14 @@ export function rewardsPlan(p: RewardsParams, pair: Pair, nowMs: number): Reward
   const others = ext === null ? { qOne: 0, qTwo: 0, qMin: 0 } : bookScore(ext, m, r);
   const share = rewardShare(score.qMin, others.qMin);
   return {
-    mid: m, distance, bid: bidDone > 0 ? bid : null, ask: askDone > 0 ? ask : null, quotes, score, others, share,
+    mid: m,
+    distance,
+    bid: bidDone > 0 ? bid : null,
+    ask: askDone > 0 ? ask : null,
+    quotes,
+    score,
+    others,
+    share,
     expectedDaily: share * (r.dailyRate / SCALE),
   };
 }
@@ -172,7 +240,13 @@ export function rewardsPlan(p: RewardsParams, pair: Pair, nowMs: number): Reward
  * one toward the mid; then made passive (`limit`: the most a bid may be, the least an ask may be).
  * null when no price both scores and rests.
  */
-function pickPrice(target: number, tick: Price, side: 'bid' | 'ask', ok: (p: number) => boolean, limit: number | null): Price | null {
+function pickPrice(
+  target: number,
+  tick: Price,
+  side: 'bid' | 'ask',
+  ok: (p: number) => boolean,
+  limit: number | null,
+): Price | null {
   const away = snapToTick(target, tick, side === 'bid' ? 'floor' : 'ceil');
   const toward = snapToTick(target, tick, side === 'bid' ? 'ceil' : 'floor');
   let p: number | null = ok(away) ? away : ok(toward) ? toward : null;

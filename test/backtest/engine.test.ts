@@ -22,7 +22,16 @@ describe('runBacktest on a synthetic recording', () => {
     // The bid at 0.49 (mid 0.50 − 0.01) was placed in YES terms.
     expect(r.orders.some((o) => o.tokenId === YES && o.side === 'BUY' && o.price === 490_000)).toBe(true);
     // Ticks from the recording: every order on the 0.01 grid; fees from the recording.
-    expect(r.markets).toEqual([{ conditionId: COND, tokens: expect.any(Array), tickSize: 10_000, minOrderSize: 5_000_000, makerFeeBps: 100, takerFeeBps: 200 }]);
+    expect(r.markets).toEqual([
+      {
+        conditionId: COND,
+        tokens: expect.any(Array),
+        tickSize: 10_000,
+        minOrderSize: 5_000_000,
+        makerFeeBps: 100,
+        takerFeeBps: 200,
+      },
+    ]);
     for (const o of r.orders) expect(o.price % 10_000).toBe(0);
     const f = r.fills.find((x) => x.tokenId === YES && x.side === 'BUY');
     expect(f).toMatchObject({ price: 490_000, size: 10_000_000, liquidity: 'maker' });
@@ -57,10 +66,18 @@ describe('runBacktest on a synthetic recording', () => {
     const queue = await runBacktest({ recording: path, config: testConfig(), seed: 4, fillModel: 'queue' });
     expect(cross.fills).toEqual([]);
     // Joined behind 100; 150 left the level at T0 + 12 s: 100 ahead of us, the excess fills our 10.
-    expect(queue.venueFills.map((f) => [f.tokenId, f.side, f.price, f.size, f.liquidity, f.timeMs])).toEqual([[YES, 'BUY', 490_000, 10_000_000, 'maker', T0 + 12_000]]);
+    expect(queue.venueFills.map((f) => [f.tokenId, f.side, f.price, f.size, f.liquidity, f.timeMs])).toEqual([
+      [YES, 'BUY', 490_000, 10_000_000, 'maker', T0 + 12_000],
+    ]);
     expect(queue.fills.map((f) => [f.size, f.venueTimeMs])).toEqual([[10_000_000, T0 + 12_000]]);
     // Probabilistic with p = 0: every decrease is a cancel behind us, nothing fills.
-    const never = await runBacktest({ recording: path, config: testConfig(), seed: 4, fillModel: 'queue-probabilistic', queueTradeProbability: 0 });
+    const never = await runBacktest({
+      recording: path,
+      config: testConfig(),
+      seed: 4,
+      fillModel: 'queue-probabilistic',
+      queueTradeProbability: 0,
+    });
     expect(never.fills).toEqual([]);
   }, 60_000);
 
@@ -69,14 +86,24 @@ describe('runBacktest on a synthetic recording', () => {
     // Quotes that may take liquidity (postOnly off): a late order trades at arrival.
     const taking = testConfig({ orders: { postOnly: false } });
     const fast = await runBacktest({ recording: path, config: taking, seed: 3 });
-    const slow = await runBacktest({ recording: path, config: taking, seed: 3, latency: { placeMs: 12_000, cancelMs: 0 } });
+    const slow = await runBacktest({
+      recording: path,
+      config: taking,
+      seed: 3,
+      latency: { placeMs: 12_000, cancelMs: 0 },
+    });
     expect(fast.fills[0]!.venueTimeMs).toBe(T0 + 10_000);
     expect(slow.fills.length).toBeGreaterThan(0);
     expect(slow.fills[0]!.venueTimeMs).toBeGreaterThan(fast.fills[0]!.venueTimeMs);
     // The first order reached the venue 12 s after the first cycle sent it.
     expect(Math.min(...slow.orders.map((o) => o.stateAtMs))).toBeGreaterThanOrEqual(T0 + 12_000);
     // Post-only (the default): the same late quotes that would now cross are refused, never taken.
-    const postOnly = await runBacktest({ recording: path, config: testConfig(), seed: 3, latency: { placeMs: 12_000, cancelMs: 0 } });
+    const postOnly = await runBacktest({
+      recording: path,
+      config: testConfig(),
+      seed: 3,
+      latency: { placeMs: 12_000, cancelMs: 0 },
+    });
     expect(postOnly.orders.some((o) => o.state === 'rejected')).toBe(true);
     expect(postOnly.fills.filter((f) => f.venueTimeMs === slow.fills[0]!.venueTimeMs)).toEqual([]);
   }, 60_000);
@@ -84,7 +111,10 @@ describe('runBacktest on a synthetic recording', () => {
   it('is deterministic: the same inputs give byte-identical JSON', async () => {
     const path = await writeSynthetic();
     const opts = {
-      recording: path, config: testConfig(), seed: 42, fillModel: 'queue-probabilistic' as const,
+      recording: path,
+      config: testConfig(),
+      seed: 42,
+      fillModel: 'queue-probabilistic' as const,
       latency: { distribution: 'uniform' as const, place: { minMs: 10, maxMs: 300 }, cancel: { minMs: 5, maxMs: 100 } },
     };
     const a = JSON.stringify(await runBacktest(opts));
@@ -110,7 +140,11 @@ describe('runBacktest on a synthetic recording', () => {
     expect(r.cycles).toBeGreaterThan(polled.cycles * 1.8);
     // The same quotes and the same fill as the polled run: the bid at 0.49 fills when the ask locks at T0 + 10 s.
     expect(r.orders.some((o) => o.tokenId === YES && o.side === 'BUY' && o.price === 490_000)).toBe(true);
-    expect(r.fills.map((f) => [f.tokenId, f.side, f.price, f.size, f.venueTimeMs])).toEqual(polled.fills.map((f) => [f.tokenId, f.side, f.price, f.size, f.venueTimeMs]));
-    expect(JSON.stringify(await runBacktest({ recording: path, config: testConfig(), seed: 5, cadence: 'update' }))).toBe(JSON.stringify(r));
+    expect(r.fills.map((f) => [f.tokenId, f.side, f.price, f.size, f.venueTimeMs])).toEqual(
+      polled.fills.map((f) => [f.tokenId, f.side, f.price, f.size, f.venueTimeMs]),
+    );
+    expect(
+      JSON.stringify(await runBacktest({ recording: path, config: testConfig(), seed: 5, cadence: 'update' })),
+    ).toBe(JSON.stringify(r));
   }, 60_000);
 });

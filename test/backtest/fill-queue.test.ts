@@ -21,21 +21,43 @@ const book = (bids: Level[], asks: Level[], t = 0): ExternalBook => ({ condition
 class Desk implements ExternalDesk {
   calls: Array<{ bids: readonly Level[]; asks: readonly Level[] }> = [];
   sweeps: Array<{ bids: readonly Level[]; asks: readonly Level[] }> = [];
-  replace(_c: string, bids: readonly Level[], asks: readonly Level[]): void { this.calls.push({ bids, asks }); }
-  sweep(_c: string, bids: readonly Level[], asks: readonly Level[]): void { this.sweeps.push({ bids, asks }); }
+  replace(_c: string, bids: readonly Level[], asks: readonly Level[]): void {
+    this.calls.push({ bids, asks });
+  }
+  sweep(_c: string, bids: readonly Level[], asks: readonly Level[]): void {
+    this.sweeps.push({ bids, asks });
+  }
   /** Synthetic fills (every call but the last of a book). */
-  take(): Array<{ bids: readonly Level[]; asks: readonly Level[] }> { const c = this.calls; this.calls = []; return c; }
+  take(): Array<{ bids: readonly Level[]; asks: readonly Level[] }> {
+    const c = this.calls;
+    this.calls = [];
+    return c;
+  }
 }
 
-function setup(orders: RestingOrder[], opts: ConstructorParameters<typeof QueueFillModel>[0] = {}): { m: QueueFillModel; desk: Desk } {
+function setup(
+  orders: RestingOrder[],
+  opts: ConstructorParameters<typeof QueueFillModel>[0] = {},
+): { m: QueueFillModel; desk: Desk } {
   const m = new QueueFillModel(opts);
   m.attach(() => orders);
   return { m, desk: new Desk() };
 }
 
-const trade = (side: 'BUY' | 'SELL', p: number, size: number) => ({ conditionId: 'c', timestampMs: 0, price: u(p) as Price, size: u(size) as Shares, side });
+const trade = (side: 'BUY' | 'SELL', p: number, size: number) => ({
+  conditionId: 'c',
+  timestampMs: 0,
+  price: u(p) as Price,
+  size: u(size) as Shares,
+  side,
+});
 
-const bid = (remaining = 10): RestingOrder => ({ id: 'o1', side: 'BUY', price: u(0.49) as Price, remaining: u(remaining) as Shares });
+const bid = (remaining = 10): RestingOrder => ({
+  id: 'o1',
+  side: 'BUY',
+  price: u(0.49) as Price,
+  remaining: u(remaining) as Shares,
+});
 
 describe('QueueFillModel', () => {
   it('fills only with volume beyond the queue that was ahead when the order joined', () => {
@@ -87,18 +109,24 @@ describe('QueueFillModel', () => {
   });
 
   it('property: queue fills never exceed the decreases seen beyond the queue ahead at joining', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 200 }), fc.array(fc.integer({ min: 0, max: 200 }), { maxLength: 30 }), (joined, sizes) => {
-      const { m, desk } = setup([bid(1_000)]);
-      m.onBook(desk, book([lv(0.49, joined)], []), book([lv(0.49, joined)], []));
-      let prev = joined;
-      let dec = 0;
-      for (const s of sizes) {
-        m.onBook(desk, book(s === 0 ? [] : [lv(0.49, s)], []), null);
-        if (s < prev) dec += prev - s;
-        prev = s;
-      }
-      expect(m.queueFilled).toBeLessThanOrEqual(Math.max(0, u(dec) - u(joined)));
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 200 }),
+        fc.array(fc.integer({ min: 0, max: 200 }), { maxLength: 30 }),
+        (joined, sizes) => {
+          const { m, desk } = setup([bid(1_000)]);
+          m.onBook(desk, book([lv(0.49, joined)], []), book([lv(0.49, joined)], []));
+          let prev = joined;
+          let dec = 0;
+          for (const s of sizes) {
+            m.onBook(desk, book(s === 0 ? [] : [lv(0.49, s)], []), null);
+            if (s < prev) dec += prev - s;
+            prev = s;
+          }
+          expect(m.queueFilled).toBeLessThanOrEqual(Math.max(0, u(dec) - u(joined)));
+        },
+      ),
+    );
   });
 
   it('a trade eats the queue ahead first, then fills us; once a market trades, book decreases fill nothing', () => {
@@ -117,8 +145,11 @@ describe('QueueFillModel', () => {
     expect(m.queueFilled).toBe(u(14));
   });
 
-  it('trade-driven: the queue ahead is bounded by the level\'s recorded size; decreases are cancels behind (queue) or, on a draw, ahead', () => {
-    for (const [opts, want] of [[{}, 40], [{ tradeProbability: 0.5, random: () => 0.9 }, 30]] as const) {
+  it("trade-driven: the queue ahead is bounded by the level's recorded size; decreases are cancels behind (queue) or, on a draw, ahead", () => {
+    for (const [opts, want] of [
+      [{}, 40],
+      [{ tradeProbability: 0.5, random: () => 0.9 }, 30],
+    ] as const) {
       const { m, desk } = setup([bid(10)], opts);
       const b0 = book([lv(0.49, 100)], []);
       m.onBook(desk, b0, b0); // 100 ahead
@@ -132,15 +163,21 @@ describe('QueueFillModel', () => {
   });
 
   it('trades that do not reach our price, or hit the other side, fill nothing; a trade through our price does', () => {
-    const { m, desk } = setup([bid(10), { id: 'o2', side: 'SELL', price: u(0.53) as Price, remaining: u(7) as Shares }]);
+    const { m, desk } = setup([
+      bid(10),
+      { id: 'o2', side: 'SELL', price: u(0.53) as Price, remaining: u(7) as Shares },
+    ]);
     const b0 = book([], []);
     m.onBook(desk, b0, b0); // improved the book on both sides: nothing ahead
-    m.onTrade(desk, trade('SELL', 0.50, 100), b0); // hits bids at ≥ 0.50: ours is 0.49
+    m.onTrade(desk, trade('SELL', 0.5, 100), b0); // hits bids at ≥ 0.50: ours is 0.49
     m.onTrade(desk, trade('BUY', 0.52, 100), b0); // lifts asks at ≤ 0.52: ours is 0.53
     expect(desk.sweeps).toEqual([]);
     m.onTrade(desk, trade('BUY', 0.54, 100), b0); // through our ask
     m.onTrade(desk, trade('SELL', 0.45, 3), b0); // through our bid, 3 only
-    expect(desk.sweeps).toEqual([{ bids: [lv(0.53, 7)], asks: [] }, { bids: [], asks: [lv(0.49, 3)] }]);
+    expect(desk.sweeps).toEqual([
+      { bids: [lv(0.53, 7)], asks: [] },
+      { bids: [], asks: [lv(0.49, 3)] },
+    ]);
   });
 
   it('one trade is shared best price first across our orders, each share once', () => {
@@ -155,46 +192,72 @@ describe('QueueFillModel', () => {
     expect(desk.sweeps).toEqual([{ bids: [], asks: [lv(0.49, 10), lv(0.47, 3)] }]);
   });
 
-  it('property: trade fills never exceed the traded size reaching our prices, nor any order\'s size', () => {
-    const orderArb = fc.record({ side: fc.constantFrom('BUY' as const, 'SELL' as const), cents: fc.integer({ min: 40, max: 60 }), size: fc.integer({ min: 1, max: 50 }) });
-    const tradeArb = fc.record({ side: fc.constantFrom('BUY' as const, 'SELL' as const), cents: fc.integer({ min: 35, max: 65 }), size: fc.integer({ min: 1, max: 80 }) });
-    fc.assert(fc.property(fc.array(orderArb, { maxLength: 6 }), fc.array(tradeArb, { maxLength: 20 }), fc.integer({ min: 0, max: 30 }), (os, ts, depth) => {
-      // Our orders shrink by their fills (as the venue's would), so the source is live.
-      const orders = os.map((o, i) => ({ id: `o${i}`, side: o.side, price: u(o.cents / 100) as Price, remaining: u(o.size) }));
-      const m = new QueueFillModel();
-      m.attach(() => orders.filter((o) => o.remaining > 0).map((o) => ({ ...o, remaining: o.remaining as Shares })));
-      const desk = new Desk();
-      const levels = (side: 'BUY' | 'SELL'): Level[] => [...new Set(orders.filter((o) => o.side === side).map((o) => o.price))].map((p) => ({ price: p, size: u(depth) as Shares }));
-      const b0 = book(levels('BUY'), levels('SELL'));
-      m.onBook(desk, b0, b0);
-      const filled = new Map<string, number>();
-      for (const t of ts) {
-        desk.sweeps = [];
-        m.onTrade(desk, trade(t.side, t.cents / 100, t.size), b0);
-        let total = 0;
-        for (const sw of desk.sweeps) {
-          // A sweep's levels are at our prices on the side the trade reached, at or through its price.
-          const ours = t.side === 'SELL' ? sw.asks : sw.bids;
-          expect(t.side === 'SELL' ? sw.bids : sw.asks).toEqual([]);
-          for (const l of ours) {
-            expect(t.side === 'SELL' ? l.price >= u(t.cents / 100) : l.price <= u(t.cents / 100)).toBe(true);
-            total += l.size;
-            // Apply the fill to our orders at that price, best-first order as the engine would.
-            let left: number = l.size;
-            for (const o of orders) {
-              if (o.price !== l.price || o.side !== (t.side === 'SELL' ? 'BUY' : 'SELL') || left === 0) continue;
-              const f = Math.min(left, o.remaining);
-              o.remaining -= f;
-              left -= f;
-              filled.set(o.id, (filled.get(o.id) ?? 0) + f);
+  it("property: trade fills never exceed the traded size reaching our prices, nor any order's size", () => {
+    const orderArb = fc.record({
+      side: fc.constantFrom('BUY' as const, 'SELL' as const),
+      cents: fc.integer({ min: 40, max: 60 }),
+      size: fc.integer({ min: 1, max: 50 }),
+    });
+    const tradeArb = fc.record({
+      side: fc.constantFrom('BUY' as const, 'SELL' as const),
+      cents: fc.integer({ min: 35, max: 65 }),
+      size: fc.integer({ min: 1, max: 80 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(orderArb, { maxLength: 6 }),
+        fc.array(tradeArb, { maxLength: 20 }),
+        fc.integer({ min: 0, max: 30 }),
+        (os, ts, depth) => {
+          // Our orders shrink by their fills (as the venue's would), so the source is live.
+          const orders = os.map((o, i) => ({
+            id: `o${i}`,
+            side: o.side,
+            price: u(o.cents / 100) as Price,
+            remaining: u(o.size),
+          }));
+          const m = new QueueFillModel();
+          m.attach(() =>
+            orders.filter((o) => o.remaining > 0).map((o) => ({ ...o, remaining: o.remaining as Shares })),
+          );
+          const desk = new Desk();
+          const levels = (side: 'BUY' | 'SELL'): Level[] =>
+            [...new Set(orders.filter((o) => o.side === side).map((o) => o.price))].map((p) => ({
+              price: p,
+              size: u(depth) as Shares,
+            }));
+          const b0 = book(levels('BUY'), levels('SELL'));
+          m.onBook(desk, b0, b0);
+          const filled = new Map<string, number>();
+          for (const t of ts) {
+            desk.sweeps = [];
+            m.onTrade(desk, trade(t.side, t.cents / 100, t.size), b0);
+            let total = 0;
+            for (const sw of desk.sweeps) {
+              // A sweep's levels are at our prices on the side the trade reached, at or through its price.
+              const ours = t.side === 'SELL' ? sw.asks : sw.bids;
+              expect(t.side === 'SELL' ? sw.bids : sw.asks).toEqual([]);
+              for (const l of ours) {
+                expect(t.side === 'SELL' ? l.price >= u(t.cents / 100) : l.price <= u(t.cents / 100)).toBe(true);
+                total += l.size;
+                // Apply the fill to our orders at that price, best-first order as the engine would.
+                let left: number = l.size;
+                for (const o of orders) {
+                  if (o.price !== l.price || o.side !== (t.side === 'SELL' ? 'BUY' : 'SELL') || left === 0) continue;
+                  const f = Math.min(left, o.remaining);
+                  o.remaining -= f;
+                  left -= f;
+                  filled.set(o.id, (filled.get(o.id) ?? 0) + f);
+                }
+                expect(left).toBe(0); // never more than what our orders at that price had left
+              }
             }
-            expect(left).toBe(0); // never more than what our orders at that price had left
+            expect(total).toBeLessThanOrEqual(u(t.size));
           }
-        }
-        expect(total).toBeLessThanOrEqual(u(t.size));
-      }
-      for (const o of orders) expect(o.remaining).toBeGreaterThanOrEqual(0);
-    }));
+          for (const o of orders) expect(o.remaining).toBeGreaterThanOrEqual(0);
+        },
+      ),
+    );
   });
 
   it('a book of another market leaves our queue position in this one alone', () => {

@@ -54,10 +54,20 @@ export async function writeSynthetic(opts: SyntheticOptions = {}): Promise<strin
   const w = await RecordingWriter.open(path);
   const tick = opts.tick ?? 0.01;
   for (const tokenId of [YES, NO]) {
-    w.settings({
-      tokenId, conditionId: COND, tickSize: u(tick) as Price, minOrderSize: u(opts.minOrderSize ?? 5) as Shares, negRisk: false,
-      makerFeeBps: opts.makerFeeBps ?? 0, takerFeeBps: opts.takerFeeBps ?? 0, rewards: null,
-    }, clock.now(), clock.now());
+    w.settings(
+      {
+        tokenId,
+        conditionId: COND,
+        tickSize: u(tick) as Price,
+        minOrderSize: u(opts.minOrderSize ?? 5) as Shares,
+        negRisk: false,
+        makerFeeBps: opts.makerFeeBps ?? 0,
+        takerFeeBps: opts.takerFeeBps ?? 0,
+        rewards: null,
+      },
+      clock.now(),
+      clock.now(),
+    );
   }
   const duration = opts.durationMs ?? 30_000;
   const lockAt = opts.lockAtMs ?? 10_000;

@@ -10,6 +10,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import { mulberry32 } from '../../src/core/random.js';
 import { createRateLimiter } from '../../src/ratelimit/index.js';
+import { OptionError } from '../../src/core/errors.js';
 
 describe('latencySampler', () => {
   it('constant, seeded uniform within bounds and repeatable; rejects bad bounds', () => {
@@ -22,10 +23,19 @@ describe('latencySampler', () => {
     const da = Array.from({ length: 200 }, () => [a.place(), a.cancel()]);
     const db = Array.from({ length: 200 }, () => [b.place(), b.cancel()]);
     expect(da).toEqual(db);
-    for (const [p, q] of da) { expect(p).toBeGreaterThanOrEqual(10); expect(p).toBeLessThanOrEqual(20); expect(q).toBeLessThanOrEqual(3); }
+    for (const [p, q] of da) {
+      expect(p).toBeGreaterThanOrEqual(10);
+      expect(p).toBeLessThanOrEqual(20);
+      expect(q).toBeLessThanOrEqual(3);
+    }
     expect(new Set(da.map((x) => x[0])).size).toBeGreaterThan(5);
-    expect(() => latencySampler({ placeMs: -1, cancelMs: 0 }, Math.random)).toThrow(RangeError);
-    expect(() => latencySampler({ distribution: 'uniform', place: { minMs: 5, maxMs: 4 }, cancel: { minMs: 0, maxMs: 0 } }, Math.random)).toThrow(RangeError);
+    expect(() => latencySampler({ placeMs: -1, cancelMs: 0 }, Math.random)).toThrow(OptionError);
+    expect(() =>
+      latencySampler(
+        { distribution: 'uniform', place: { minMs: 5, maxMs: 4 }, cancel: { minMs: 0, maxMs: 0 } },
+        Math.random,
+      ),
+    ).toThrow(OptionError);
   });
 });
 
@@ -38,11 +48,28 @@ describe('RecordedMarketData', () => {
     await expect(md.getMarketSettings('c1')).rejects.toMatchObject({ status: 404 });
     md.applySettings({ ...base, tokenId: 'b', tickSize: null, minOrderSize: null, makerFeeBps: null });
     expect(md.settingsOf('c1')).toMatchObject({
-      tokens: [{ tokenId: 'a', outcome: 'Yes' }, { tokenId: 'b', outcome: 'No' }], tickSize: 1_000, minOrderSize: 0, makerBaseFeeBps: 5, takerBaseFeeBps: 20, negRisk: false,
+      tokens: [
+        { tokenId: 'a', outcome: 'Yes' },
+        { tokenId: 'b', outcome: 'No' },
+      ],
+      tickSize: 1_000,
+      minOrderSize: 0,
+      makerBaseFeeBps: 5,
+      takerBaseFeeBps: 20,
+      negRisk: false,
     });
     const clock = new VirtualClock(1_000);
     md.clock = clock;
-    md.applyBook(makeBook({ market: 'c1', assetId: 'a', timestampMs: 900, hash: '', bids: [{ price: 400_000 as Price, size: 1 as Shares }], asks: [{ price: 431_000 as Price, size: 1 as Shares }] }));
+    md.applyBook(
+      makeBook({
+        market: 'c1',
+        assetId: 'a',
+        timestampMs: 900,
+        hash: '',
+        bids: [{ price: 400_000 as Price, size: 1 as Shares }],
+        asks: [{ price: 431_000 as Price, size: 1 as Shares }],
+      }),
+    );
     clock.advance(5_000);
     const [b] = await md.getBooks(['a', 'b']);
     expect(b?.timestampMs).toBe(6_000);
@@ -54,12 +81,24 @@ describe('RecordedMarketData', () => {
 describe('LatentGateway', () => {
   it('passes order entry through the rate limiter and the latency, in virtual time', async () => {
     const clock = new VirtualClock(0);
-    const limiter = await createRateLimiter({ clock, config: { marginMs: 0, budgets: { buckets: { slow: [{ limit: 1, windowMs: 5_000 }] }, routes: { 'clob POST /orders': ['slow'] } } } });
+    const limiter = await createRateLimiter({
+      clock,
+      config: {
+        marginMs: 0,
+        budgets: { buckets: { slow: [{ limit: 1, windowMs: 5_000 }] }, routes: { 'clob POST /orders': ['slow'] } },
+      },
+    });
     const arrived: number[] = [];
     const inner = {
       kind: 'fake',
-      postOrders: () => { arrived.push(clock.now()); return Promise.resolve([]); },
-      cancelOrder: () => { arrived.push(-clock.now()); return Promise.resolve({ canceled: [], notCanceled: new Map() }); },
+      postOrders: () => {
+        arrived.push(clock.now());
+        return Promise.resolve([]);
+      },
+      cancelOrder: () => {
+        arrived.push(-clock.now());
+        return Promise.resolve({ canceled: [], notCanceled: new Map() });
+      },
     } as unknown as ConstructorParameters<typeof LatentGateway>[0];
     const gw = new LatentGateway(inner, clock, latencySampler({ placeMs: 100, cancelMs: 30 }, mulberry32(1)), limiter);
     const done = Promise.all([gw.postOrders([], 'new'), gw.postOrders([], 'new'), gw.cancelOrder('x')]);

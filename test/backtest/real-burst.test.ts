@@ -1,4 +1,4 @@
-// End to end on real data: the recorded market-channel burst (test/fixtures/backtest, 51 real
+// End to end on real data: the recorded market-channel burst (test/fixtures/real, 51 real
 // messages over 166 s) imported with the project's importer into a recording file, then replayed
 // by the backtest engine with the bands strategy. Asserts the run covers every recorded update,
 // the daemon cycled on the poll cadence and quoted on the market's own tick, and a second run
@@ -6,14 +6,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/engine.js';
 import { importMarketStreamFile } from '../../src/marketdata/recording/importers/market-stream.js';
 import { RecordingWriter } from '../../src/marketdata/recording/writer.js';
 import { testConfig } from './helpers.js';
+import { realFixturePath } from '../support/fixtures.js';
 
-const burst = fileURLToPath(new URL('../fixtures/backtest/clob_ws_market_burst_2tokens.jsonl', import.meta.url));
+const burst = realFixturePath('clob_ws_market_burst_2tokens.jsonl');
 
 describe('backtest on the real imported ws burst', () => {
   it('replays every recorded update through the daemon, quotes on the recorded tick, and repeats exactly', async () => {

@@ -45,9 +45,20 @@ async function writeRecording(durationMs: number, resolve?: string): Promise<str
   const clock = new VirtualClock(T0);
   const w = await RecordingWriter.open(path);
   for (const tokenId of [YES, NO]) {
-    w.settings({
-      tokenId, conditionId: COND, tickSize: u(0.01) as Price, minOrderSize: u(5) as Shares, negRisk: false, makerFeeBps: 100, takerFeeBps: 0, rewards: null,
-    }, T0, T0);
+    w.settings(
+      {
+        tokenId,
+        conditionId: COND,
+        tickSize: u(0.01) as Price,
+        minOrderSize: u(5) as Shares,
+        negRisk: false,
+        makerFeeBps: 100,
+        takerFeeBps: 0,
+        rewards: null,
+      },
+      T0,
+      T0,
+    );
   }
   while (clock.now() - T0 <= durationMs) {
     const since = clock.now() - T0;
@@ -81,7 +92,10 @@ async function readEvents(path: string): Promise<RecordingEvent[]> {
 }
 
 /** The synthetic recording's events with a RESOLVED record inserted after every event up to `at`. */
-async function withResolution(winner: string, opts: { at?: number; extra?: RecordingEvent[] } = {}): Promise<RecordingEvent[]> {
+async function withResolution(
+  winner: string,
+  opts: { at?: number; extra?: RecordingEvent[] } = {},
+): Promise<RecordingEvent[]> {
   const at = opts.at ?? T_RES;
   const events = await readEvents(await writeRecording(40_000));
   const i = events.findIndex((e) => e.localTs > at);
@@ -94,7 +108,9 @@ function cashFlows(r: BacktestResult): number {
 }
 
 function heldAt(r: BacktestResult, token: string, t: number): number {
-  return r.fills.filter((f) => f.tokenId === token && f.timeMs <= t).reduce((s, f) => s + (f.side === 'BUY' ? f.size : -f.size), 0);
+  return r.fills
+    .filter((f) => f.tokenId === token && f.timeMs <= t)
+    .reduce((s, f) => s + (f.side === 'BUY' ? f.size : -f.size), 0);
 }
 
 function checkStoppedTrading(r: BacktestResult): void {
@@ -107,7 +123,11 @@ function checkStoppedTrading(r: BacktestResult): void {
   for (const o of r.orders.filter((x) => x.createdAtMs > T_RES)) expect(o.state).toBe('rejected');
   expect(r.orders.every((o) => o.state !== 'live')).toBe(true);
   // (one sent at the event's very instant, after it, is refused too)
-  expect(r.orders.filter((o) => o.createdAtMs <= T_RES && o.sizeMatched === 0).every((o) => o.state === 'canceled' || o.state === 'rejected')).toBe(true);
+  expect(
+    r.orders
+      .filter((o) => o.createdAtMs <= T_RES && o.sizeMatched === 0)
+      .every((o) => o.state === 'canceled' || o.state === 'rejected'),
+  ).toBe(true);
   expect(r.orders.filter((o) => o.state === 'canceled' && o.stateAtMs >= T_RES)).toHaveLength(res.ordersCanceled);
   // The cycles well after the event quote nothing (stale data) and hold nothing. (Cadence
   // `update` samples only cycles that changed something: the last sample then holds to the end.)
@@ -132,9 +152,25 @@ describe('backtest resolution payoffs', () => {
     expect(r.resolutions).toHaveLength(1);
     const res = r.resolutions[0]!;
     const buy = r.fills.find((f) => f.tokenId === YES && f.side === 'BUY')!;
-    expect(res).toMatchObject({ conditionId: COND, winnerTokenId: YES, timeMs: T_RES, exchangeTimeMs: T_RES - 250, sharesSettled: 10_000_000, payout: 10_000_000 });
+    expect(res).toMatchObject({
+      conditionId: COND,
+      winnerTokenId: YES,
+      timeMs: T_RES,
+      exchangeTimeMs: T_RES - 250,
+      sharesSettled: 10_000_000,
+      payout: 10_000_000,
+    });
     expect(res.tokens.slice().sort()).toEqual([YES, NO].sort());
-    expect(res.settlements).toEqual([{ tokenId: YES, payout: 1_000_000, shares: 10_000_000, proceeds: 10_000_000, realized: 10_000_000 - buy.notional, recordedAtMs: T_RES }]);
+    expect(res.settlements).toEqual([
+      {
+        tokenId: YES,
+        payout: 1_000_000,
+        shares: 10_000_000,
+        proceeds: 10_000_000,
+        realized: 10_000_000 - buy.notional,
+        recordedAtMs: T_RES,
+      },
+    ]);
     expect(res.realized).toBe(10_000_000 - 4_900_000);
     // Total PnL = the fills' cash flows + the payout of the shares held; nothing left to mark.
     expect(r.pnl.total).toBe(cashFlows(r) + 10_000_000);
@@ -148,12 +184,34 @@ describe('backtest resolution payoffs', () => {
 
     const input = reportInputFromBacktest(r);
     const report = computeReport(input);
-    expect(report.pnl).toEqual({ totalMicros: r.pnl.total, realizedMicros: 10_000_000 - 4_900_000, unrealizedMicros: 0, feesMicros: buy.feeMicros });
-    expect(report.settlements).toEqual([{
-      conditionId: COND, winnerTokenId: YES, timeMs: T_RES,
-      tokens: [{ tokenId: YES, payout: 1_000_000, sharesMicros: 10_000_000, payoutMicros: 10_000_000, realizedMicros: 5_100_000 }],
-      sharesMicros: 10_000_000, payoutMicros: 10_000_000, realizedMicros: 5_100_000,
-    }]);
+    // The report's PnL is the ledger's (one PnL): realized net of the fee.
+    expect(report.pnl).toEqual({
+      totalMicros: r.pnl.total,
+      realizedMicros: r.pnl.realized,
+      unrealizedMicros: 0,
+      feesMicros: buy.feeMicros,
+      unmarkedTokens: [],
+    });
+    expect(r.pnl.realized).toBe(10_000_000 - 4_900_000 - buy.feeMicros);
+    expect(report.settlements).toEqual([
+      {
+        conditionId: COND,
+        winnerTokenId: YES,
+        timeMs: T_RES,
+        tokens: [
+          {
+            tokenId: YES,
+            payout: 1_000_000,
+            sharesMicros: 10_000_000,
+            payoutMicros: 10_000_000,
+            realizedMicros: 5_100_000,
+          },
+        ],
+        sharesMicros: 10_000_000,
+        payoutMicros: 10_000_000,
+        realizedMicros: 5_100_000,
+      },
+    ]);
     expect(renderHtml(report, input)).toContain('Settlements');
   }, 60_000);
 
@@ -162,7 +220,9 @@ describe('backtest resolution payoffs', () => {
     const buy = r.fills.find((f) => f.tokenId === YES && f.side === 'BUY')!;
     const res = r.resolutions[0]!;
     expect(res).toMatchObject({ winnerTokenId: NO, sharesSettled: 10_000_000, payout: 0, realized: -buy.notional });
-    expect(res.settlements).toEqual([{ tokenId: YES, payout: 0, shares: 10_000_000, proceeds: 0, realized: -4_900_000, recordedAtMs: T_RES }]);
+    expect(res.settlements).toEqual([
+      { tokenId: YES, payout: 0, shares: 10_000_000, proceeds: 0, realized: -4_900_000, recordedAtMs: T_RES },
+    ]);
     expect(r.pnl.total).toBe(cashFlows(r));
     expect(r.pnl.total).toBe(-4_900_000 - buy.feeMicros);
     expect(r.pnl.positions).toEqual([]);
@@ -173,7 +233,12 @@ describe('backtest resolution payoffs', () => {
   }, 60_000);
 
   it('with cadence `update` too, the resolved market is no longer pushed to the daemon', async () => {
-    const r = await runBacktest({ recording: await withResolution(YES), config: testConfig(), seed: 7, cadence: 'update' });
+    const r = await runBacktest({
+      recording: await withResolution(YES),
+      config: testConfig(),
+      seed: 7,
+      cadence: 'update',
+    });
     expect(r.resolutions[0]).toMatchObject({ winnerTokenId: YES, sharesSettled: 10_000_000, payout: 10_000_000 });
     expect(r.pnl.total).toBe(cashFlows(r) + 10_000_000);
     checkStoppedTrading(r);
@@ -191,7 +256,9 @@ describe('backtest resolution payoffs', () => {
     const a = JSON.stringify(await runBacktest({ recording: events, config: testConfig(), seed: 11 }));
     const b = JSON.stringify(await runBacktest({ recording: events, config: testConfig(), seed: 11 }));
     expect(a).toBe(b);
-    const once = JSON.stringify(await runBacktest({ recording: await withResolution(YES), config: testConfig(), seed: 11 }));
+    const once = JSON.stringify(
+      await runBacktest({ recording: await withResolution(YES), config: testConfig(), seed: 11 }),
+    );
     // One more event read, otherwise the same run.
     expect(a.replace(/"events":\d+/, '')).toBe(once.replace(/"events":\d+/, ''));
     expect((JSON.parse(a) as BacktestResult).resolutions).toHaveLength(1);
@@ -199,9 +266,13 @@ describe('backtest resolution payoffs', () => {
 
   it('refuses a recording that resolves a market twice for different winners, or for a token not of it', async () => {
     const twice = await withResolution(YES, { extra: [resolvedEvent(NO, T_RES)] });
-    await expect(runBacktest({ recording: twice, config: testConfig(), seed: 1 })).rejects.toThrow(/resolves market .* twice/);
+    await expect(runBacktest({ recording: twice, config: testConfig(), seed: 1 })).rejects.toThrow(
+      /resolves market .* twice/,
+    );
     const stranger = await withResolution('12345');
-    await expect(runBacktest({ recording: stranger, config: testConfig(), seed: 1 })).rejects.toThrow(/not one of its tokens/);
+    await expect(runBacktest({ recording: stranger, config: testConfig(), seed: 1 })).rejects.toThrow(
+      /not one of its tokens/,
+    );
   }, 60_000);
 
   it('a resolution recorded before the daemon starts leaves nothing to replay for that market', async () => {

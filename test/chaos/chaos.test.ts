@@ -17,27 +17,51 @@ import { formatFigures, type RunResult } from './figures.js';
 import { runChurn, runKills } from './scenarios.js';
 import { CHECKS, failedChecks, figure, SUITE, type Check } from './sizes.js';
 
-beforeAll(() => { assertBuilt(); });
-afterEach(async () => { await killAll(); });
+beforeAll(() => {
+  assertBuilt();
+});
+afterEach(async () => {
+  await killAll();
+});
 
 function report(scenario: string, r: RunResult): void {
-  console.log(`${formatFigures(scenario, r.figures)}\n# ${scenario}: warnings ${JSON.stringify(r.problems)}; files in ${r.dir}`);
+  console.log(
+    `${formatFigures(scenario, r.figures)}\n# ${scenario}: warnings ${JSON.stringify(r.problems)}; files in ${r.dir}`,
+  );
 }
 
 /** The offending entries behind a figure, for the failure message. */
 function detail(r: RunResult, name: string): string {
   const c = r.reconciliation;
-  const orders = (xs: ReadonlyArray<{ id: string; exchange: number; ledger: number; ledgerState: string | null }>): string =>
-    xs.slice(0, 10).map((m) => `${m.id.slice(0, 12)}… exchange ${shares(m.exchange)} ledger ${shares(m.ledger)} (${m.ledgerState ?? 'no row'})`).join('; ');
+  const orders = (
+    xs: ReadonlyArray<{ id: string; exchange: number; ledger: number; ledgerState: string | null }>,
+  ): string =>
+    xs
+      .slice(0, 10)
+      .map(
+        (m) =>
+          `${m.id.slice(0, 12)}… exchange ${shares(m.exchange)} ledger ${shares(m.ledger)} (${m.ledgerState ?? 'no row'})`,
+      )
+      .join('; ');
   switch (name) {
-    case 'orphans': return c.orphans.slice(0, 10).join(', ');
-    case 'lost_fills': return `${shares(c.lostShares)} shares: ${orders(c.lost)}`;
-    case 'duplicated_fills': return `${shares(c.duplicatedShares)} shares: ${orders(c.duplicated)}`;
-    case 'matched_size_mismatches': return orders(c.matchedMismatch);
-    case 'position_mismatches': return c.positionMismatch.slice(0, 10).map((p) => `${p.tokenId.slice(0, 12)}… exchange ${shares(p.exchange)} ledger ${shares(p.ledger)}`).join('; ');
+    case 'orphans':
+      return c.orphans.slice(0, 10).join(', ');
+    case 'lost_fills':
+      return `${shares(c.lostShares)} shares: ${orders(c.lost)}`;
+    case 'duplicated_fills':
+      return `${shares(c.duplicatedShares)} shares: ${orders(c.duplicated)}`;
+    case 'matched_size_mismatches':
+      return orders(c.matchedMismatch);
+    case 'position_mismatches':
+      return c.positionMismatch
+        .slice(0, 10)
+        .map((p) => `${p.tokenId.slice(0, 12)}… exchange ${shares(p.exchange)} ledger ${shares(p.ledger)}`)
+        .join('; ');
     case 'exit_code':
-    case 'live_after_stop': return `stop line ${JSON.stringify(r.stop.stoppedLine)}, ${r.stop.stopSeconds.toFixed(1)} s`;
-    default: return '';
+    case 'live_after_stop':
+      return `stop line ${JSON.stringify(r.stop.stoppedLine)}, ${r.stop.stopSeconds.toFixed(1)} s`;
+    default:
+      return '';
   }
 }
 

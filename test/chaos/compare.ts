@@ -23,8 +23,17 @@ export function shares(micros: number): number {
   return micros / SHARE;
 }
 
-export interface OrderMismatch { readonly id: string; readonly exchange: number; readonly ledger: number; readonly ledgerState: string | null }
-export interface PositionMismatch { readonly tokenId: string; readonly exchange: number; readonly ledger: number }
+export interface OrderMismatch {
+  readonly id: string;
+  readonly exchange: number;
+  readonly ledger: number;
+  readonly ledgerState: string | null;
+}
+export interface PositionMismatch {
+  readonly tokenId: string;
+  readonly exchange: number;
+  readonly ledger: number;
+}
 
 export interface Reconciliation {
   readonly exchangeOrders: number;
@@ -45,14 +54,19 @@ export interface Reconciliation {
 
 /** Orders LIVE on the exchange that the ledger does not hold open. */
 export function orphansOf(exchange: readonly ExchangeOrder[], ledger: LedgerSnapshot): string[] {
-  return exchange.filter((o) => {
-    const row = ledger.orders.get(o.id);
-    return o.status === 'LIVE' && (row === undefined || !isOpenState(row.state));
-  }).map((o) => o.id);
+  return exchange
+    .filter((o) => {
+      const row = ledger.orders.get(o.id);
+      return o.status === 'LIVE' && (row === undefined || !isOpenState(row.state));
+    })
+    .map((o) => o.id);
 }
 
 /** Tokens whose sizes differ (a token absent on one side counts as 0 there). */
-export function diffPositions(ledger: ReadonlyMap<string, number>, exchange: ReadonlyMap<string, number>): PositionMismatch[] {
+export function diffPositions(
+  ledger: ReadonlyMap<string, number>,
+  exchange: ReadonlyMap<string, number>,
+): PositionMismatch[] {
   const out: PositionMismatch[] = [];
   for (const t of new Set([...ledger.keys(), ...exchange.keys()])) {
     const l = ledger.get(t) ?? 0;
@@ -63,7 +77,11 @@ export function diffPositions(ledger: ReadonlyMap<string, number>, exchange: Rea
 }
 
 /** Both sides after the daemon stopped (or was killed). */
-export function reconcile(exchange: readonly ExchangeOrder[], ledger: LedgerSnapshot, exchangePositions: ReadonlyMap<string, number>): Reconciliation {
+export function reconcile(
+  exchange: readonly ExchangeOrder[],
+  ledger: LedgerSnapshot,
+  exchangePositions: ReadonlyMap<string, number>,
+): Reconciliation {
   const lost: OrderMismatch[] = [];
   const duplicated: OrderMismatch[] = [];
   const matchedMismatch: OrderMismatch[] = [];
@@ -81,7 +99,8 @@ export function reconcile(exchange: readonly ExchangeOrder[], ledger: LedgerSnap
   }
   // Fills the ledger holds for orders the exchange has never seen are duplicates too.
   for (const [id, filled] of ledger.fillsByOrder) {
-    if (!seen.has(id) && filled > 0) duplicated.push({ id, exchange: 0, ledger: filled, ledgerState: ledger.orders.get(id)?.state ?? null });
+    if (!seen.has(id) && filled > 0)
+      duplicated.push({ id, exchange: 0, ledger: filled, ledgerState: ledger.orders.get(id)?.state ?? null });
   }
   const positionMismatch = diffPositions(ledger.positions, exchangePositions);
   return {
@@ -126,7 +145,11 @@ export class LagSampler {
   private readonly since = new Map<string, number>();
   private figures = { samples: 0, maxShares: 0, maxSeconds: 0, errors: 0 };
 
-  constructor(private readonly sim: SimProcess, private readonly ledgerPath: string, private readonly intervalMs: number) {}
+  constructor(
+    private readonly sim: SimProcess,
+    private readonly ledgerPath: string,
+    private readonly intervalMs: number,
+  ) {}
 
   start(): void {
     this.schedule();

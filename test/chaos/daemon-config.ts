@@ -15,7 +15,9 @@ export interface TradingWindows {
 }
 
 /** The budgets section (src/ratelimit/config.ts) that replaces both trading-write buckets. */
-export function tradingBudgets(w: TradingWindows): { buckets: Record<string, Array<{ limit: number; windowMs: number }>> } {
+export function tradingBudgets(w: TradingWindows): {
+  buckets: Record<string, Array<{ limit: number; windowMs: number }>>;
+} {
   const windows = [{ ...w.short }, { ...w.long }];
   return { buckets: { 'clob POST /order': windows, 'clob DELETE /order': windows.map((x) => ({ ...x })) } };
 }
@@ -37,7 +39,11 @@ export interface DaemonConfigOptions {
   readonly trading?: TradingWindows;
 }
 
-export interface DaemonConfig { readonly path: string; readonly ledgerPath: string; readonly shutdownTimeoutMs: number }
+export interface DaemonConfig {
+  readonly path: string;
+  readonly ledgerPath: string;
+  readonly shutdownTimeoutMs: number;
+}
 
 /**
  * A live-mode config against the simulator: the given markets, bands strategy with `levels`
@@ -46,19 +52,37 @@ export interface DaemonConfig { readonly path: string; readonly ledgerPath: stri
  */
 export function writeDaemonConfig(o: DaemonConfigOptions): DaemonConfig {
   const levelSize = o.levelSize ?? 20;
-  const levels = Array.from({ length: o.levels }, (_, i) => ({ margin: Number(((i + 1) / 100).toFixed(2)), size: levelSize }));
+  const levels = Array.from({ length: o.levels }, (_, i) => ({
+    margin: Number(((i + 1) / 100).toFixed(2)),
+    size: levelSize,
+  }));
   const ledgerPath = join(o.dir, 'ledger.sqlite');
   const shutdownTimeoutMs = o.shutdownTimeoutMs ?? 20_000;
   const cfg = {
     mode: 'live',
     exchange: { clobUrl: o.simUrl },
     markets: { conditions: [...o.conditions], selector: { max: o.conditions.length } },
-    poll: { intervalMs: o.pollIntervalMs ?? 500, maxBookAgeMs: 10_000, orderLookupIntervalMs: o.orderLookupIntervalMs ?? 2_000 },
+    poll: {
+      intervalMs: o.pollIntervalMs ?? 500,
+      maxBookAgeMs: 10_000,
+      orderLookupIntervalMs: o.orderLookupIntervalMs ?? 2_000,
+    },
     strategy: {
       name: 'bands',
-      params: { levels, maxPosition: 2 * o.levels * levelSize, refreshTolerance: 0, maxOrderAgeMs: o.maxOrderAgeMs ?? 0 },
+      params: {
+        levels,
+        maxPosition: 2 * o.levels * levelSize,
+        refreshTolerance: 0,
+        maxOrderAgeMs: o.maxOrderAgeMs ?? 0,
+      },
     },
-    risk: { maxPositionShares: '100000', maxMarketNotional: '100000', maxTotalExposure: '1000000', dailyLossLimit: '100000', capital: '500000' },
+    risk: {
+      maxPositionShares: '100000',
+      maxMarketNotional: '100000',
+      maxTotalExposure: '1000000',
+      dailyLossLimit: '100000',
+      capital: '500000',
+    },
     orders: { shutdownTimeoutMs },
     ...(o.trading === undefined ? {} : { rateLimit: { budgets: tradingBudgets(o.trading) } }),
     ledger: { path: ledgerPath },

@@ -6,10 +6,16 @@ import { shares, type Reconciliation } from './compare.js';
 import type { StopResult } from './harness.js';
 
 /** One figure: `CHAOS <name> <value> <unit>`. */
-export interface Figure { readonly name: string; readonly value: number; readonly unit: string }
+export interface Figure {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+}
 
 export function formatFigures(scenario: string, figures: readonly Figure[]): string {
-  return figures.map((f) => `CHAOS ${scenario}.${f.name} ${Number.isInteger(f.value) ? f.value : f.value.toFixed(3)} ${f.unit}`).join('\n');
+  return figures
+    .map((f) => `CHAOS ${scenario}.${f.name} ${Number.isInteger(f.value) ? f.value : f.value.toFixed(3)} ${f.unit}`)
+    .join('\n');
 }
 
 /** The core's seeded PRNG (mulberry32), so kill moments repeat for a seed. */

@@ -11,59 +11,36 @@
 // also lets the edge's budgets be scaled (sim-process.ts takes a budget table) and survives every
 // daemon kill untouched. Everything listens on 127.0.0.1 only; every process started here is
 // tracked and ended by its own handle (`killAll`), never by name.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import {
+  assertBuilt as assertFiles,
+  CLI,
+  NodeChild,
+  reapChildren,
+  within,
+  type ChildExit,
+  type Line,
+} from '../support/child.js';
 import type { SimProcessOptions } from './sim-process.js';
+import { stopLine } from '../support/stop-line.js';
 
-export const CLI = resolve('dist/src/cli/main.js');
+export { CLI, within };
 export const SIM_ENTRY = resolve('dist/test/chaos/sim-process.js');
 
 export function assertBuilt(): void {
-  for (const f of [CLI, SIM_ENTRY]) {
-    if (!existsSync(f)) throw new Error(`${f} is missing: the chaos tests run compiled code; run \`npm run build\` first (npm test does)`);
-  }
+  assertFiles([CLI, SIM_ENTRY]);
 }
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'oddsmaker-chaos-'));
 }
 
-/** Every child started by this module that may still run; killAll() ends them (by handle). */
-const running = new Set<ChildProcess>();
+/** SIGKILLs every child still running (test clean-up): the simulator and the daemons. */
+export const killAll = reapChildren;
 
-function track(child: ChildProcess): void {
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-}
-
-/** SIGKILLs every child this module started that is still running (test clean-up). */
-export async function killAll(): Promise<void> {
-  const waits: Promise<void>[] = [];
-  for (const c of running) {
-    if (c.exitCode !== null || c.signalCode !== null) continue;
-    waits.push(new Promise<void>((r) => c.once('exit', () => r())));
-    c.kill('SIGKILL');
-  }
-  await Promise.all(waits);
-}
-
-/** Rejects with `what` unless p settles within ms. */
-export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((res, rej) => {
-    const t = setTimeout(() => rej(new Error(`${what}: not done within ${ms} ms`)), ms);
-    p.then((v) => { clearTimeout(t); res(v); }, (e: unknown) => { clearTimeout(t); rej(e); });
-  });
-}
-
-export interface ExitInfo { readonly code: number | null; readonly signal: NodeJS.Signals | null }
-
-function exitOf(child: ChildProcess): Promise<ExitInfo> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-}
+export type ExitInfo = ChildExit;
 
 // ------------------------------------------------------------------------------------ simulator
 
@@ -85,53 +62,36 @@ export interface SimMarket {
 /** The simulator child: its URL, its account and its markets' token ids. */
 export class SimProcess {
   private constructor(
-    readonly child: ChildProcess,
+    readonly proc: NodeChild,
     readonly url: string,
     readonly account: SimAccount,
     readonly markets: readonly SimMarket[],
-    readonly stderr: string[],
   ) {}
 
-  /** Starts the simulator child and resolves once it listens (bounded by timeoutMs). */
+  get stderr(): string[] {
+    return this.proc.stderr;
+  }
+
+  /**
+   * Starts the simulator child (stdin a pipe: it stops when the pipe closes, i.e. when this process
+   * dies) and resolves once it listens: its first line is `{"ready":true,…}` (bounded by timeoutMs).
+   */
   static async start(opts: SimProcessOptions, timeoutMs = 30_000): Promise<SimProcess> {
-    const child = spawn(process.execPath, [SIM_ENTRY, JSON.stringify(opts)], {
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    track(child);
-    const stderr: string[] = [];
-    createInterface({ input: child.stderr! }).on('line', (t) => { stderr.push(t); });
-    const ready = new Promise<SimProcess>((res, rej) => {
-      const rl = createInterface({ input: child.stdout! });
-      rl.once('line', (text) => {
-        try {
-          const r = JSON.parse(text) as { ready: boolean; url: string; account: SimAccount; markets: SimMarket[] };
-          if (!r.ready) throw new Error('not ready');
-          res(new SimProcess(child, r.url, r.account, r.markets, stderr));
-        } catch (e) {
-          rej(new Error(`simulator child: unexpected first line (${String(e)})`));
-        }
-      });
-      child.once('exit', (code, signal) => rej(new Error(`simulator child exited (${String(code ?? signal)}) before listening: ${stderr.slice(-5).join(' | ')}`)));
-    });
+    const proc = new NodeChild(SIM_ENTRY, [JSON.stringify(opts)], { stdin: 'pipe' });
     try {
-      return await within(ready, timeoutMs, 'simulator child start');
+      const first = await proc.waitFor(() => true, 'the simulator child listening', timeoutMs);
+      const r = first as unknown as { ready?: boolean; url: string; account: SimAccount; markets: SimMarket[] };
+      if (r.ready !== true) throw new Error(`simulator child: unexpected first line ${JSON.stringify(first)}`);
+      return new SimProcess(proc, r.url, r.account, r.markets);
     } catch (e) {
-      child.kill('SIGKILL');
+      await proc.kill();
       throw e;
     }
   }
 
   /** SIGTERM, bounded; SIGKILL past the bound. */
   async stop(timeoutMs = 10_000): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGTERM');
-    try {
-      await within(exitOf(this.child), timeoutMs, 'simulator child stop');
-    } catch {
-      this.child.kill('SIGKILL');
-      await exitOf(this.child);
-    }
+    await this.proc.stop(timeoutMs);
   }
 
   /**
@@ -141,7 +101,8 @@ export class SimProcess {
    */
   openMarkets(n: number): string[] {
     const open = this.markets.filter((m) => m.open).map((m) => m.conditionId);
-    if (open.length < n) throw new Error(`the simulated world has ${open.length} open markets, ${n} wanted: start it with more`);
+    if (open.length < n)
+      throw new Error(`the simulated world has ${open.length} open markets, ${n} wanted: start it with more`);
     return open.slice(0, n);
   }
 
@@ -155,7 +116,7 @@ export class SimProcess {
 
 // ------------------------------------------------------------------------------------ daemon
 
-export interface LogLine { msg?: string; level?: number; [k: string]: unknown }
+export type LogLine = Line;
 
 export interface StopResult {
   readonly exit: ExitInfo;
@@ -167,61 +128,28 @@ export interface StopResult {
   readonly stoppedLine: LogLine | null;
 }
 
-/** A running daemon child with a line-by-line view of its JSON log. */
-export class DaemonProcess {
-  readonly child: ChildProcess;
-  readonly lines: LogLine[] = [];
-  readonly stderr: string[] = [];
-  readonly exited: Promise<ExitInfo>;
-  private waiters: Array<{ pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
+/** A running daemon child (`run --config <file>`, the simulator's account in its environment). */
+export class DaemonProcess extends NodeChild {
   private cycleCount = 0;
 
   constructor(configPath: string, account: SimAccount) {
-    this.child = spawn(process.execPath, [CLI, 'run', '--config', configPath], {
+    super(CLI, ['run', '--config', configPath], {
       env: {
-        PATH: process.env.PATH ?? '',
         ODDSMAKER_PRIVATE_KEY: account.privateKey,
         ODDSMAKER_ADDRESS: account.address,
         ODDSMAKER_API_KEY: account.apiKey,
         ODDSMAKER_API_SECRET: account.secret,
         ODDSMAKER_API_PASSPHRASE: account.passphrase,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    track(this.child);
-    this.exited = exitOf(this.child);
-    createInterface({ input: this.child.stdout! }).on('line', (text) => {
-      let l: LogLine;
-      try { l = JSON.parse(text) as LogLine; } catch { l = { msg: text }; }
-      if (l.msg === 'cycle') this.cycleCount++;
-      this.lines.push(l);
-      this.waiters = this.waiters.filter((w) => { if (w.pred(l)) { w.resolve(l); return false; } return true; });
-    });
-    createInterface({ input: this.child.stderr! }).on('line', (t) => this.stderr.push(t));
   }
 
-  get cycles(): number { return this.cycleCount; }
-
-  get running(): boolean { return this.child.exitCode === null && this.child.signalCode === null; }
-
-  /** Resolves with the first log line (past or future) matching pred; rejects after timeoutMs or on exit. */
-  waitFor(pred: (l: LogLine) => boolean, what: string, timeoutMs = 60_000): Promise<LogLine> {
-    const seen = this.lines.find(pred);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return this.waitForNext(pred, what, timeoutMs);
+  protected override onLine(l: LogLine): void {
+    if (l.msg === 'cycle') this.cycleCount++;
   }
 
-  /** Like waitFor, but only a line written from now on. */
-  waitForNext(pred: (l: LogLine) => boolean, what: string, timeoutMs = 60_000): Promise<LogLine> {
-    return new Promise((res, rej) => {
-      const timer = setTimeout(() => { cleanup(); rej(new Error(`timed out (${timeoutMs} ms) waiting for ${what}; stderr: ${this.stderr.slice(-5).join(' | ')}; last log: ${JSON.stringify(this.lines.slice(-3))}`)); }, timeoutMs);
-      const onExit = (): void => { cleanup(); rej(new Error(`daemon exited while waiting for ${what}; stderr: ${this.stderr.slice(-10).join(' | ')}; last log: ${JSON.stringify(this.lines.slice(-3))}`)); };
-      const waiter = { pred, resolve: (l: LogLine): void => { cleanup(); res(l); } };
-      const cleanup = (): void => { clearTimeout(timer); this.child.off('exit', onExit); this.waiters = this.waiters.filter((w) => w !== waiter); };
-      if (!this.running) { onExit(); return; }
-      this.child.once('exit', onExit);
-      this.waiters.push(waiter);
-    });
+  get cycles(): number {
+    return this.cycleCount;
   }
 
   /** Resolves once n more `cycle` lines than now have been written. */
@@ -230,26 +158,15 @@ export class DaemonProcess {
     return this.waitForNext(() => this.cycleCount >= target, `${what} (${n} cycles)`, timeoutMs);
   }
 
-  /** SIGKILL, and the exit. */
-  async kill(): Promise<ExitInfo> {
-    if (this.running) this.child.kill('SIGKILL');
-    return this.exited;
-  }
-
   /** SIGTERM; waits up to boundMs for the exit, then SIGKILLs (reported as killedAfterBound). */
-  async stop(boundMs: number): Promise<StopResult> {
-    const t0 = performance.now();
-    this.child.kill('SIGTERM');
-    let killedAfterBound = false;
-    let exit: ExitInfo;
-    try {
-      exit = await within(this.exited, boundMs, 'daemon stop');
-    } catch {
-      killedAfterBound = true;
-      exit = await this.kill();
-    }
-    const stopSeconds = (performance.now() - t0) / 1000;
-    return { exit, stopSeconds, killedAfterBound, stoppedLine: this.lines.find((l) => l.msg === 'daemon stopped') ?? null };
+  async stopDaemon(boundMs: number): Promise<StopResult> {
+    const r = await this.stop(boundMs);
+    return {
+      exit: r.exit,
+      stopSeconds: r.seconds,
+      killedAfterBound: r.killedAfterBound,
+      stoppedLine: stopLine(this.lines),
+    };
   }
 
   /** Log lines at warn (40) or above, counted by message. */
@@ -257,10 +174,6 @@ export class DaemonProcess {
     const out: Record<string, number> = {};
     for (const l of this.lines) if ((l.level ?? 0) >= 40) out[l.msg ?? '?'] = (out[l.msg ?? '?'] ?? 0) + 1;
     return out;
-  }
-
-  allText(): string {
-    return this.lines.map((l) => JSON.stringify(l)).join('\n') + '\n' + this.stderr.join('\n');
   }
 
   /** Writes the log (JSON lines, then stderr) to a file, for a look after a run. */

@@ -92,11 +92,19 @@ async function owedReads(sim: SimProcess, ledgerPath: string, seen?: Set<string>
 export async function runKills(p: KillParams): Promise<RunResult> {
   const waitMs = p.waitMs ?? 60_000;
   const poll = p.pollIntervalMs ?? 500;
-  const sim = await SimProcess.start({ seed: p.seed, markets: p.simMarkets ?? Math.ceil(p.markets * 1.6) + 8, flow: p.flow ?? 'high' });
+  const sim = await SimProcess.start({
+    seed: p.seed,
+    markets: p.simMarkets ?? Math.ceil(p.markets * 1.6) + 8,
+    flow: p.flow ?? 'high',
+  });
   const dir = tempDir();
   try {
     const cfg = writeDaemonConfig({
-      dir, simUrl: sim.url, conditions: sim.openMarkets(p.markets), levels: p.levels, pollIntervalMs: poll,
+      dir,
+      simUrl: sim.url,
+      conditions: sim.openMarkets(p.markets),
+      levels: p.levels,
+      pollIntervalMs: poll,
       ...(p.orderLookupIntervalMs === undefined ? {} : { orderLookupIntervalMs: p.orderLookupIntervalMs }),
       ...(p.maxOrderAgeMs === undefined ? {} : { maxOrderAgeMs: p.maxOrderAgeMs }),
       ...(p.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: p.shutdownTimeoutMs }),
@@ -118,7 +126,11 @@ export async function runKills(p: KillParams): Promise<RunResult> {
         await delay(Math.floor(pause * 300));
       } else {
         await d.waitFor(isStarted, `run ${i}: daemon started`, waitMs);
-        await d.waitCycles(1 + Math.floor(rnd() * (p.maxCyclesBeforeKill ?? 6)), `run ${i}: cycles before the kill`, waitMs);
+        await d.waitCycles(
+          1 + Math.floor(rnd() * (p.maxCyclesBeforeKill ?? 6)),
+          `run ${i}: cycles before the kill`,
+          waitMs,
+        );
         if (kind < 0.45) {
           kinds.random++;
           await delay(Math.floor(pause * poll));
@@ -127,13 +139,17 @@ export async function runKills(p: KillParams): Promise<RunResult> {
           let hit = false;
           for (let c = 0; c < 10 && !hit && d.running; c++) {
             const cycle = await d.waitForNext((l) => l.msg === 'cycle', `run ${i}: a cycle`, waitMs).catch(() => null);
-            if (cycle !== null && Number(cycle['cancelled']) > 0 && d.running) hit = (await owedReads(sim, cfg.ledgerPath, seenCancelled)).length > 0;
+            if (cycle !== null && Number(cycle['cancelled']) > 0 && d.running)
+              hit = (await owedReads(sim, cfg.ledgerPath, seenCancelled)).length > 0;
           }
           if (hit) kinds.targetedHit++;
           else await delay(Math.floor(pause * 500));
         }
       }
-      if (!d.running) throw new Error(`run ${i}: the daemon exited by itself before its kill: ${d.stderr.slice(-5).join(' | ')}; ${JSON.stringify(d.lines.slice(-3))}`);
+      if (!d.running)
+        throw new Error(
+          `run ${i}: the daemon exited by itself before its kill: ${d.stderr.slice(-5).join(' | ')}; ${JSON.stringify(d.lines.slice(-3))}`,
+        );
       await d.kill();
       d.saveLog(join(dir, `daemon-${i}.log`));
       const rec = d.lines.find((l) => l.msg === 'startup reconciliation done');
@@ -145,7 +161,7 @@ export async function runKills(p: KillParams): Promise<RunResult> {
     const last = new DaemonProcess(cfg.path, sim.account);
     await last.waitFor(isStarted, 'last run: daemon started', waitMs);
     await last.waitCycles(p.finalCycles ?? 6, 'last run: cycles before SIGTERM', waitMs);
-    const stop = await last.stop(cfg.shutdownTimeoutMs + 30_000);
+    const stop = await last.stopDaemon(cfg.shutdownTimeoutMs + 30_000);
     last.saveLog(join(dir, `daemon-${p.kills}.log`));
     addProblems(problems, last);
     const r = await finalReconciliation(sim, cfg);
@@ -193,15 +209,21 @@ export interface ChurnParams {
 /** (b) and (c): quote, churn for durationMs with the lag sampled, SIGTERM, compare. */
 export async function runChurn(p: ChurnParams): Promise<RunResult> {
   const waitMs = p.waitMs ?? 90_000;
-  const edge = p.trading === undefined ? undefined : resolveRateLimitConfig({ budgets: tradingBudgets(p.trading) }).budgets;
+  const edge =
+    p.trading === undefined ? undefined : resolveRateLimitConfig({ budgets: tradingBudgets(p.trading) }).budgets;
   const sim = await SimProcess.start({
-    seed: p.seed, markets: p.simMarkets ?? Math.ceil(p.markets * 1.6) + 8, flow: p.flow ?? 'high',
+    seed: p.seed,
+    markets: p.simMarkets ?? Math.ceil(p.markets * 1.6) + 8,
+    flow: p.flow ?? 'high',
     ...(edge === undefined ? {} : { budgets: edge }),
   });
   const dir = tempDir();
   try {
     const cfg = writeDaemonConfig({
-      dir, simUrl: sim.url, conditions: sim.openMarkets(p.markets), levels: p.levels,
+      dir,
+      simUrl: sim.url,
+      conditions: sim.openMarkets(p.markets),
+      levels: p.levels,
       ...(p.pollIntervalMs === undefined ? {} : { pollIntervalMs: p.pollIntervalMs }),
       ...(p.orderLookupIntervalMs === undefined ? {} : { orderLookupIntervalMs: p.orderLookupIntervalMs }),
       ...(p.maxOrderAgeMs === undefined ? {} : { maxOrderAgeMs: p.maxOrderAgeMs }),
@@ -211,7 +233,8 @@ export async function runChurn(p: ChurnParams): Promise<RunResult> {
     const d = new DaemonProcess(cfg.path, sim.account);
     await d.waitFor(isStarted, 'daemon started', waitMs);
     await d.waitFor((l) => l.msg === 'cycle' && Number(l['openOrders']) > 0, 'resting quotes', waitMs);
-    const sampler = (p.sampleIntervalMs ?? 500) > 0 ? new LagSampler(sim, cfg.ledgerPath, p.sampleIntervalMs ?? 500) : null;
+    const sampler =
+      (p.sampleIntervalMs ?? 500) > 0 ? new LagSampler(sim, cfg.ledgerPath, p.sampleIntervalMs ?? 500) : null;
     sampler?.start();
     const t0 = performance.now();
     // The churn itself: the run lasts durationMs unless the daemon dies first.
@@ -219,8 +242,14 @@ export async function runChurn(p: ChurnParams): Promise<RunResult> {
     let timer: NodeJS.Timeout | null = null;
     try {
       await Promise.race([
-        new Promise<void>((r) => { timer = setTimeout(r, p.durationMs); }),
-        d.exited.then((e) => { throw new Error(`the daemon exited during the churn (${String(e.code ?? e.signal)}): ${d.stderr.slice(-5).join(' | ')} ${JSON.stringify(d.lines.slice(-3))}`); }),
+        new Promise<void>((r) => {
+          timer = setTimeout(r, p.durationMs);
+        }),
+        d.exited.then((e) => {
+          throw new Error(
+            `the daemon exited during the churn (${String(e.code ?? e.signal)}): ${d.stderr.slice(-5).join(' | ')} ${JSON.stringify(d.lines.slice(-3))}`,
+          );
+        }),
       ]);
     } catch (e) {
       failure = e;
@@ -233,7 +262,7 @@ export async function runChurn(p: ChurnParams): Promise<RunResult> {
     const cyclesRun = d.cycles;
     const placed = d.lines.filter((l) => l.msg === 'cycle').reduce((s, l) => s + Number(l['placed'] ?? 0), 0);
     const cancelled = d.lines.filter((l) => l.msg === 'cycle').reduce((s, l) => s + Number(l['cancelled'] ?? 0), 0);
-    const stop = await d.stop(cfg.shutdownTimeoutMs + 30_000);
+    const stop = await d.stopDaemon(cfg.shutdownTimeoutMs + 30_000);
     d.saveLog(join(dir, 'daemon.log'));
     const problems: Record<string, number> = {};
     addProblems(problems, d);
@@ -246,12 +275,14 @@ export async function runChurn(p: ChurnParams): Promise<RunResult> {
       { name: 'cycles', value: cyclesRun, unit: 'cycles' },
       { name: 'placed', value: placed, unit: 'orders' },
       { name: 'cancelled', value: cancelled, unit: 'orders' },
-      ...(lag === null ? [] : [
-        { name: 'lag_samples', value: lag.samples, unit: 'samples' },
-        { name: 'lag_sample_errors', value: lag.errors, unit: 'samples' },
-        { name: 'max_ledger_lag_shares', value: shares(lag.maxShares), unit: 'shares' },
-        { name: 'max_ledger_lag_seconds', value: lag.maxSeconds, unit: 's' },
-      ]),
+      ...(lag === null
+        ? []
+        : [
+            { name: 'lag_samples', value: lag.samples, unit: 'samples' },
+            { name: 'lag_sample_errors', value: lag.errors, unit: 'samples' },
+            { name: 'max_ledger_lag_shares', value: shares(lag.maxShares), unit: 'shares' },
+            { name: 'max_ledger_lag_seconds', value: lag.maxSeconds, unit: 's' },
+          ]),
       { name: 'throttled_responses', value: state.throttled, unit: 'responses' },
       { name: 'rate_limit_closed_failures', value: countMatching(d, /RATE_LIMIT_CLOSED/), unit: 'lines' },
       ...reconciliationFigures(r),

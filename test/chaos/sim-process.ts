@@ -26,7 +26,12 @@ export interface SimProcessOptions {
 async function main(): Promise<void> {
   const opts = JSON.parse(process.argv[2] ?? '{}') as SimProcessOptions;
   const sim = await startSimulator({
-    host: '127.0.0.1', port: 0, seed: opts.seed, markets: opts.markets, flow: opts.flow, limits: 'on',
+    host: '127.0.0.1',
+    port: 0,
+    seed: opts.seed,
+    markets: opts.markets,
+    flow: opts.flow,
+    limits: 'on',
     clock: new SystemClock(),
     ...(opts.verifierWorkers === undefined ? {} : { verifier: { workers: opts.verifierWorkers } }),
     ...(opts.budgets === undefined ? {} : { budgets: opts.budgets }),
@@ -36,7 +41,10 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (closing) return;
     closing = true;
-    void sim.close().then(() => process.exit(0), () => process.exit(1));
+    void sim.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
@@ -47,12 +55,14 @@ async function main(): Promise<void> {
   // can be tied to tokens without asking the (throttled) market routes.
   // `open`: active, not closed, accepting orders (the markets a daemon can quote).
   const markets = sim.venue.world.markets.map((m) => ({
-    conditionId: m.conditionId, tokenIds: [...m.tokenIds], open: m.state.active && !m.state.closed && m.state.acceptingOrders,
+    conditionId: m.conditionId,
+    tokenIds: [...m.tokenIds],
+    open: m.state.active && !m.state.closed && m.state.acceptingOrders,
   }));
   process.stdout.write(`${JSON.stringify({ ready: true, url: sim.url, account: sim.account, markets })}\n`);
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`sim-process failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`sim-process failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

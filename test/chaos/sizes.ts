@@ -28,7 +28,12 @@ export const SUITE: SizeSet = {
   churn: { seed: 5, markets: 10, levels: 5, durationMs: 15_000 },
   // (c) 10 markets × 5 levels, orders renewed every second, scaled budgets, 20 s.
   age: {
-    seed: 7, markets: 10, levels: 5, durationMs: 20_000, maxOrderAgeMs: 1_000, shutdownTimeoutMs: 8_000,
+    seed: 7,
+    markets: 10,
+    levels: 5,
+    durationMs: 20_000,
+    maxOrderAgeMs: 1_000,
+    shutdownTimeoutMs: 8_000,
     trading: { short: { limit: 200, windowMs: 2_000 }, long: { limit: 300, windowMs: 60_000 } },
   },
 };
@@ -43,25 +48,41 @@ export const FULL: SizeSet = {
 };
 
 /** A condition of the issue: figure `name` must equal `expected`. */
-export interface Check { readonly name: string; readonly expected: number; readonly why: string }
+export interface Check {
+  readonly name: string;
+  readonly expected: number;
+  readonly why: string;
+}
 
-export const CHECKS: { readonly kills: readonly Check[]; readonly churn: readonly Check[]; readonly age: readonly Check[] } = {
+export const CHECKS: {
+  readonly kills: readonly Check[];
+  readonly churn: readonly Check[];
+  readonly age: readonly Check[];
+} = {
   kills: [
     { name: 'orphans', expected: 0, why: 'orders LIVE on the exchange that the ledger does not hold open, at the end' },
-    { name: 'orphans_at_kills', expected: 0, why: 'orders LIVE on the exchange that the ledger does not hold open, summed over the kills' },
-    { name: 'lost_fills', expected: 0, why: 'orders whose exchange matched size exceeds the ledger\'s fills' },
-    { name: 'duplicated_fills', expected: 0, why: 'orders whose ledger fills exceed the exchange\'s matched size' },
-    { name: 'matched_size_mismatches', expected: 0, why: 'orders whose ledger size_matched differs from the exchange\'s' },
+    {
+      name: 'orphans_at_kills',
+      expected: 0,
+      why: 'orders LIVE on the exchange that the ledger does not hold open, summed over the kills',
+    },
+    { name: 'lost_fills', expected: 0, why: "orders whose exchange matched size exceeds the ledger's fills" },
+    { name: 'duplicated_fills', expected: 0, why: "orders whose ledger fills exceed the exchange's matched size" },
+    {
+      name: 'matched_size_mismatches',
+      expected: 0,
+      why: "orders whose ledger size_matched differs from the exchange's",
+    },
     { name: 'position_mismatches', expected: 0, why: 'tokens whose ledger position differs from GET /positions' },
   ],
   churn: [
-    { name: 'lost_fills', expected: 0, why: 'orders whose exchange matched size exceeds the ledger\'s fills' },
+    { name: 'lost_fills', expected: 0, why: "orders whose exchange matched size exceeds the ledger's fills" },
     { name: 'exit_code', expected: 0, why: 'exit code after SIGTERM' },
     { name: 'live_after_stop', expected: 0, why: 'orders left LIVE on the exchange after the stop' },
   ],
   age: [
     { name: 'live_after_stop', expected: 0, why: 'orders left LIVE on the exchange after the stop' },
-    { name: 'throttled_responses', expected: 0, why: '429 answers of the simulator\'s edge' },
+    { name: 'throttled_responses', expected: 0, why: "429 answers of the simulator's edge" },
   ],
 };
 

@@ -21,16 +21,32 @@ export interface ExchangeOrder {
   readonly originalSize: number;
 }
 
-interface WireSimOrder { id: string; status: ExchangeStatus; assetId: string; side: 'BUY' | 'SELL'; sizeMatched: string; originalSize: string }
+interface WireSimOrder {
+  id: string;
+  status: ExchangeStatus;
+  assetId: string;
+  side: 'BUY' | 'SELL';
+  sizeMatched: string;
+  originalSize: string;
+}
 
 /** Every order of the simulator's account (all statuses, or one), from GET /_sim/orders. */
 export async function exchangeOrders(sim: SimProcess, status?: ExchangeStatus): Promise<ExchangeOrder[]> {
   const out: ExchangeOrder[] = [];
   const q = status === undefined ? '' : `&status=${status}`;
   for (let offset = 0; ; offset += 1000) {
-    const body = await sim.get<{ count: number; data: WireSimOrder[] }>(`/_sim/orders?owner=${sim.account.address}${q}&limit=1000&offset=${offset}`);
+    const body = await sim.get<{ count: number; data: WireSimOrder[] }>(
+      `/_sim/orders?owner=${sim.account.address}${q}&limit=1000&offset=${offset}`,
+    );
     for (const o of body.data) {
-      out.push({ id: o.id, status: o.status, tokenId: o.assetId, side: o.side, sizeMatched: parseShares(o.sizeMatched), originalSize: parseShares(o.originalSize) });
+      out.push({
+        id: o.id,
+        status: o.status,
+        tokenId: o.assetId,
+        side: o.side,
+        sizeMatched: parseShares(o.sizeMatched),
+        originalSize: parseShares(o.originalSize),
+      });
     }
     if (offset + 1000 >= body.count) return out;
   }
@@ -38,7 +54,9 @@ export async function exchangeOrders(sim: SimProcess, status?: ExchangeStatus): 
 
 /** Shares held per token (available + reserved for resting SELLs), from GET /_sim/balances. */
 export async function exchangeHoldings(sim: SimProcess): Promise<Map<string, number>> {
-  const b = await sim.get<{ tokens: Record<string, { available: string; reserved: string }> }>(`/_sim/balances?address=${sim.account.address}`);
+  const b = await sim.get<{ tokens: Record<string, { available: string; reserved: string }> }>(
+    `/_sim/balances?address=${sim.account.address}`,
+  );
   const out = new Map<string, number>();
   for (const [token, v] of Object.entries(b.tokens)) {
     const held = parseShares(v.available) + parseShares(v.reserved);
@@ -47,16 +65,26 @@ export async function exchangeHoldings(sim: SimProcess): Promise<Map<string, num
   return out;
 }
 
-interface WirePos { asset: string; conditionId: string; outcomeIndex: number; size: number }
+interface WirePos {
+  asset: string;
+  conditionId: string;
+  outcomeIndex: number;
+  size: number;
+}
 
 /** Position per token from GET /positions?user=&sizeThreshold=0 (the portfolio API's own view). */
 export async function exchangePositions(sim: SimProcess): Promise<Map<string, number>> {
-  const byCondition = new Map<string, readonly string[]>(sim.markets.map((m: SimMarket) => [m.conditionId.toLowerCase(), m.tokenIds]));
+  const byCondition = new Map<string, readonly string[]>(
+    sim.markets.map((m: SimMarket) => [m.conditionId.toLowerCase(), m.tokenIds]),
+  );
   const out = new Map<string, number>();
   for (let offset = 0; ; offset += 500) {
-    const page = await sim.get<WirePos[]>(`/positions?user=${sim.account.address}&sizeThreshold=0&limit=500&offset=${offset}`);
+    const page = await sim.get<WirePos[]>(
+      `/positions?user=${sim.account.address}&sizeThreshold=0&limit=500&offset=${offset}`,
+    );
     for (const p of page) {
-      const token = byCondition.get(p.conditionId.toLowerCase())?.[p.outcomeIndex] ?? (p.asset.includes(':') ? null : p.asset);
+      const token =
+        byCondition.get(p.conditionId.toLowerCase())?.[p.outcomeIndex] ?? (p.asset.includes(':') ? null : p.asset);
       if (token === null || token === undefined) throw new Error(`GET /positions: cannot tie ${p.asset} to a token`);
       const size = microsFromNumber(p.size, 'half-even', 'position size');
       if (size !== 0) out.set(token, size);
@@ -65,7 +93,10 @@ export async function exchangePositions(sim: SimProcess): Promise<Map<string, nu
   }
 }
 
-export interface SimState { readonly throttled: number; readonly stats: { orders: number; fills: { fills: number } } }
+export interface SimState {
+  readonly throttled: number;
+  readonly stats: { orders: number; fills: { fills: number } };
+}
 
 /** GET /_sim/state: `throttled` counts every 429 the edge answered since the simulator started. */
 export function simState(sim: SimProcess): Promise<SimState> {
@@ -116,25 +147,38 @@ export class LedgerReader {
 
   /** positions.size per token, non-zero only. */
   positions(): Map<string, number> {
-    const rows = this.db.prepare('SELECT token_id AS t, size AS s FROM positions WHERE size <> 0').all() as Array<{ t: string; s: number }>;
+    const rows = this.db.prepare('SELECT token_id AS t, size AS s FROM positions WHERE size <> 0').all() as Array<{
+      t: string;
+      s: number;
+    }>;
     return new Map(rows.map((r) => [r.t, r.s]));
   }
 
   /** Σ fills.size of one order, millionths. */
   filledOf(orderId: string): number {
-    const r = this.db.prepare('SELECT COALESCE(SUM(size), 0) AS s FROM fills WHERE order_id = ?').get(orderId) as { s: number };
+    const r = this.db.prepare('SELECT COALESCE(SUM(size), 0) AS s FROM fills WHERE order_id = ?').get(orderId) as {
+      s: number;
+    };
     return r.s;
   }
 
   /** Orders with their summed fills, and positions, in one read transaction. */
   snapshot(): LedgerSnapshot {
     return this.db.transaction(() => {
-      const rows = this.db.prepare(`
+      const rows = this.db
+        .prepare(
+          `
         SELECT o.id AS id, o.state AS state, o.token_id AS tokenId, o.size_matched AS sizeMatched,
                COALESCE((SELECT SUM(f.size) FROM fills f WHERE f.order_id = o.id), 0) AS filled
-        FROM orders o`).all() as LedgerOrder[];
-      const byOrder = this.db.prepare('SELECT order_id AS id, SUM(size) AS s FROM fills WHERE order_id IS NOT NULL GROUP BY order_id').all() as Array<{ id: string; s: number }>;
-      const un = this.db.prepare('SELECT COALESCE(SUM(size), 0) AS s FROM fills WHERE order_id IS NULL').get() as { s: number };
+        FROM orders o`,
+        )
+        .all() as LedgerOrder[];
+      const byOrder = this.db
+        .prepare('SELECT order_id AS id, SUM(size) AS s FROM fills WHERE order_id IS NOT NULL GROUP BY order_id')
+        .all() as Array<{ id: string; s: number }>;
+      const un = this.db.prepare('SELECT COALESCE(SUM(size), 0) AS s FROM fills WHERE order_id IS NULL').get() as {
+        s: number;
+      };
       return {
         orders: new Map(rows.map((r) => [r.id, r])),
         positions: this.positions(),
@@ -152,5 +196,9 @@ export class LedgerReader {
 /** Opens, snapshots and closes. */
 export function readLedger(path: string): LedgerSnapshot {
   const r = new LedgerReader(path);
-  try { return r.snapshot(); } finally { r.close(); }
+  try {
+    return r.snapshot();
+  } finally {
+    r.close();
+  }
 }

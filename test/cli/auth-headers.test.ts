@@ -48,15 +48,28 @@ describe('auth headers', () => {
     });
     expect(d.text()).not.toContain(ENV.ODDSMAKER_API_SECRET);
     const creds = credentialsFromEnv(ENV);
-    expect(verifyL2Headers({
-      dialect: DIALECTS.spec, headers: h, method: 'DELETE', path: '/order', body: BODY, nowSec: 1_790_000_010, maxSkewSec: 30,
-      lookupCredentials: () => ({ credentials: creds, address: ENV.ODDSMAKER_ADDRESS }),
-    }).ok).toBe(true);
+    expect(
+      verifyL2Headers({
+        dialect: DIALECTS.spec,
+        headers: h,
+        method: 'DELETE',
+        path: '/order',
+        body: BODY,
+        nowSec: 1_790_000_010,
+        maxSkewSec: 30,
+        lookupCredentials: () => ({ credentials: creds, address: ENV.ODDSMAKER_ADDRESS }),
+      }).ok,
+    ).toBe(true);
   });
 
   it('signs no body without --body-file, honours --timestamp and the polymarket dialect', async () => {
-    const h = await authHeaders({ method: 'GET', path: '/data/order/0xab', timestamp: '1000000', dialect: 'polymarket' }, deps());
-    expect(h['POLY_SIGNATURE']).toBe(hmacSignature(ENV.ODDSMAKER_API_SECRET, '1000000GET/data/order/0xab', 'base64url'));
+    const h = await authHeaders(
+      { method: 'GET', path: '/data/order/0xab', timestamp: '1000000', dialect: 'polymarket' },
+      deps(),
+    );
+    expect(h['POLY_SIGNATURE']).toBe(
+      hmacSignature(ENV.ODDSMAKER_API_SECRET, '1000000GET/data/order/0xab', 'base64url'),
+    );
     expect(h['POLY_TIMESTAMP']).toBe('1000000');
   });
 
@@ -77,17 +90,28 @@ describe('auth headers', () => {
     const err = await authHeaders({ method: 'GET', path: '/x' }, deps(noPass)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CredentialsError);
     expect((err as Error).message).toMatch(/ODDSMAKER_API_PASSPHRASE is not set/);
-    const noAddr = await authHeaders({ method: 'GET', path: '/x' }, deps({ ...ENV, ODDSMAKER_ADDRESS: '' })).catch((e: unknown) => e);
+    const noAddr = await authHeaders({ method: 'GET', path: '/x' }, deps({ ...ENV, ODDSMAKER_ADDRESS: '' })).catch(
+      (e: unknown) => e,
+    );
     expect((noAddr as Error).message).toMatch(/ODDSMAKER_ADDRESS/);
   });
 
   it('registers under commander as `auth headers`, next to an existing `auth` command', async () => {
     const d = deps();
     const program = new Command().exitOverride();
-    program.command('auth').command('derive').action(() => undefined);
+    program
+      .command('auth')
+      .command('derive')
+      .action(() => undefined);
     register(program, d);
     expect(program.commands.filter((c) => c.name() === 'auth')).toHaveLength(1);
-    await program.parseAsync(['auth', 'headers', '--method', 'POST', '--path', '/order', '--body-file', 'body.json', '--timestamp', '5'], { from: 'user' });
-    expect(JSON.parse(d.text())).toMatchObject({ SVC_TIMESTAMP: '5', SVC_SIGNATURE: hmacSignature(ENV.ODDSMAKER_API_SECRET, `5POST/order${BODY}`, 'hex') });
+    await program.parseAsync(
+      ['auth', 'headers', '--method', 'POST', '--path', '/order', '--body-file', 'body.json', '--timestamp', '5'],
+      { from: 'user' },
+    );
+    expect(JSON.parse(d.text())).toMatchObject({
+      SVC_TIMESTAMP: '5',
+      SVC_SIGNATURE: hmacSignature(ENV.ODDSMAKER_API_SECRET, `5POST/order${BODY}`, 'hex'),
+    });
   });
 });

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/index.js';
 import { reportInputFromBacktest } from '../../src/backtest/report/from-backtest.js';
 import { computeReport, reportJson } from '../../src/backtest/report/index.js';
+import type { ReportSettings } from '../../src/backtest/report/input.js';
 import { runCombination, type SweepRow } from '../../src/backtest/sweep/index.js';
 import { runBacktestCommand } from '../../src/cli/backtest.js';
 import { testConfig, writeSynthetic } from '../backtest/helpers.js';
@@ -24,7 +25,11 @@ const RAW_CONFIG = {
 };
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -44,10 +49,34 @@ describe('oddsmaker backtest', () => {
   it('writes report.json and a self-contained report.html, prints one summary line, and is byte-for-byte deterministic', async () => {
     const a = join(dir, 'a');
     const b = join(dir, 'b');
-    const r1 = cli('backtest', '--config', config, '--recording', recording, '--out', a, '--seed', '3');
+    const r1 = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      a,
+      '--seed',
+      '3',
+      '--fill-model',
+      'cross',
+    );
     expect(r1.stderr).toBe('');
     expect(r1.status).toBe(0);
-    const r2 = cli('backtest', '--config', config, '--recording', recording, '--out', b, '--seed', '3');
+    const r2 = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      b,
+      '--seed',
+      '3',
+      '--fill-model',
+      'cross',
+    );
     expect(r2.status).toBe(0);
     const lines = r1.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
@@ -57,13 +86,27 @@ describe('oddsmaker backtest', () => {
     expect(json.equals(readFileSync(join(b, 'report.json')))).toBe(true);
     expect(readFileSync(join(a, 'report.html')).equals(readFileSync(join(b, 'report.html')))).toBe(true);
     const report = JSON.parse(json.toString('utf8')) as Record<string, unknown>;
-    for (const k of ['pnl', 'fills', 'volume', 'drawdown', 'sharpe', 'inventory', 'uptime', 'fillRatio', 'markouts']) expect(report).toHaveProperty(k);
+    for (const k of ['pnl', 'fills', 'volume', 'drawdown', 'sharpe', 'inventory', 'uptime', 'fillRatio', 'markouts'])
+      expect(report).toHaveProperty(k);
     expect(report).toMatchObject({ fills: { count: 1, buys: 1, sells: 0 }, volume: { notionalMicros: 4_900_000 } });
     expect((report.markouts as Array<{ horizonMs: number }>).map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000]);
 
     // The CLI's file is exactly the report of the same replay in this process.
-    const inProcess = await runBacktest({ recording, config: testConfig(), seed: 3 });
-    expect(json.toString('utf8')).toBe(reportJson(computeReport(reportInputFromBacktest(inProcess))));
+    const inProcess = await runBacktest({ recording, config: testConfig(), seed: 3, fillModel: 'cross' });
+    expect(report['settings']).toEqual({
+      config,
+      recording,
+      strategy: 'bands',
+      params: RAW_CONFIG.strategy.params,
+      fillModel: 'cross',
+      latency: '0 ms',
+      cadence: 'poll',
+      pollIntervalMs: 1_000,
+      seed: 3,
+      depth: 'full',
+    });
+    const settings = report['settings'] as ReportSettings;
+    expect(json.toString('utf8')).toBe(reportJson(computeReport(reportInputFromBacktest(inProcess, { settings }))));
 
     const html = readFileSync(join(a, 'report.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);
@@ -74,7 +117,21 @@ describe('oddsmaker backtest', () => {
 
   it('accepts the fill model, latency and seed flags; different seeds or models still give a complete report', () => {
     const out = join(dir, 'queue');
-    const r = cli('backtest', '--config', config, '--recording', recording, '--out', out, '--fill-model', 'queue', '--latency-ms', '50', '--seed', '9');
+    const r = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      out,
+      '--fill-model',
+      'queue',
+      '--latency-ms',
+      '50',
+      '--seed',
+      '9',
+    );
     expect(r.status).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { fills: { count: number } };
     // The lock at 0.49 never trades size at the bid: the conservative queue model gets no fill where cross got one.
@@ -84,17 +141,38 @@ describe('oddsmaker backtest', () => {
   it('draws a progress bar on a TTY stderr only, and the report is the same either way', async () => {
     const writes: string[] = [];
     const lines: string[] = [];
-    const tty = { isTTY: true, columns: 80, write: (s: string) => { writes.push(s); return true; } } as unknown as NodeJS.WritableStream & { isTTY: boolean };
-    const piped = { isTTY: false, write: (s: string) => { writes.push(`piped:${s}`); return true; } } as unknown as NodeJS.WritableStream;
-    const withBar = await runBacktestCommand({ config, recording, out: join(dir, 'tty') }, { stdout: (l) => lines.push(l), stderr: tty });
+    const tty = {
+      isTTY: true,
+      columns: 80,
+      write: (s: string) => {
+        writes.push(s);
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    const piped = {
+      isTTY: false,
+      write: (s: string) => {
+        writes.push(`piped:${s}`);
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream;
+    const withBar = await runBacktestCommand(
+      { config, recording, out: join(dir, 'tty') },
+      { stdout: (l) => lines.push(l), stderr: tty },
+    );
     expect(writes.length).toBeGreaterThan(1);
     expect(writes.at(-2)).toMatch(/backtest \[#+\] 100% (\d+)\/\1/);
     expect(writes.at(-1)).toBe('\n');
     const n = writes.length;
-    const without = await runBacktestCommand({ config, recording, out: join(dir, 'piped') }, { stdout: (l) => lines.push(l), stderr: piped });
+    const without = await runBacktestCommand(
+      { config, recording, out: join(dir, 'piped') },
+      { stdout: (l) => lines.push(l), stderr: piped },
+    );
     expect(writes.length).toBe(n);
     expect(reportJson(withBar)).toBe(reportJson(without));
-    expect(readFileSync(join(dir, 'tty', 'report.json')).equals(readFileSync(join(dir, 'piped', 'report.json')))).toBe(true);
+    expect(readFileSync(join(dir, 'tty', 'report.json')).equals(readFileSync(join(dir, 'piped', 'report.json')))).toBe(
+      true,
+    );
     expect(lines).toHaveLength(2);
   }, 60_000);
 
@@ -112,20 +190,76 @@ describe('oddsmaker backtest', () => {
     const r = cli('backtest', '--config', config, '--recording', missing, '--out', join(dir, 'never'));
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(missing);
-    const m = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'never'), '--fill-model', 'magic');
+    const m = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      join(dir, 'never'),
+      '--fill-model',
+      'magic',
+    );
     expect(m.status).toBe(2);
     expect(m.stderr).toContain('"magic"');
-    const l = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'never'), '--latency-ms', '-1');
+    const l = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      join(dir, 'never'),
+      '--latency-ms',
+      '-1',
+    );
     expect(l.status).toBe(2);
     expect(l.stderr).toContain('--latency-ms');
-    const c = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'never'), '--cadence', 'sometimes');
+    const c = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      join(dir, 'never'),
+      '--cadence',
+      'sometimes',
+    );
     expect(c.status).toBe(2);
     expect(c.stderr).toContain('"sometimes"');
   });
 
-  it('--cadence update quotes on every recorded update and finds the polled run\'s fill', () => {
-    const polled = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'cad-poll'), '--seed', '4');
-    const every = cli('backtest', '--config', config, '--recording', recording, '--out', join(dir, 'cad-update'), '--seed', '4', '--cadence', 'update');
+  it("--cadence update quotes on every recorded update and finds the polled run's fill", () => {
+    const polled = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      join(dir, 'cad-poll'),
+      '--seed',
+      '4',
+      '--fill-model',
+      'cross',
+    );
+    const every = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      join(dir, 'cad-update'),
+      '--seed',
+      '4',
+      '--cadence',
+      'update',
+      '--fill-model',
+      'cross',
+    );
     expect([polled.status, every.status]).toEqual([0, 0]);
     type R = { fills: { count: number } };
     const read = (d: string): R => JSON.parse(readFileSync(join(dir, d, 'report.json'), 'utf8')) as R;
@@ -141,7 +275,11 @@ describe('oddsmaker backtest', () => {
   });
 });
 
-interface SweepDoc { sort: string; keys: string[]; rows: SweepRow[] }
+interface SweepDoc {
+  sort: string;
+  keys: string[];
+  rows: SweepRow[];
+}
 
 describe('oddsmaker backtest sweep', () => {
   const GRID = { maxPosition: [5, 100], refreshTolerance: [0, 0.005] };
@@ -150,7 +288,22 @@ describe('oddsmaker backtest sweep', () => {
     const grid = join(dir, 'grid.json');
     writeFileSync(grid, JSON.stringify(GRID));
     const out = join(dir, 'sweep', 'rows.json');
-    const r = cli('backtest', 'sweep', '--config', config, '--recording', recording, '--grid', grid, '--out', out, '--workers', '2');
+    const r = cli(
+      'backtest',
+      'sweep',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--grid',
+      grid,
+      '--out',
+      out,
+      '--workers',
+      '2',
+      '--fill-model',
+      'cross',
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const text = readFileSync(out, 'utf8');
@@ -160,17 +313,30 @@ describe('oddsmaker backtest sweep', () => {
     expect(doc.rows).toHaveLength(4);
     // Indexes follow the grid's expansion order (sorted keys, the last varying fastest).
     expect(Object.fromEntries(doc.rows.map((x) => [x.index, x.params]))).toEqual({
-      0: { maxPosition: 5, refreshTolerance: 0 }, 1: { maxPosition: 5, refreshTolerance: 0.005 },
-      2: { maxPosition: 100, refreshTolerance: 0 }, 3: { maxPosition: 100, refreshTolerance: 0.005 },
+      0: { maxPosition: 5, refreshTolerance: 0 },
+      1: { maxPosition: 5, refreshTolerance: 0.005 },
+      2: { maxPosition: 100, refreshTolerance: 0 },
+      3: { maxPosition: 100, refreshTolerance: 0.005 },
     });
     for (let i = 1; i < doc.rows.length; i++) {
       const [p, q] = [doc.rows[i - 1] as SweepRow, doc.rows[i] as SweepRow];
-      expect(p.pnlTotalMicros > q.pnlTotalMicros || (p.pnlTotalMicros === q.pnlTotalMicros && p.index < q.index)).toBe(true);
+      expect(p.pnlTotalMicros > q.pnlTotalMicros || (p.pnlTotalMicros === q.pnlTotalMicros && p.index < q.index)).toBe(
+        true,
+      );
     }
     const setup = { recording, config: testConfig(), fillModel: 'cross' as const, seed: 1 };
-    for (const row of doc.rows) expect(row).toEqual(await runCombination(setup, { index: row.index, params: row.params }));
+    for (const row of doc.rows)
+      expect(row).toEqual(await runCombination(setup, { index: row.index, params: row.params }));
     // maxPosition caps the bid: 5 shares at 0.49 instead of 10.
-    expect(doc.rows.filter((x) => x.params.maxPosition === 5).map((x) => x.volumeMicros)).toEqual([2_450_000, 2_450_000]);
+    expect(doc.rows.filter((x) => x.params.maxPosition === 5).map((x) => x.volumeMicros)).toEqual([
+      2_450_000, 2_450_000,
+    ]);
+    // The HTML table beside the JSON: one row per combination, in the same order.
+    const html = readFileSync(join(dir, 'sweep', 'rows.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    const htmlRows = [...(/<table id="rows">(.*?)<\/table>/s.exec(html)?.[1] ?? '').matchAll(/<tr>/g)];
+    expect(htmlRows).toHaveLength(5);
+    expect(html).toContain('<th>maxPosition</th><th>refreshTolerance</th><th>PnL (USDC)</th>');
     // The table: a header and one line per row.
     const table = r.stdout.trimEnd().split('\n');
     expect(table).toHaveLength(5);
@@ -178,12 +344,80 @@ describe('oddsmaker backtest sweep', () => {
 
     // Same rows, byte for byte, from one worker, and sorted by another metric.
     const one = join(dir, 'sweep', 'one.json');
-    expect(cli('backtest', 'sweep', '--config', config, '--recording', recording, '--grid', grid, '--out', one, '--workers', '1').status).toBe(0);
+    expect(
+      cli(
+        'backtest',
+        'sweep',
+        '--config',
+        config,
+        '--recording',
+        recording,
+        '--grid',
+        grid,
+        '--out',
+        one,
+        '--workers',
+        '1',
+        '--fill-model',
+        'cross',
+      ).status,
+    ).toBe(0);
     expect(readFileSync(one, 'utf8')).toBe(text);
     const byVolume = join(dir, 'sweep', 'volume.json');
-    expect(cli('backtest', 'sweep', '--config', config, '--recording', recording, '--grid', grid, '--out', byVolume, '--workers', '2', '--sort', 'volume').status).toBe(0);
+    expect(
+      cli(
+        'backtest',
+        'sweep',
+        '--config',
+        config,
+        '--recording',
+        recording,
+        '--grid',
+        grid,
+        '--out',
+        byVolume,
+        '--workers',
+        '2',
+        '--sort',
+        'volume',
+        '--fill-model',
+        'cross',
+      ).status,
+    ).toBe(0);
     const v = JSON.parse(readFileSync(byVolume, 'utf8')) as SweepDoc;
     expect(v.rows.map((x) => x.index)).toEqual([2, 3, 0, 1]);
+  }, 120_000);
+
+  it('sweeps a nested strategy parameter by its dotted key', () => {
+    const grid = join(dir, 'dotted-grid.json');
+    writeFileSync(grid, JSON.stringify({ 'levels.0.size': [5, 10] }));
+    const out = join(dir, 'sweep', 'dotted.json');
+    const r = cli(
+      'backtest',
+      'sweep',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--grid',
+      grid,
+      '--out',
+      out,
+      '--workers',
+      '1',
+      '--fill-model',
+      'cross',
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(readFileSync(out, 'utf8')) as SweepDoc;
+    expect(doc.keys).toEqual(['levels.0.size']);
+    // The bid's size follows the swept leaf: 5 or 10 shares at 0.49.
+    expect(Object.fromEntries(doc.rows.map((x) => [String(x.params['levels.0.size']), x.volumeMicros]))).toEqual({
+      5: 2_450_000,
+      10: 4_900_000,
+    });
+    expect(readFileSync(join(dir, 'sweep', 'dotted.html'), 'utf8')).toContain('<th>levels.0.size</th>');
   }, 120_000);
 
   it('exits 2 on an invalid grid, naming the key and the value', () => {
@@ -197,11 +431,37 @@ describe('oddsmaker backtest sweep', () => {
     for (const [g, needles] of cases) {
       const grid = join(dir, 'bad-grid.json');
       writeFileSync(grid, JSON.stringify(g));
-      const r = cli('backtest', 'sweep', '--config', config, '--recording', recording, '--grid', grid, '--out', join(dir, 'never.json'), '--workers', '2');
+      const r = cli(
+        'backtest',
+        'sweep',
+        '--config',
+        config,
+        '--recording',
+        recording,
+        '--grid',
+        grid,
+        '--out',
+        join(dir, 'never.json'),
+        '--workers',
+        '2',
+      );
       expect(r.status, JSON.stringify(g)).toBe(2);
       for (const n of needles) expect(r.stderr, JSON.stringify(g)).toContain(n);
     }
-    const r = cli('backtest', 'sweep', '--config', config, '--recording', recording, '--grid', join(dir, 'grid.json'), '--out', join(dir, 'never.json'), '--sort', 'luck');
+    const r = cli(
+      'backtest',
+      'sweep',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--grid',
+      join(dir, 'grid.json'),
+      '--out',
+      join(dir, 'never.json'),
+      '--sort',
+      'luck',
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('"luck"');
   });

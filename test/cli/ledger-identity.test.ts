@@ -6,11 +6,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Wallet } from 'ethers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server/start.js';
 import { assertBuilt, recordRequests, startSim, type SimRequest } from '../e2e/harness.js';
 import { accountEnv, quietLiveConfig, reap, RunChild, writeJson } from './run-child.js';
+import { seededWallet } from '../support/keys.js';
 
 let sim1: RunningSimulator;
 let sim2: RunningSimulator;
@@ -25,13 +25,18 @@ beforeAll(async () => {
   seen2 = recordRequests(sim2);
 });
 afterEach(reap);
-afterAll(async () => { await sim1.close(); await sim2.close(); });
+afterAll(async () => {
+  await sim1.close();
+  await sim2.close();
+});
 
 describe('oddsmaker run on a ledger of another exchange or account', () => {
   it('refuses another exchange, then another account, exit 2, before any request', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'om-identity-'));
     const ledger = join(dir, 'ledger.sqlite');
-    const first = new RunChild(['--config', writeJson(dir, 'first.json', quietLiveConfig(sim1.url, ledger))], { env: accountEnv(sim1) });
+    const first = new RunChild(['--config', writeJson(dir, 'first.json', quietLiveConfig(sim1.url, ledger))], {
+      env: accountEnv(sim1),
+    });
     await first.waitFor((l) => l.msg === 'daemon started', 'the first daemon started');
     first.child.kill('SIGTERM');
     expect((await first.exit(30_000)).code).toBe(0);
@@ -39,7 +44,9 @@ describe('oddsmaker run on a ledger of another exchange or account', () => {
 
     // The same ledger, the same account, another exchange.
     const before1 = seen1.length;
-    const other = new RunChild(['--config', writeJson(dir, 'other-exchange.json', quietLiveConfig(sim2.url, ledger))], { env: accountEnv(sim1) });
+    const other = new RunChild(['--config', writeJson(dir, 'other-exchange.json', quietLiveConfig(sim2.url, ledger))], {
+      env: accountEnv(sim1),
+    });
     expect((await other.exit(30_000)).code).toBe(2);
     const msg = other.stderr.join('\n');
     expect(msg).toContain(`oddsmaker: ledger ${ledger} belongs to another exchange or account`);
@@ -50,19 +57,27 @@ describe('oddsmaker run on a ledger of another exchange or account', () => {
     expect(seen2).toEqual([]);
 
     // The same ledger and exchange, another account (credentials that are never sent).
-    const stranger = Wallet.createRandom();
-    const otherAccount = new RunChild(['--config', writeJson(dir, 'other-account.json', quietLiveConfig(sim1.url, ledger))], {
-      env: { ...accountEnv(sim1), ODDSMAKER_PRIVATE_KEY: stranger.privateKey, ODDSMAKER_ADDRESS: stranger.address },
-    });
+    const stranger = seededWallet('ledger-identity stranger');
+    const otherAccount = new RunChild(
+      ['--config', writeJson(dir, 'other-account.json', quietLiveConfig(sim1.url, ledger))],
+      {
+        env: { ...accountEnv(sim1), ODDSMAKER_PRIVATE_KEY: stranger.privateKey, ODDSMAKER_ADDRESS: stranger.address },
+      },
+    );
     expect((await otherAccount.exit(30_000)).code).toBe(2);
     const msg2 = otherAccount.stderr.join('\n');
-    expect(msg2).toContain(`  - account: the ledger's ${sim1.account.address.toLowerCase()}, this run's ${stranger.address.toLowerCase()} (set by exchange.funder, else the wallet`);
+    expect(msg2).toContain(
+      `  - account: the ledger's ${sim1.account.address.toLowerCase()}, this run's ${stranger.address.toLowerCase()} (set by exchange.funder, else the wallet`,
+    );
     expect(msg2).not.toContain('  - exchange:');
     expect(msg2).not.toContain(stranger.privateKey.slice(2));
     expect(seen1.length).toBe(before1);
     expect(seen2).toEqual([]);
     // What the first daemon recorded, as it said.
-    expect(first.lines.find((l) => l.msg === 'ledger bound to this exchange and account'))
-      .toMatchObject({ path: ledger, exchange: sim1.url, account: sim1.account.address.toLowerCase() });
+    expect(first.lines.find((l) => l.msg === 'ledger bound to this exchange and account')).toMatchObject({
+      path: ledger,
+      exchange: sim1.url,
+      account: sim1.account.address.toLowerCase(),
+    });
   }, 120_000);
 });

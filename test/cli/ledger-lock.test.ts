@@ -23,18 +23,22 @@ const arrivals: Array<{ at: number; what: string }> = [];
 beforeAll(async () => {
   assertBuilt();
   sim = await startSim(5);
-  sim.app.server.on('request', (req: IncomingMessage) => { arrivals.push({ at: performance.now(), what: `${req.method ?? ''} ${req.url ?? ''}` }); });
+  sim.app.server.on('request', (req: IncomingMessage) => {
+    arrivals.push({ at: performance.now(), what: `${req.method ?? ''} ${req.url ?? ''}` });
+  });
 });
 afterEach(reap);
-afterAll(async () => { await sim.close(); });
+afterAll(async () => {
+  await sim.close();
+});
 
 describe('oddsmaker run: one daemon per ledger', () => {
-  it('a second daemon on the ledger fails at once naming the first one\'s pid, before touching the exchange', async () => {
+  it("a second daemon on the ledger fails at once naming the first one's pid, before touching the exchange", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'om-lock-'));
     const ledger = join(dir, 'ledger.sqlite');
     const cfg = writeJson(dir, 'config.json', quietLiveConfig(sim.url, ledger));
     const first = new RunChild(['--config', cfg], { env: accountEnv(sim) });
-    await first.waitFor((l) => l.msg === 'cycle', 'the first daemon\'s first cycle');
+    await first.waitFor((l) => l.msg === 'cycle', "the first daemon's first cycle");
 
     const t0 = performance.now();
     const second = new RunChild(['--config', cfg], { env: accountEnv(sim) });
@@ -64,7 +68,9 @@ describe('oddsmaker run: one daemon per ledger', () => {
     expect(existsSync(`${ledger}.lock`)).toBe(true);
     const fourth = new RunChild(['--config', cfg], { env: accountEnv(sim) });
     await fourth.waitFor((l) => l.msg === 'daemon started', 'a daemon after a SIGKILLed one');
-    expect(fourth.lines.find((l) => l.msg === 'took over a stale ledger lock: its daemon is gone')).toMatchObject({ pid: third.pid });
+    expect(fourth.lines.find((l) => l.msg === 'took over a stale ledger lock: its daemon is gone')).toMatchObject({
+      pid: third.pid,
+    });
     fourth.child.kill('SIGTERM');
     expect((await fourth.exit(30_000)).code).toBe(0);
     expect(existsSync(`${ledger}.lock`)).toBe(false);

@@ -8,20 +8,29 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI } from '../e2e/harness.js';
 
 function cli(args: string[], env: Record<string, string> = {}): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 30_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 const CONDITION = `0x${'ab'.repeat(32)}`;
 
-beforeAll(() => { assertBuilt(); });
+beforeAll(() => {
+  assertBuilt();
+});
 
 describe('oddsmaker CLI', () => {
-  it.each([[[]], [['run']], [['sim']], [['order', 'build']], [['auth', 'headers']]])('%j --help exits 0 and shows usage', (args) => {
-    const r = cli([...args, '--help']);
-    expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^Usage: oddsmaker/m);
-  });
+  it.each([[[]], [['run']], [['sim']], [['order', 'build']], [['auth', 'headers']]])(
+    '%j --help exits 0 and shows usage',
+    (args) => {
+      const r = cli([...args, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^Usage: oddsmaker/m);
+    },
+  );
 
   it('exits 2 on an unknown command or option', () => {
     expect(cli(['bogus']).code).toBe(2);
@@ -43,9 +52,41 @@ describe('oddsmaker CLI', () => {
   });
 
   it('exits 2 on a bad order argument, and 0 with the signed order and its id', () => {
-    const bad = cli(['order', 'build', '--token', '1', '--condition', CONDITION, '--side', 'BUY', '--price', '0.505', '--size', '10', '--random-key']);
+    const bad = cli([
+      'order',
+      'build',
+      '--token',
+      '1',
+      '--condition',
+      CONDITION,
+      '--side',
+      'BUY',
+      '--price',
+      '0.505',
+      '--size',
+      '10',
+      '--random-key',
+    ]);
     expect(bad.code).toBe(2);
-    const ok = cli(['order', 'build', '--token', '1', '--condition', CONDITION, '--side', 'BUY', '--price', '0.5', '--size', '21.04', '--random-key', '--salt', '7', '--timestamp', '1790000000000']);
+    const ok = cli([
+      'order',
+      'build',
+      '--token',
+      '1',
+      '--condition',
+      CONDITION,
+      '--side',
+      'BUY',
+      '--price',
+      '0.5',
+      '--size',
+      '21.04',
+      '--random-key',
+      '--salt',
+      '7',
+      '--timestamp',
+      '1790000000000',
+    ]);
     expect(ok.code).toBe(0);
     const out = JSON.parse(ok.out) as { id: string; body: { order: { makerAmount: string; takerAmount: string } } };
     expect(out.id).toMatch(/^0x[0-9a-f]{64}$/);
@@ -65,7 +106,15 @@ describe('oddsmaker CLI', () => {
   it('exits 1 when the daemon cannot start: the exchange does not answer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'om-cli-'));
     const cfg = join(dir, 'live.json');
-    writeFileSync(cfg, JSON.stringify({ mode: 'live', exchange: { clobUrl: 'http://127.0.0.1:1', timeoutMs: 2000 }, ledger: { path: join(dir, 'l.sqlite') }, log: { level: 'silent' } }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        mode: 'live',
+        exchange: { clobUrl: 'http://127.0.0.1:1', timeoutMs: 2000 },
+        ledger: { path: join(dir, 'l.sqlite') },
+        log: { level: 'silent' },
+      }),
+    );
     const r = cli(['run', '--config', cfg], {
       ODDSMAKER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
       ODDSMAKER_API_KEY: '00000000-0000-4000-8000-000000000000',

@@ -33,46 +33,79 @@ describe('record: a market resolved on the exchange becomes a RESOLVED record', 
   let sim: RunningSimulator;
   const clock = new VirtualClock(T0);
   beforeAll(async () => {
-    sim = await startSimulator({ host: '127.0.0.1', port: 0, seed: 5, markets: 6, flow: 'none', limits: 'off', clock, verifier: { workers: 1, windowBits: 8 } });
+    sim = await startSimulator({
+      host: '127.0.0.1',
+      port: 0,
+      seed: 5,
+      markets: 6,
+      flow: 'none',
+      limits: 'off',
+      clock,
+      verifier: { workers: 1, windowBits: 8 },
+    });
   });
-  afterAll(async () => { await sim.close(); });
+  afterAll(async () => {
+    await sim.close();
+  });
 
   it('GET /markets shows closed and the winner; the watch finds it; the backtest lists it', async () => {
     const dir = tempDir();
     const config = join(dir, 'config.json');
     const out = join(dir, 'rec.omrc');
-    writeFileSync(config, JSON.stringify({
-      mode: 'live',
-      exchange: { clobUrl: sim.url },
-      markets: { selector: { max: 2 } },
-      poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
-      strategy: { name: 'bands', params: {} },
-      health: { enabled: false },
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mode: 'live',
+        exchange: { clobUrl: sim.url },
+        markets: { selector: { max: 2 } },
+        poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
+        strategy: { name: 'bands', params: {} },
+        health: { enabled: false },
+      }),
+    );
     const lines: Array<Record<string, unknown> & { msg: string }> = [];
     const signals = new EventEmitter();
     let finished = false;
-    const run = runRecord({ config, out, flushMs: '2000' }, {
-      clock,
-      signals: { once: (sig, fn) => signals.once(sig, fn), off: (sig, fn) => signals.off(sig, fn) },
-      exit: (code) => { throw new Error(`exit ${code}`); },
-      log: (l) => { lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string }); },
-      refreshScheduler: new ClockRefreshScheduler(clock, 30_000),
-      resolutionWatch: { intervalMs: 60_000 },
-    }).finally(() => { finished = true; });
+    const run = runRecord(
+      { config, out, flushMs: '2000' },
+      {
+        clock,
+        signals: { once: (sig, fn) => signals.once(sig, fn), off: (sig, fn) => signals.off(sig, fn) },
+        exit: (code) => {
+          throw new Error(`exit ${code}`);
+        },
+        log: (l) => {
+          lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string });
+        },
+        refreshScheduler: new ClockRefreshScheduler(clock, 30_000),
+        resolutionWatch: { intervalMs: 60_000 },
+      },
+    ).finally(() => {
+      finished = true;
+    });
 
-    await drive(clock, () => lines.some((l) => l.msg === 'flushed') && lines.filter((l) => l.msg === 'flushed').length >= 2);
+    await drive(
+      clock,
+      () => lines.some((l) => l.msg === 'flushed') && lines.filter((l) => l.msg === 'flushed').length >= 2,
+    );
     const started = lines.find((l) => l.msg === 'recording');
     expect(started?.markets).toBe(2);
 
     // The first recorded market (the first sampling market) resolves to its first token.
     let cid = '';
     for (const m of sim.venue.world.markets) {
-      if (m.rewards !== null && !m.state.closed && m.state.acceptingOrders) { cid = m.conditionId; break; }
+      if (m.rewards !== null && !m.state.closed && m.state.acceptingOrders) {
+        cid = m.conditionId;
+        break;
+      }
     }
     const market = sim.venue.market(cid);
     const winner = market?.tokenIds[0] as string;
-    const res = await fetch(`${sim.url}/_sim/markets/${cid}/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ winner: 0 }) });
+    const res = await fetch(`${sim.url}/_sim/markets/${cid}/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ winner: 0 }),
+    });
     expect(res.status).toBe(200);
 
     // What the watch reads: the listing shows the market closed, with exactly that winner.
@@ -102,8 +135,13 @@ describe('record: a market resolved on the exchange becomes a RESOLVED record', 
     expect(resolved.map((e) => [e.conditionId, e.tokenId])).toEqual([[cid, winner]]);
 
     const result = await runBacktest({
-      recording: out, seed: 1,
-      config: validateConfig({ markets: { selector: { max: 2 } }, poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 }, strategy: { name: 'bands', params: {} } }),
+      recording: out,
+      seed: 1,
+      config: validateConfig({
+        markets: { selector: { max: 2 } },
+        poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
+        strategy: { name: 'bands', params: {} },
+      }),
     });
     expect(result.resolutions.map((r) => [r.conditionId, r.winnerTokenId])).toEqual([[cid, winner]]);
   }, 60_000);

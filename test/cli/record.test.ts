@@ -2,61 +2,73 @@
 // market data (simulator in this process, flow normal) for a few flushes, stops on SIGTERM with
 // exit 0, and the file reads back with books of the simulator's markets. Needs `npx tsc` first
 // (like test/e2e). Waits are driven by the recorder's own progress lines, with a bound.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
-import { assertBuilt, CLI, DaemonProcess, tempDir, writePaperConfig } from '../e2e/harness.js';
+import { assertBuilt, DaemonProcess, tempDir, writePaperConfig } from '../e2e/harness.js';
+import { reapChildren, startCli } from '../support/child.js';
 
-interface Line { msg?: string; books?: number; deltas?: number; mids?: number; tokens?: number; [k: string]: unknown }
+interface Line {
+  msg?: string;
+  books?: number;
+  deltas?: number;
+  mids?: number;
+  tokens?: number;
+  [k: string]: unknown;
+}
 
 describe('oddsmaker record', () => {
   let sim: RunningSimulator;
   beforeAll(async () => {
     assertBuilt();
-    sim = await startSimulator({ host: '127.0.0.1', port: 0, seed: 11, markets: 4, flow: 'normal', limits: 'on', clock: new SystemClock() });
+    sim = await startSimulator({
+      host: '127.0.0.1',
+      port: 0,
+      seed: 11,
+      markets: 4,
+      flow: 'normal',
+      limits: 'on',
+      clock: new SystemClock(),
+    });
   });
-  afterAll(async () => { await sim.close(); });
+  afterAll(async () => {
+    await reapChildren();
+    await sim.close();
+  });
 
-  it('records until SIGTERM, exits 0, and the file holds the simulator\'s books', async () => {
+  it("records until SIGTERM, exits 0, and the file holds the simulator's books", async () => {
     const dir = tempDir();
     const config = join(dir, 'config.json');
     const out = join(dir, 'rec.omrc');
-    writeFileSync(config, JSON.stringify({
-      mode: 'live',
-      exchange: { clobUrl: sim.url },
-      markets: { selector: { max: 3 } },
-      poll: { intervalMs: 200, maxBookAgeMs: 5000, orderLookupIntervalMs: 500 },
-      strategy: { name: 'bands', params: {} },
-      ledger: { path: join(dir, 'ledger.sqlite') },
-      health: { enabled: false },
-    }));
-    // No credentials in the environment: recording must not need any.
-    const child = spawn(process.execPath, [CLI, 'record', '--config', config, '--out', out, '--flush-ms', '400'], {
-      env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-    const lines: Line[] = [];
-    const text: string[] = [];
-    const enough = new Promise<void>((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`timed out; output: ${text.slice(-5).join(' | ')}`)), 30_000);
-      child.once('exit', () => { clearTimeout(timer); rej(new Error(`record exited early: ${text.slice(-5).join(' | ')}`)); });
-      createInterface({ input: child.stderr }).on('line', (t) => {
-        text.push(t);
-        try { lines.push(JSON.parse(t) as Line); } catch { return; }
-        const last = lines.at(-1) as Line;
-        // Three flushes that hold deltas: several polls of every token are on disk.
-        if (last.msg === 'flushed' && (last.deltas ?? 0) > 0 && lines.filter((l) => l.msg === 'flushed').length >= 3) { clearTimeout(timer); res(); }
-      });
-      createInterface({ input: child.stdout }).on('line', (t) => text.push(t));
-    });
-    await enough;
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mode: 'live',
+        exchange: { clobUrl: sim.url },
+        markets: { selector: { max: 3 } },
+        poll: { intervalMs: 200, maxBookAgeMs: 5000, orderLookupIntervalMs: 500 },
+        strategy: { name: 'bands', params: {} },
+        ledger: { path: join(dir, 'ledger.sqlite') },
+        health: { enabled: false },
+      }),
+    );
+    // No credentials in the environment: recording must not need any. Its log is on stderr.
+    const rec = startCli(['record', '--config', config, '--out', out, '--flush-ms', '400'], { logStream: 'stderr' });
+    const lines = rec.lines as Line[];
+    // Three flushes that hold deltas: several polls of every token are on disk.
+    await rec.waitFor(
+      () => {
+        const flushed = lines.filter((l) => l.msg === 'flushed');
+        return flushed.length >= 3 && (flushed.at(-1)?.deltas ?? 0) > 0;
+      },
+      'three flushes with deltas',
+      30_000,
+    );
+    const stop = await rec.stop(30_000);
+    expect(stop.exit.code, rec.allText()).toBe(0);
     const started = lines.find((l) => l.msg === 'recording');
     expect(started?.tokens).toBeGreaterThanOrEqual(2);
     const final = lines.find((l) => l.msg === 'recording stopped');
@@ -101,7 +113,11 @@ describe('oddsmaker record', () => {
     const tokens = new Set<string>();
     let updates = 0;
     for await (const e of reader) {
-      if (e.kind === 'book' || e.kind === 'delta') { tokens.add(e.tokenId); updates++; expect(sim.venue.token(e.tokenId)).toBeDefined(); }
+      if (e.kind === 'book' || e.kind === 'delta') {
+        tokens.add(e.tokenId);
+        updates++;
+        expect(sim.venue.token(e.tokenId)).toBeDefined();
+      }
     }
     expect(reader.tail?.status).toBe('complete');
     expect(tokens.size).toBeGreaterThanOrEqual(2);

@@ -4,13 +4,12 @@
 // no ioredis noise; a SIGTERM while it waits on a server that never answers exits 0 at once; a URL
 // that is not a Redis URL is a config error, exit 2. Every wait is bounded by a kill timer and
 // driven by events (the child's exit, its TCP connection); nothing sleeps.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI } from '../e2e/harness.js';
+import { assertBuilt, startCli } from '../support/child.js';
 
 const PASSWORD = 'hunter2-5f1c9e';
 /** The default `rateLimit.backend.connectTimeoutMs` (the configs below leave it out). */
@@ -20,39 +19,54 @@ const STARTUP_SLACK_MS = 10_000;
 /** "At once" after a SIGTERM, with room for a busy machine (it takes about 0.3 s idle). */
 const PROMPT_EXIT_MS = 3_000;
 
-interface Exit { code: number | null; signal: string | null; ms: number; endedAt: number; out: string; err: string }
+interface Exit {
+  code: number | null;
+  signal: string | null;
+  ms: number;
+  endedAt: number;
+  out: string;
+  err: string;
+}
 
 function config(redisUrl: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'om-redis-down-'));
   const path = join(dir, 'config.json');
-  writeFileSync(path, JSON.stringify({
-    mode: 'sandbox',
-    sandbox: { seed: 7, markets: 4 },
-    markets: { selector: { max: 2 } },
-    ledger: { path: join(dir, 'ledger.sqlite') },
-    health: { enabled: false },
-    rateLimit: { backend: { kind: 'redis', url: redisUrl } },
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      mode: 'sandbox',
+      sandbox: { seed: 7, markets: 4 },
+      markets: { selector: { max: 2 } },
+      ledger: { path: join(dir, 'ledger.sqlite') },
+      health: { enabled: false },
+      rateLimit: { backend: { kind: 'redis', url: redisUrl } },
+    }),
+  );
   return path;
 }
 
 /** Runs the CLI; SIGKILLed (and reported as such) if it outlives `boundMs`. */
-function run(configPath: string, boundMs: number, onSpawn?: (kill: (sig: NodeJS.Signals) => void) => void): Promise<Exit> {
+async function run(
+  configPath: string,
+  boundMs: number,
+  onSpawn?: (kill: (sig: NodeJS.Signals) => void) => void,
+): Promise<Exit> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, 'run', '--config', configPath], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { err += d; });
-  const bound = setTimeout(() => { child.kill('SIGKILL'); }, boundMs);
-  onSpawn?.((sig) => { child.kill(sig); });
-  return new Promise((resolve) => {
-    child.once('close', (code, signal) => {
-      clearTimeout(bound);
-      const endedAt = performance.now();
-      resolve({ code, signal, ms: endedAt - t0, endedAt, out, err });
-    });
+  const c = startCli(['run', '--config', configPath]);
+  onSpawn?.((sig) => {
+    c.child.kill(sig);
   });
+  // Past the bound exit() SIGKILLs and rejects; the exit is then the SIGKILL's.
+  const exit = await c.exit(boundMs).catch(() => c.exited);
+  const endedAt = performance.now();
+  return {
+    code: exit.code,
+    signal: exit.signal,
+    ms: endedAt - t0,
+    endedAt,
+    out: c.stdout.join('\n'),
+    err: c.stderr.join('\n'),
+  };
 }
 
 async function listen(server: Server): Promise<number> {
@@ -63,7 +77,9 @@ async function listen(server: Server): Promise<number> {
 
 let servers: Server[] = [];
 let sockets: Socket[] = [];
-beforeAll(() => { assertBuilt(); });
+beforeAll(() => {
+  assertBuilt();
+});
 afterEach(async () => {
   for (const s of sockets) s.destroy();
   sockets = [];
@@ -82,11 +98,13 @@ describe('oddsmaker run with an unusable Redis rate-limit backend', () => {
     expect(r.signal, `still running after the bound; stderr: ${r.err}`).toBeNull();
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(CONNECT_TIMEOUT_MS + STARTUP_SLACK_MS);
-    console.log(`closed Redis port: exit ${String(r.code)} after ${Math.round(r.ms)} ms (connect timeout ${CONNECT_TIMEOUT_MS} ms)`);
+    console.log(
+      `closed Redis port: exit ${String(r.code)} after ${Math.round(r.ms)} ms (connect timeout ${CONNECT_TIMEOUT_MS} ms)`,
+    );
     const lines = r.err.trim().split('\n');
     expect(lines).toEqual([
-      `oddsmaker: rate limiter: Redis at redis://:***@127.0.0.1:${port} (rateLimit.backend.url) not reachable within ${CONNECT_TIMEOUT_MS} ms`
-      + ` (rateLimit.backend.connectTimeoutMs): connect ECONNREFUSED 127.0.0.1:${port}`,
+      `oddsmaker: rate limiter: Redis at redis://:***@127.0.0.1:${port} (rateLimit.backend.url) not reachable within ${CONNECT_TIMEOUT_MS} ms` +
+        ` (rateLimit.backend.connectTimeoutMs): connect ECONNREFUSED 127.0.0.1:${port}`,
     ]);
     expect(r.out + r.err).not.toContain(PASSWORD);
     expect(r.out + r.err).not.toMatch(/ioredis|Unhandled/);
@@ -95,12 +113,17 @@ describe('oddsmaker run with an unusable Redis rate-limit backend', () => {
   it('exits 0 at once on SIGTERM while it waits for a Redis that never answers', async () => {
     // Accepts the connection and never says a word: the start would wait the whole timeout; the
     // SIGTERM comes as soon as the connection arrives, long before it.
-    const silent = createServer((s) => { sockets.push(s); });
+    const silent = createServer((s) => {
+      sockets.push(s);
+    });
     servers.push(silent);
     const port = await listen(silent);
     let signalledAt = 0;
     const r = await run(config(`redis://:${PASSWORD}@127.0.0.1:${port}`), 30_000, (kill) => {
-      silent.once('connection', () => { signalledAt = performance.now(); kill('SIGTERM'); });
+      silent.once('connection', () => {
+        signalledAt = performance.now();
+        kill('SIGTERM');
+      });
     });
     expect(signalledAt).toBeGreaterThan(0);
     expect(r.signal).toBeNull();

@@ -9,7 +9,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../e2e/harness.js';
 import { reap, RunChild, writeJson } from './run-child.js';
 
-beforeAll(() => { assertBuilt(); });
+beforeAll(() => {
+  assertBuilt();
+});
 afterEach(reap);
 
 async function run(cfg: unknown): Promise<{ code: number | null; stderr: string[]; lines: number; dataDir: boolean }> {
@@ -24,7 +26,9 @@ describe('oddsmaker run: strategy config errors exit 2', () => {
   it('an unknown strategy', async () => {
     const r = await run({ strategy: { name: 'bandz' } });
     expect(r.code).toBe(2);
-    expect(r.stderr.join('\n')).toMatch(/strategy\.name: unknown strategy \(got "bandz"\); known strategies: .*\bbands\b/);
+    expect(r.stderr.join('\n')).toMatch(
+      /strategy\.name: unknown strategy \(got "bandz"\); known strategies: .*\bbands\b/,
+    );
     expect(r.lines).toBe(0);
     expect(r.dataDir).toBe(false);
   }, 40_000);

@@ -9,12 +9,14 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Wallet } from 'ethers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../e2e/harness.js';
 import { reap, RunChild, writeJson, type Line } from './run-child.js';
+import { seededWallet } from '../support/keys.js';
 
-beforeAll(() => { assertBuilt(); });
+beforeAll(() => {
+  assertBuilt();
+});
 afterEach(reap);
 
 const SANDBOX = {
@@ -37,12 +39,23 @@ async function runOnce(cwd: string, args: readonly string[]): Promise<Line | und
 
 function orderIds(path: string): string[] {
   const db = new Database(path, { readonly: true });
-  try { return db.prepare<[], { id: string }>('SELECT id FROM orders').all().map((r) => r.id); } finally { db.close(); }
+  try {
+    return db
+      .prepare<[], { id: string }>('SELECT id FROM orders')
+      .all()
+      .map((r) => r.id);
+  } finally {
+    db.close();
+  }
 }
 
 function ledgers(cwd: string): string[] {
   const dir = join(cwd, 'data', 'sandbox');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.sqlite')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.sqlite'))
+        .sort()
+    : [];
 }
 
 describe('oddsmaker run --mode sandbox: a ledger per run', () => {
@@ -83,20 +96,26 @@ describe('oddsmaker run --mode sandbox: a ledger per run', () => {
     expect((await again.exit(30_000)).code).toBe(2);
     const msg = again.stderr.join('\n');
     expect(msg).toContain(`oddsmaker: ledger ${ledger} belongs to another exchange or account`);
-    expect(msg).toMatch(/ {2}- simRun: the ledger's [0-9a-f-]{36}, this run's [0-9a-f-]{36} \(a new simulator world every sandbox run\)/);
+    expect(msg).toMatch(
+      / {2}- simRun: the ledger's [0-9a-f-]{36}, this run's [0-9a-f-]{36} \(a new simulator world every sandbox run\)/,
+    );
     expect(msg).toContain('Leave ledger.path out of the config');
     expect(again.msgs()).not.toContain('universe resolved');
 
     // `--mode live` (at oddsmaker sim's default URL; nothing is sent) on that sandbox ledger: refused too.
-    const wallet = Wallet.createRandom();
+    const wallet = seededWallet('sandbox-ledger other account');
     const live = new RunChild(['--config', cfg, '--mode', 'live'], {
       cwd,
       env: {
-        ODDSMAKER_PRIVATE_KEY: wallet.privateKey, ODDSMAKER_API_KEY: '00000000-0000-4000-8000-000000000000',
-        ODDSMAKER_API_SECRET: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', ODDSMAKER_API_PASSPHRASE: 'ab'.repeat(32),
+        ODDSMAKER_PRIVATE_KEY: wallet.privateKey,
+        ODDSMAKER_API_KEY: '00000000-0000-4000-8000-000000000000',
+        ODDSMAKER_API_SECRET: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+        ODDSMAKER_API_PASSPHRASE: 'ab'.repeat(32),
       },
     });
     expect((await live.exit(30_000)).code).toBe(2);
-    expect(live.stderr.join('\n')).toContain("  - mode: the ledger's sandbox, this run's live (set by mode, or run --mode)");
+    expect(live.stderr.join('\n')).toContain(
+      "  - mode: the ledger's sandbox, this run's live (set by mode, or run --mode)",
+    );
   }, 120_000);
 });

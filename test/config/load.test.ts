@@ -16,7 +16,12 @@ describe('config', () => {
   });
   it('names every bad path and value in one error', () => {
     try {
-      validateConfig({ mode: 'yolo', poll: { intervalMs: -5 }, risk: { dailyLossLimit: '1e3' }, exchange: { dialekt: 'spec' } });
+      validateConfig({
+        mode: 'yolo',
+        poll: { intervalMs: -5 },
+        risk: { dailyLossLimit: '1e3' },
+        exchange: { dialekt: 'spec' },
+      });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);

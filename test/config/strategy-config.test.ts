@@ -16,7 +16,12 @@ function file(cfg: unknown): string {
 }
 
 function problems(fn: () => unknown): readonly string[] {
-  try { fn(); } catch (e) { if (e instanceof ConfigError) return e.problems; throw e; }
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
   throw new Error('expected a ConfigError');
 }
 
@@ -29,17 +34,25 @@ describe('strategy in config validation', () => {
   });
 
   it('a parameter the strategy refuses is a config problem naming its path and value', () => {
-    const p = problems(() => loadConfigFile(file({ strategy: { name: 'bands', params: { levels: [{ margin: -1, size: 10 }] } } })));
+    const p = problems(() =>
+      loadConfigFile(file({ strategy: { name: 'bands', params: { levels: [{ margin: -1, size: 10 }] } } })),
+    );
     expect(p).toEqual(['strategy.params.levels[0].margin: price must be ≥ 0 (got -1)']);
-    expect(problems(() => loadConfigFile(file({ strategy: { params: { nope: 1 } } })))[0]).toMatch(/^strategy\.params: Unrecognized key: "nope"/);
+    expect(problems(() => loadConfigFile(file({ strategy: { params: { nope: 1 } } })))[0]).toMatch(
+      /^strategy\.params: Unrecognized key: "nope"/,
+    );
   });
 
   it('a malformed strategy section is reported once, by the schema', () => {
-    expect(problems(() => loadConfigFile(file({ strategy: { name: 7 } })))).toEqual(['strategy.name: Invalid input: expected string, received number (got 7)']);
+    expect(problems(() => loadConfigFile(file({ strategy: { name: 7 } })))).toEqual([
+      'strategy.name: Invalid input: expected string, received number (got 7)',
+    ]);
   });
 
   it('validateConfig checks the strategy only when given a registry', () => {
     expect(validateConfig({ strategy: { name: 'mine' } }).strategy.name).toBe('mine');
-    expect(problems(() => validateConfig({ strategy: { name: 'mine' } }, 'x', { strategies: registry }))[0]).toMatch(/^strategy\.name: unknown strategy/);
+    expect(problems(() => validateConfig({ strategy: { name: 'mine' } }, 'x', { strategies: registry }))[0]).toMatch(
+      /^strategy\.name: unknown strategy/,
+    );
   });
 });

@@ -1,10 +1,17 @@
-// The book hash of protocol.md §5 checked against the recorded hashes of real books. Each test
+// The book hash of docs/protocol.md §5 checked against the recorded hashes of real books. Each test
 // states one finding; together they are what book-hash.ts's header reports.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  bookHash,
+  bookHashFields,
+  bookHashPreimage,
+  hashBook,
+  legacyBookHash,
+  type BookHashFields,
+} from '../../src/core/book-hash.js';
 import { makeBook, type Level } from '../../src/core/book.js';
-import { bookHash, bookHashFields, bookHashPreimage, hashBook, legacyBookHash, type BookHashFields } from '../../src/core/book-hash.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import { parseBook } from '../../src/exchange/parse/book.js';
 import { readPrice, readShares } from '../../src/exchange/parse/decimal.js';
@@ -14,11 +21,11 @@ import { realJson, realJsonLines } from '../exchange/parse/fixtures.js';
 type Raw = Record<string, unknown> & { hash: string };
 const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex');
 
-const emptyAsk = realJson('clob_rest_book_empty_ask_2026-08-03.json') as WireBook;
+const emptyAsk = realJson('wire/markets/book_get_empty_ask_nautilus_2026-08-03.json') as WireBook;
 const ws2026 = realJson('clob_ws_book_snapshot_2026.json') as Raw;
 const rest2024 = realJson('clob_rest_book_2024-10-13.json') as Raw;
 const ws2024 = realJson('clob_ws_book_2024.json') as Raw;
-const ccxt2026 = realJson('clob_rest_book_2026-06-12.json') as WireBook;
+const ccxt2026 = realJson('wire/markets/book_get_ccxt_2026-06-12.json') as WireBook;
 const burst = realJsonLines('clob_ws_market_burst_2tokens.jsonl') as Raw[];
 
 describe('bookHash reproduces the exchange', () => {
@@ -50,7 +57,15 @@ describe('bookHash reproduces the exchange', () => {
     // The closing snapshot lacks tick_size and last_trade_price too: the trade just before it was at 0.301.
     const last = burst[burst.length - 1] as Raw;
     expect(Object.keys(last)).not.toContain('last_trade_price');
-    expect(bookHash({ ...last, min_order_size: '5', neg_risk: false, tick_size: '0.001', last_trade_price: '0.301' } as unknown as BookHashFields)).toBe(last.hash);
+    expect(
+      bookHash({
+        ...last,
+        min_order_size: '5',
+        neg_risk: false,
+        tick_size: '0.001',
+        last_trade_price: '0.301',
+      } as unknown as BookHashFields),
+    ).toBe(last.hash);
   });
 
   it('every price_change hash is the hash of the book after all changes with that timestamp', () => {
@@ -66,7 +81,8 @@ describe('bookHash reproduces the exchange', () => {
       const changes = (msg['price_changes'] as Array<Record<string, string>>).filter((c) => c['asset_id'] === tokenA);
       groups.set(ts, [...(groups.get(ts) ?? []), ...changes]);
     }
-    const toLevels = (m: Map<number, Shares>): Level[] => [...m].map(([price, size]) => ({ price: price as Price, size }));
+    const toLevels = (m: Map<number, Shares>): Level[] =>
+      [...m].map(([price, size]) => ({ price: price as Price, size }));
     let checked = 0;
     let lastTrade = start.lastTradePrice; // 0.255
     for (const [ts, changes] of groups) {
@@ -78,10 +94,19 @@ describe('bookHash reproduces the exchange', () => {
         else side.set(price, size);
       }
       const book = (ltp: Price | null): string =>
-        hashBook(makeBook({
-          market: start.market, assetId: start.assetId, timestampMs: Number(ts), bids: toLevels(bids), asks: toLevels(asks),
-          minOrderSize: 5_000_000 as Shares, tickSize: start.tickSize, negRisk: false, lastTradePrice: ltp,
-        }));
+        hashBook(
+          makeBook({
+            market: start.market,
+            assetId: start.assetId,
+            timestampMs: Number(ts),
+            bids: toLevels(bids),
+            asks: toLevels(asks),
+            minOrderSize: 5_000_000 as Shares,
+            tickSize: start.tickSize,
+            negRisk: false,
+            lastTradePrice: ltp,
+          }),
+        );
       let h = book(lastTrade);
       // The one trade of the burst (at 0.301) moves last_trade_price; it also clears the crossing.
       if (changes.some((c) => c['hash'] !== h)) {
@@ -102,7 +127,18 @@ describe('bookHash reproduces the exchange', () => {
     for (const raw of [rest2024, ws2024]) {
       const b = raw as unknown as BookHashFields;
       expect(legacyBookHash(b)).toBe(raw.hash);
-      expect(sha1(JSON.stringify({ market: b.market, asset_id: b.asset_id, timestamp: b.timestamp, hash: '', bids: b.bids, asks: b.asks }))).not.toBe(raw.hash);
+      expect(
+        sha1(
+          JSON.stringify({
+            market: b.market,
+            asset_id: b.asset_id,
+            timestamp: b.timestamp,
+            hash: '',
+            bids: b.bids,
+            asks: b.asks,
+          }),
+        ),
+      ).not.toBe(raw.hash);
     }
   });
 
@@ -120,11 +156,19 @@ describe('bookHash details', () => {
     const extra = { ...emptyAsk, bids: emptyAsk.bids.map((l) => ({ ...l, extra: 1 })) };
     expect(bookHash(extra)).toBe(emptyAsk.hash);
     expect(bookHash({ ...emptyAsk, bids: [...emptyAsk.bids].reverse() })).not.toBe(emptyAsk.hash);
-    expect(bookHash({ ...emptyAsk, bids: [{ price: '0.0010', size: '667.12' }, emptyAsk.bids[1]!] })).not.toBe(emptyAsk.hash);
+    expect(bookHash({ ...emptyAsk, bids: [{ price: '0.0010', size: '667.12' }, emptyAsk.bids[1]!] })).not.toBe(
+      emptyAsk.hash,
+    );
   });
 
   it('hashBook renders null fields as "" and neg_risk null as false', () => {
-    const b = makeBook({ market: 'm', assetId: 'a', timestampMs: 5, bids: [{ price: 500_000 as Price, size: 1_500_000 as Shares }], asks: [] });
+    const b = makeBook({
+      market: 'm',
+      assetId: 'a',
+      timestampMs: 5,
+      bids: [{ price: 500_000 as Price, size: 1_500_000 as Shares }],
+      asks: [],
+    });
     expect(bookHashPreimage(bookHashFields(b))).toBe(
       '{"market":"m","asset_id":"a","timestamp":"5","hash":"","bids":[{"price":"0.5","size":"1.5"}],"asks":[],' +
         '"min_order_size":"","tick_size":"","neg_risk":false,"last_trade_price":""}',
@@ -139,17 +183,31 @@ describe('rendering and parsing agree', () => {
 
   it('property: parseBook(bookHashFields(book)) is the book, and its hash is stable', () => {
     fc.assert(
-      fc.property(levels, levels, fc.option(fc.constantFrom(100, 1000, 2500, 5000, 10_000, 100_000)), fc.option(fc.integer({ min: 0, max: 1_000_000 })), fc.option(fc.boolean()), (bids, asks, tick, ltp, neg) => {
-        const book = makeBook({
-          market: '0xm', assetId: '123', timestampMs: 1_790_000_000_000, bids, asks,
-          tickSize: tick as Price | null, lastTradePrice: ltp as Price | null, negRisk: neg ?? false, minOrderSize: 5_000_000 as Shares,
-        });
-        const fields = bookHashFields(book);
-        const h = bookHash(fields);
-        const parsed = parseBook({ ...fields, hash: h });
-        expect(parsed).toEqual({ ...book, hash: h });
-        expect(hashBook(parsed)).toBe(h);
-      }),
+      fc.property(
+        levels,
+        levels,
+        fc.option(fc.constantFrom(100, 1000, 2500, 5000, 10_000, 100_000)),
+        fc.option(fc.integer({ min: 0, max: 1_000_000 })),
+        fc.option(fc.boolean()),
+        (bids, asks, tick, ltp, neg) => {
+          const book = makeBook({
+            market: '0xm',
+            assetId: '123',
+            timestampMs: 1_790_000_000_000,
+            bids,
+            asks,
+            tickSize: tick as Price | null,
+            lastTradePrice: ltp as Price | null,
+            negRisk: neg ?? false,
+            minOrderSize: 5_000_000 as Shares,
+          });
+          const fields = bookHashFields(book);
+          const h = bookHash(fields);
+          const parsed = parseBook({ ...fields, hash: h });
+          expect(parsed).toEqual({ ...book, hash: h });
+          expect(hashBook(parsed)).toBe(h);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -40,7 +40,10 @@ describe('sortLevels', () => {
   });
 
   it('reports duplicates (at their input position), zero sizes and prices outside (0, 1)', () => {
-    expect(sortLevels([L(1000, 1), L(3000, 1), L(2000, 1), L(3000, 5)], 'bids')).toEqual({ index: 3, reason: 'duplicated price level 0.003' });
+    expect(sortLevels([L(1000, 1), L(3000, 1), L(2000, 1), L(3000, 5)], 'bids')).toEqual({
+      index: 3,
+      reason: 'duplicated price level 0.003',
+    });
     expect(sortLevels([L(1000, 1), L(1000, 1)], 'asks')?.index).toBe(1);
     expect(sortLevels([L(1000, 1), L(2000, 0)], 'asks')).toEqual({ index: 1, reason: 'size is not positive' });
     expect(sortLevels([L(0, 1)], 'bids')?.reason).toMatch(/price out of range/);
@@ -61,7 +64,12 @@ describe('sortLevels', () => {
 // Distinct prices in (0, 1) with positive sizes.
 const side = fc
   .uniqueArray(fc.integer({ min: 1, max: 999_999 }), { maxLength: 40 })
-  .chain((prices) => fc.tuple(fc.constant(prices), fc.array(fc.integer({ min: 1, max: 10 ** 12 }), { minLength: prices.length, maxLength: prices.length })))
+  .chain((prices) =>
+    fc.tuple(
+      fc.constant(prices),
+      fc.array(fc.integer({ min: 1, max: 10 ** 12 }), { minLength: prices.length, maxLength: prices.length }),
+    ),
+  )
   .map(([prices, sizes]) => prices.map((p, i) => L(p, sizes[i] as number)));
 
 describe('book properties', () => {
@@ -120,26 +128,31 @@ describe('book properties', () => {
 
   it('depthWithin equals an exact reference sum and grows with the distance', () => {
     fc.assert(
-      fc.property(side, fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom('bids' as const, 'asks' as const), (levels, dist, s) => {
-        const b = makeBook({ ...base, bids: s === 'bids' ? levels : [], asks: s === 'asks' ? levels : [] });
-        const d = depthWithin(b, s, dist, 'floor');
-        const best = b[s][0];
-        const inRange = best === undefined ? [] : b[s].filter((l) => Math.abs(l.price - best.price) <= dist);
-        expect(d.levels).toBe(inRange.length);
-        expect(d.shares).toBe(inRange.reduce((a, l) => a + l.size, 0));
-        const num = inRange.reduce((a, l) => a + BigInt(l.price) * BigInt(l.size), 0n);
-        expect(BigInt(d.notional)).toBe(num / 1_000_000n);
-        const dc = depthWithin(b, s, dist, 'ceil');
-        expect(dc.notional - d.notional).toBe(num % 1_000_000n === 0n ? 0 : 1);
-        expect(depthWithin(b, s, dist + 1000, 'floor').shares).toBeGreaterThanOrEqual(d.shares);
-      }),
+      fc.property(
+        side,
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.constantFrom('bids' as const, 'asks' as const),
+        (levels, dist, s) => {
+          const b = makeBook({ ...base, bids: s === 'bids' ? levels : [], asks: s === 'asks' ? levels : [] });
+          const d = depthWithin(b, s, dist, 'floor');
+          const best = b[s][0];
+          const inRange = best === undefined ? [] : b[s].filter((l) => Math.abs(l.price - best.price) <= dist);
+          expect(d.levels).toBe(inRange.length);
+          expect(d.shares).toBe(inRange.reduce((a, l) => a + l.size, 0));
+          const num = inRange.reduce((a, l) => a + BigInt(l.price) * BigInt(l.size), 0n);
+          expect(BigInt(d.notional)).toBe(num / 1_000_000n);
+          const dc = depthWithin(b, s, dist, 'ceil');
+          expect(dc.notional - d.notional).toBe(num % 1_000_000n === 0n ? 0 : 1);
+          expect(depthWithin(b, s, dist + 1000, 'floor').shares).toBeGreaterThanOrEqual(d.shares);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
 
 describe('book queries on real books', () => {
-  const b = parseBook(realJson('clob_rest_book_2026-06-12.json'));
+  const b = parseBook(realJson('wire/markets/book_get_ccxt_2026-06-12.json'));
 
   it('best prices, mid and spread', () => {
     expect(bestBid(b)).toEqual({ price: 5000, size: 1_000_000_000 });
@@ -156,12 +169,16 @@ describe('book queries on real books', () => {
     expect(d.shares).toBe((1000 + 12364 + 135826.51) * 1_000_000);
     // 0.005×1000 + 0.004×12364 + 0.003×135826.51 = 5 + 49.456 + 407.47953
     expect(d.notional).toBe(461_935_530);
-    expect(depthWithin(b, 'asks', 0, 'floor')).toEqual({ levels: 1, shares: 222_222_000_000, notional: 221_110_890_000 });
+    expect(depthWithin(b, 'asks', 0, 'floor')).toEqual({
+      levels: 1,
+      shares: 222_222_000_000,
+      notional: 221_110_890_000,
+    });
     expect(() => depthWithin(b, 'asks', -1, 'floor')).toThrow(InvariantError);
   });
 
   it('an empty side has no best price, no mid and no spread', () => {
-    const e = parseBook(realJson('clob_rest_book_empty_ask_2026-08-03.json'));
+    const e = parseBook(realJson('wire/markets/book_get_empty_ask_nautilus_2026-08-03.json'));
     expect(bestAsk(e)).toBeNull();
     expect(mid(e, 'floor')).toBeNull();
     expect(spread(e)).toBeNull();

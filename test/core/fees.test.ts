@@ -2,7 +2,16 @@
 // floored to the collateral millionth, and its reservation bound.
 import { describe, expect, it } from 'vitest';
 import {
-  baseFeeModel, BPS, exactRate, feeModelFromDetails, feeModelOf, fillFee, NO_FEES, RATE_SCALE, reserveFee, type FeeModel,
+  baseFeeModel,
+  BPS,
+  exactRate,
+  feeModelFromDetails,
+  feeModelOf,
+  fillFee,
+  NO_FEES,
+  RATE_SCALE,
+  reserveFee,
+  type FeeModel,
 } from '../../src/core/fees.js';
 import { SCALE } from '../../src/core/money.js';
 
@@ -15,13 +24,21 @@ const model = (r: number, e: number): FeeModel => {
 /** The official client's float value, floored to the millionth as we charge it. */
 const floored = (x: number): number => Math.floor(x * SCALE + 1e-7);
 
-describe('fillFee: the public exchange\'s fd formula, C × r × (p(1 − p))^e', () => {
+describe("fillFee: the public exchange's fd formula, C × r × (p(1 − p))^e", () => {
   // Polymarket/clob-client-v2 tests/client/feeCalculations.test.ts @ f557804adf90735651e9a54c59e11d5487c4fcf4
   // and Polymarket/py-clob-client-v2 tests/test_fee_calculations.py @ 7e943793a7cabf1f6d4553a3ecb5edb68c58fafb:
   // "platform fee (builder fee = 0)", rate 0.25, exponent 2, C = 100 contracts.
   const official: Array<[price: number, contracts: number, fee: number]> = [
-    [0.5, 100, 1.5625], [0.3, 100, 1.1025], [0.1, 100, 0.2025], [0.05, 100, 0.05640625], [0.01, 100, 0.00245025],
-    [0.7, 100, 1.1025], [0.9, 100, 0.2025], [0.95, 100, 0.05640625], [0.99, 100, 0.00245025], [0.5, 125.5, 1.9609375],
+    [0.5, 100, 1.5625],
+    [0.3, 100, 1.1025],
+    [0.1, 100, 0.2025],
+    [0.05, 100, 0.05640625],
+    [0.01, 100, 0.00245025],
+    [0.7, 100, 1.1025],
+    [0.9, 100, 0.2025],
+    [0.95, 100, 0.05640625],
+    [0.99, 100, 0.00245025],
+    [0.5, 125.5, 1.9609375],
   ];
   it.each(official)('r 0.25, e 2: %f × %f shares → %f (taker), 0 (maker)', (p, c, fee) => {
     const m = model(0.25, 2);
@@ -35,10 +52,14 @@ describe('fillFee: the public exchange\'s fd formula, C × r × (p(1 − p))^e',
   // shares. At 0.5 that is 200 shares; at 0.7 (142.857… shares, not a whole number of share
   // millionths) we fill 100 shares ($70) and expect the official figure × 0.7 (linear in C).
   const production: Array<[name: string, r: number, p: number, feePer100: number]> = [
-    ['sports_fees_v2', 0.03, 0.5, 1.5], ['sports_fees_v2', 0.03, 0.7, 0.9],
-    ['politics_fees', 0.04, 0.5, 2.0], ['politics_fees', 0.04, 0.7, 1.2],
-    ['culture_fees', 0.05, 0.5, 2.5], ['culture_fees', 0.05, 0.7, 1.5],
-    ['crypto_fees_v2', 0.072, 0.5, 3.6], ['crypto_fees_v2', 0.072, 0.7, 2.16],
+    ['sports_fees_v2', 0.03, 0.5, 1.5],
+    ['sports_fees_v2', 0.03, 0.7, 0.9],
+    ['politics_fees', 0.04, 0.5, 2.0],
+    ['politics_fees', 0.04, 0.7, 1.2],
+    ['culture_fees', 0.05, 0.5, 2.5],
+    ['culture_fees', 0.05, 0.7, 1.5],
+    ['crypto_fees_v2', 0.072, 0.5, 3.6],
+    ['crypto_fees_v2', 0.072, 0.7, 2.16],
   ];
   it.each(production)('%s (r %f, e 1) on $100 at %f → $%f', (_name, r, p, fee) => {
     const shares = p === 0.5 ? 200 : 100;
@@ -75,7 +96,7 @@ describe('fillFee: the public exchange\'s fd formula, C × r × (p(1 − p))^e',
   });
 });
 
-describe('fillFee: the interface\'s base fees, bps × min(p, 1 − p) × size', () => {
+describe("fillFee: the interface's base fees, bps × min(p, 1 − p) × size", () => {
   it('is ⌊bps × m × size / 10¹⁰⌋ by role', () => {
     const m = baseFeeModel(100, 200);
     expect(m.takerRate).toBe(200 * BPS);

@@ -2,8 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  divRound, formatFixed, formatMicros, fromFloat, microsFromNumber, mulMicros, parseDecimalMicros,
-  parseIntegerMicros, parsePrice, parseShares, roundToStep,
+  divRound,
+  formatFixed,
+  formatMicros,
+  fromFloat,
+  microsFromNumber,
+  mulMicros,
+  parseDecimalMicros,
+  parseIntegerMicros,
+  parsePrice,
+  parseShares,
+  roundToStep,
 } from '../../src/core/money.js';
 
 describe('parseDecimalMicros', () => {
@@ -16,10 +25,16 @@ describe('parseDecimalMicros', () => {
     expect(Object.is(parseDecimalMicros('-0'), 0)).toBe(true);
   });
   it.each(['', '1e-3', '1E5', 'NaN', 'Infinity', '0.1234567', ' 1', '1 ', '+1', '.5', '5.', '0x10', '1,5', '--1'])(
-    'rejects %j naming the value', (bad) => {
+    'rejects %j naming the value',
+    (bad) => {
       expect(() => parseDecimalMicros(bad, 'size')).toThrow(/size/);
-      try { parseDecimalMicros(bad, 'size'); } catch (e) { expect((e as Error).message).toContain(JSON.stringify(bad)); }
-    });
+      try {
+        parseDecimalMicros(bad, 'size');
+      } catch (e) {
+        expect((e as Error).message).toContain(JSON.stringify(bad));
+      }
+    },
+  );
   it('rejects values whose millionths are not safe integers', () => {
     expect(() => parseDecimalMicros('99999999999')).toThrow(/out of range/);
     expect(() => parseDecimalMicros('9007199254.740993')).toThrow(/out of range/);
@@ -39,11 +54,13 @@ describe('parseDecimalMicros', () => {
     expect(() => parseIntegerMicros('99999999999999999999')).toThrow(/out of range/);
   });
   it('round-trips every formatted value (property)', () => {
-    fc.assert(fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (v) => {
-      const s = formatMicros(v);
-      expect(s).not.toMatch(/e/i);
-      expect(parseDecimalMicros(s)).toBe(v);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (v) => {
+        const s = formatMicros(v);
+        expect(s).not.toMatch(/e/i);
+        expect(parseDecimalMicros(s)).toBe(v);
+      }),
+    );
   });
 });
 
@@ -84,12 +101,16 @@ describe('rounding', () => {
   });
   it('mulMicros agrees with bigint for every mode (property)', () => {
     const modes = ['floor', 'ceil', 'trunc', 'half-even'] as const;
-    fc.assert(fc.property(
-      fc.integer({ min: -2_000_000_000_000, max: 2_000_000_000_000 }), fc.integer({ min: 0, max: 1_000_000 }),
-      fc.constantFrom(...modes),
-      (a, b, mode) => {
-        expect(mulMicros(a, b, mode)).toBe(Number(divRound(BigInt(a) * BigInt(b), 1_000_000n, mode)));
-      }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -2_000_000_000_000, max: 2_000_000_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.constantFrom(...modes),
+        (a, b, mode) => {
+          expect(mulMicros(a, b, mode)).toBe(Number(divRound(BigInt(a) * BigInt(b), 1_000_000n, mode)));
+        },
+      ),
+    );
   });
   it('roundToStep and float conversion', () => {
     expect(roundToStep(21_049_999, 10_000, 'trunc')).toBe(21_040_000);

@@ -6,7 +6,9 @@ import { redactUrl, redactUrlsIn, urlPassword } from '../../src/core/redact-url.
 describe('redactUrl', () => {
   it('hides the password and secret parameters, keeps the address', () => {
     expect(redactUrl('redis://:hunter2@127.0.0.1:6379')).toBe('redis://:***@127.0.0.1:6379');
-    expect(redactUrl('rediss://user:p%40ss@h.example:6380/2?password=x&db=2')).toBe('rediss://user:***@h.example:6380/2?password=***&db=2');
+    expect(redactUrl('rediss://user:p%40ss@h.example:6380/2?password=x&db=2')).toBe(
+      'rediss://user:***@h.example:6380/2?password=***&db=2',
+    );
     expect(redactUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
     expect(redactUrl('not a url')).toBe('not a url');
   });

@@ -10,7 +10,16 @@ import { getDialect } from '../../src/exchange/dialect.js';
 import { Ledger } from '../../src/ledger/index.js';
 import { diffPositions, tokenResolver } from '../../src/ledger/positions-diff.js';
 import type { RunningSimulator } from '../../src/sim/server/start.js';
-import { liveOrderIds, pollUntil, simOrders, startSim, tempDir, useE2eSession, writeConfig, type LogLine } from './harness.js';
+import {
+  liveOrderIds,
+  pollUntil,
+  simOrders,
+  startSim,
+  tempDir,
+  useE2eSession,
+  writeConfig,
+  type LogLine,
+} from './harness.js';
 
 const isCycle = (l: LogLine): boolean => l.msg === 'cycle';
 const isFill = (l: LogLine): boolean => l.msg === 'fill';
@@ -30,7 +39,16 @@ async function exchangePositionsMatchLedger(s: RunningSimulator, ledgerPath: str
     try {
       const held = ledger.positions({ openOnly: true });
       expect(held.length).toBeGreaterThan(0);
-      const diffs = diffPositions(held, exchange.map((p) => ({ asset: p.asset, conditionId: p.conditionId, outcomeIndex: p.outcomeIndex, size: toFloat(p.size) })), { resolveToken: tokenResolver(markets) });
+      const diffs = diffPositions(
+        held,
+        exchange.map((p) => ({
+          asset: p.asset,
+          conditionId: p.conditionId,
+          outcomeIndex: p.outcomeIndex,
+          size: toFloat(p.size),
+        })),
+        { resolveToken: tokenResolver(markets) },
+      );
       expect(diffs).toEqual([]);
     } finally {
       ledger.close();
@@ -42,7 +60,7 @@ async function exchangePositionsMatchLedger(s: RunningSimulator, ledgerPath: str
 
 describe('daemon end to end against the simulator', () => {
   it('quotes, gets filled, matches the exchange positions, and leaves nothing live after SIGTERM', async () => {
-    const sim = session.sim = await startSim(7);
+    const sim = (session.sim = await startSim(7));
     const dir = tempDir();
     const cfg = writeConfig(dir, sim);
     const d = session.launch(cfg);
@@ -51,6 +69,12 @@ describe('daemon end to end against the simulator', () => {
     const live = (await simOrders(sim)).filter((o) => o.status === 'LIVE');
     expect(live.length).toBeGreaterThan(0);
     await d.waitFor(isFill, 'a fill', 90_000);
+    // The fill line reads in human units, with the market's short name (question · outcome).
+    const fill = d.lines.find(isFill)!;
+    expect(fill.price).toMatch(/^(0\.\d+|1)$/);
+    expect(fill.size).toMatch(/^\d+(\.\d+)?$/);
+    expect(fill.fee).toMatch(/^\d+(\.\d+)?$/);
+    expect(fill.market).toMatch(/^\S.* · \S+/);
     // A couple more cycles so the fill's position is settled in the ledger.
     const seen = d.lines.filter(isCycle).length;
     await d.waitFor(() => d.lines.filter(isCycle).length >= seen + 2, 'two more cycles');
@@ -58,24 +82,26 @@ describe('daemon end to end against the simulator', () => {
     d.child.kill('SIGTERM');
     const exit = await d.exited;
     expect(exit.code).toBe(0);
-    expect(d.lines.some((l) => l.msg === 'shutdown complete')).toBe(true);
 
     const after = await simOrders(sim);
     expect(after.filter((o) => o.status === 'LIVE')).toEqual([]);
     await exchangePositionsMatchLedger(sim, `${dir}/ledger.sqlite`);
     // Secrets never reach the log.
     const text = d.allText();
-    for (const secret of [sim.account.privateKey.slice(2), sim.account.secret, sim.account.passphrase]) expect(text).not.toContain(secret);
+    for (const secret of [sim.account.privateKey.slice(2), sim.account.secret, sim.account.passphrase])
+      expect(text).not.toContain(secret);
   }, 180_000);
 
   it('survives a SIGKILL mid-run: no orphan order, no lost or duplicated fill after a restart', async () => {
-    const sim = session.sim = await startSim(11);
+    const sim = (session.sim = await startSim(11));
     const dir = tempDir();
     const cfg = writeConfig(dir, sim);
     const first = session.launch(cfg);
     await first.waitFor(isFill, 'a fill before the kill', 90_000);
     // Kill while quotes rest (a fill may have just taken the last of them; the next cycle re-quotes).
-    await pollUntil('quotes resting at the kill', 30_000, async () => ((await liveOrderIds(sim)).length > 0 ? true : null));
+    await pollUntil('quotes resting at the kill', 30_000, async () =>
+      (await liveOrderIds(sim)).length > 0 ? true : null,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
     // The killed daemon left its quotes resting: the restart must find and manage them.
@@ -83,7 +109,10 @@ describe('daemon end to end against the simulator', () => {
     expect(orphansAtKill.length).toBeGreaterThan(0);
 
     const second = session.launch(cfg);
-    const rec = await second.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation after restart');
+    const rec = await second.waitFor(
+      (l) => l.msg === 'startup reconciliation done',
+      'startup reconciliation after restart',
+    );
     expect(Number(rec.lookedUp)).toBeGreaterThan(0);
     const cyclesAtStart = second.lines.filter(isCycle).length;
     await second.waitFor(() => second.lines.filter(isCycle).length >= cyclesAtStart + 6, 'six cycles after restart');

@@ -1,43 +1,50 @@
 // End-to-end harness: the exchange simulator in the test process (system clock, synthetic flow on)
 // and the daemon as a real child process (`dist/src/cli/main.js run`, live mode against the
 // simulator's URL with its throwaway account in the environment, or paper mode with no credentials
-// at all). Waits are driven by the daemon's own log lines (JSON on stdout) with a bound, never by
-// sleeping. `recordRequests` sees every HTTP request that reaches the simulator.
-import { spawn, type ChildProcess } from 'node:child_process';
+// at all), run by the one child harness (test/support/child.ts). Waits are driven by the daemon's own
+// log lines (JSON on stdout) with a bound, never by sleeping. `recordRequests` sees every HTTP
+// request that reaches the simulator.
 import { afterEach, beforeAll } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { SystemClock } from '../../src/core/clock.js';
 import { parseShares } from '../../src/core/money.js';
 import { ROUTES, type RouteDef } from '../../src/exchange/client/routes.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
+import { assertBuilt, CLI, NodeChild, type Line } from '../support/child.js';
 
-export const CLI = resolve('dist/src/cli/main.js');
-
-export function assertBuilt(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: the end-to-end tests run the compiled CLI; run \`npm run build\` first (npm test does)`);
-}
+export { assertBuilt, CLI };
 
 export async function startSim(seed: number): Promise<RunningSimulator> {
-  return startSimulator({ host: '127.0.0.1', port: 0, seed, markets: 6, flow: 'high', limits: 'on', clock: new SystemClock() });
+  return startSimulator({
+    host: '127.0.0.1',
+    port: 0,
+    seed,
+    markets: 6,
+    flow: 'high',
+    limits: 'on',
+    clock: new SystemClock(),
+  });
 }
 
 export function writeConfig(dir: string, sim: RunningSimulator): string {
   const path = join(dir, 'config.json');
-  writeFileSync(path, JSON.stringify({
-    mode: 'live',
-    exchange: { clobUrl: sim.url },
-    markets: { selector: { max: 3 } },
-    poll: { intervalMs: 250, maxBookAgeMs: 5000, orderLookupIntervalMs: 500 },
-    strategy: { name: 'bands', params: {} },
-    ledger: { path: join(dir, 'ledger.sqlite') },
-    orders: { shutdownTimeoutMs: 15000 },
-    log: { level: 'info' },
-    health: { enabled: false },
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      mode: 'live',
+      exchange: { clobUrl: sim.url },
+      markets: { selector: { max: 3 } },
+      poll: { intervalMs: 250, maxBookAgeMs: 5000, orderLookupIntervalMs: 500 },
+      strategy: { name: 'bands', params: {} },
+      ledger: { path: join(dir, 'ledger.sqlite') },
+      orders: { shutdownTimeoutMs: 15000 },
+      log: { level: 'info' },
+      health: { enabled: false },
+    }),
+  );
   return path;
 }
 
@@ -45,10 +52,19 @@ export function writeConfig(dir: string, sim: RunningSimulator): string {
  * The shipped paper config (config/paper.json) pointed at the simulator: its market data from
  * `sim.url`, its ledger in `dir`, faster polling, and `overrides` merged one level deep.
  */
-export function writePaperConfig(dir: string, sim: RunningSimulator, overrides: Record<string, Record<string, unknown>> = {}): string {
-  const shipped = JSON.parse(readFileSync(resolve('config/paper.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+export function writePaperConfig(
+  dir: string,
+  sim: RunningSimulator,
+  overrides: Record<string, Record<string, unknown>> = {},
+): string {
+  const shipped = JSON.parse(readFileSync(resolve('config/paper.json'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const cfg: Record<string, unknown> = { ...shipped };
-  const merge = (key: string, v: Record<string, unknown>): void => { cfg[key] = { ...((cfg[key] as Record<string, unknown> | undefined) ?? {}), ...v }; };
+  const merge = (key: string, v: Record<string, unknown>): void => {
+    cfg[key] = { ...((cfg[key] as Record<string, unknown> | undefined) ?? {}), ...v };
+  };
   merge('exchange', { clobUrl: sim.url });
   merge('markets', { selector: { max: 3 } });
   merge('poll', { intervalMs: 250, maxBookAgeMs: 5000, orderLookupIntervalMs: 500 });
@@ -65,7 +81,7 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'oddsmaker-e2e-'));
 }
 
-export interface LogLine { msg?: string; level?: number; [k: string]: unknown }
+export type LogLine = Line;
 
 export interface DaemonProcessOptions {
   /** Arguments after `run --config <file>` (e.g. `--mode paper`). */
@@ -74,62 +90,39 @@ export interface DaemonProcessOptions {
   readonly credentials?: boolean;
 }
 
-/** A running daemon child with a line-by-line view of its JSON log. */
-export class DaemonProcess {
-  readonly child: ChildProcess;
-  readonly lines: LogLine[] = [];
-  readonly stderr: string[] = [];
-  private waiters: Array<{ pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-
+/** A running daemon child (`run --config <file>`) against the simulator, with its JSON log. */
+export class DaemonProcess extends NodeChild {
   constructor(configPath: string, sim: RunningSimulator, opts: DaemonProcessOptions = {}) {
     const a = sim.account;
-    const credentials = opts.credentials === false ? {} : {
-      ODDSMAKER_PRIVATE_KEY: a.privateKey,
-      ODDSMAKER_ADDRESS: a.address,
-      ODDSMAKER_API_KEY: a.apiKey,
-      ODDSMAKER_API_SECRET: a.secret,
-      ODDSMAKER_API_PASSPHRASE: a.passphrase,
-    };
-    this.child = spawn(process.execPath, [CLI, 'run', '--config', configPath, ...(opts.args ?? [])], {
-      env: { PATH: process.env.PATH ?? '', ...credentials },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.exited = new Promise((res) => this.child.once('exit', (code, signal) => res({ code, signal })));
-    createInterface({ input: this.child.stdout! }).on('line', (text) => {
-      let l: LogLine;
-      try { l = JSON.parse(text) as LogLine; } catch { l = { msg: text }; }
-      this.lines.push(l);
-      this.waiters = this.waiters.filter((w) => { if (w.pred(l)) { w.resolve(l); return false; } return true; });
-    });
-    createInterface({ input: this.child.stderr! }).on('line', (t) => this.stderr.push(t));
-  }
-
-  /** Resolves with the first log line (past or future) matching pred; rejects after timeoutMs. */
-  waitFor(pred: (l: LogLine) => boolean, what: string, timeoutMs = 60_000): Promise<LogLine> {
-    const seen = this.lines.find(pred);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`timed out waiting for ${what}; stderr: ${this.stderr.slice(-5).join(' | ')}; last log: ${JSON.stringify(this.lines.slice(-3))}`)), timeoutMs);
-      const onExit = (): void => { clearTimeout(timer); rej(new Error(`daemon exited while waiting for ${what}; stderr: ${this.stderr.slice(-10).join(' | ')}`)); };
-      this.child.once('exit', onExit);
-      this.waiters.push({ pred, resolve: (l) => { clearTimeout(timer); this.child.off('exit', onExit); res(l); } });
-    });
-  }
-
-  allText(): string {
-    return this.lines.map((l) => JSON.stringify(l)).join('\n') + '\n' + this.stderr.join('\n');
+    const credentials =
+      opts.credentials === false
+        ? {}
+        : {
+            ODDSMAKER_PRIVATE_KEY: a.privateKey,
+            ODDSMAKER_ADDRESS: a.address,
+            ODDSMAKER_API_KEY: a.apiKey,
+            ODDSMAKER_API_SECRET: a.secret,
+            ODDSMAKER_API_PASSPHRASE: a.passphrase,
+          };
+    super(CLI, ['run', '--config', configPath, ...(opts.args ?? [])], { env: credentials });
   }
 }
 
-export interface SimOrder { id: string; status: string; sizeMatched: number }
+export interface SimOrder {
+  id: string;
+  status: string;
+  sizeMatched: number;
+}
 
 /** Every order of the account as the simulator knows it (all statuses). */
 export async function simOrders(sim: RunningSimulator): Promise<SimOrder[]> {
   const out: SimOrder[] = [];
   for (let offset = 0; ; offset += 1000) {
     const res = await fetch(`${sim.url}/_sim/orders?owner=${sim.account.address}&limit=1000&offset=${offset}`);
-    const body = (await res.json()) as { count: number; data: Array<{ id: string; status: string; sizeMatched: string }> };
+    const body = (await res.json()) as {
+      count: number;
+      data: Array<{ id: string; status: string; sizeMatched: string }>;
+    };
     for (const o of body.data) out.push({ id: o.id, status: o.status, sizeMatched: parseShares(o.sizeMatched) });
     if (offset + 1000 >= body.count) return out;
   }
@@ -189,9 +182,11 @@ export function useE2eSession(): E2eSession {
       return d;
     },
   };
-  beforeAll(() => { assertBuilt(); });
+  beforeAll(() => {
+    assertBuilt();
+  });
   afterEach(async () => {
-    for (const d of daemons.splice(0)) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+    await Promise.all(daemons.splice(0).map((d) => d.kill()));
     await session.sim?.close();
     session.sim = null;
   });
@@ -205,7 +200,9 @@ export async function pollUntil<T>(what: string, timeoutMs: number, check: () =>
     const v = await check();
     if (v !== null) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => { setTimeout(r, 50); });
+    await new Promise((r) => {
+      setTimeout(r, 50);
+    });
   }
 }
 

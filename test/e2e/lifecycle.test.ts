@@ -10,44 +10,63 @@ import { SystemClock } from '../../src/core/clock.js';
 import type { Micros } from '../../src/core/money.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
 import { liveOrderIds, recordRequests, simOrders, tempDir, useE2eSession, type LogLine } from './harness.js';
+import { stopLine } from '../support/stop-line.js';
 
 const session = useE2eSession();
 
 async function polymarketSim(seed: number): Promise<RunningSimulator> {
   // Low synthetic flow: liquidity providers make the books (and mids) our quotes need; few takers.
   return startSimulator({
-    host: '127.0.0.1', port: 0, seed, markets: 12, flow: 'low', limits: 'on', dialect: 'polymarket', clock: new SystemClock(),
+    host: '127.0.0.1',
+    port: 0,
+    seed,
+    markets: 12,
+    flow: 'low',
+    limits: 'on',
+    dialect: 'polymarket',
+    clock: new SystemClock(),
     accountCollateral: 100_000_000_000 as Micros,
   });
 }
 
 /** A live-mode config in the polymarket dialect: `markets` explicit markets, a ladder of `levels`. */
 function writeConfig(dir: string, s: RunningSimulator, markets: number, levels: number): string {
-  const conditions = s.venue.world.markets.filter((m) => m.state.active && m.state.acceptingOrders && !m.state.closed).slice(0, markets).map((m) => m.conditionId);
+  const conditions = s.venue.world.markets
+    .filter((m) => m.state.active && m.state.acceptingOrders && !m.state.closed)
+    .slice(0, markets)
+    .map((m) => m.conditionId);
   // 20 shares a level: at or above every simulated market's minimum order size.
   const ladder = Array.from({ length: levels }, (_, i) => ({ margin: Number(((i + 1) / 100).toFixed(2)), size: 20 }));
   const path = join(dir, 'config.json');
-  writeFileSync(path, JSON.stringify({
-    mode: 'live',
-    exchange: { dialect: 'polymarket', clobUrl: s.url },
-    markets: { conditions, selector: { max: markets } },
-    poll: { intervalMs: 250, maxBookAgeMs: 5_000, orderLookupIntervalMs: 500 },
-    strategy: { name: 'bands', params: { levels: ladder, maxPosition: 10_000 } },
-    risk: { maxPositionShares: '100000', maxMarketNotional: '100000', maxTotalExposure: '1000000', dailyLossLimit: '100000', capital: '100000' },
-    ledger: { path: join(dir, 'ledger.sqlite') },
-    orders: { shutdownTimeoutMs: 15_000 },
-    log: { level: 'info' },
-    health: { enabled: false },
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      mode: 'live',
+      exchange: { dialect: 'polymarket', clobUrl: s.url },
+      markets: { conditions, selector: { max: markets } },
+      poll: { intervalMs: 250, maxBookAgeMs: 5_000, orderLookupIntervalMs: 500 },
+      strategy: { name: 'bands', params: { levels: ladder, maxPosition: 10_000 } },
+      risk: {
+        maxPositionShares: '100000',
+        maxMarketNotional: '100000',
+        maxTotalExposure: '1000000',
+        dailyLossLimit: '100000',
+        capital: '100000',
+      },
+      ledger: { path: join(dir, 'ledger.sqlite') },
+      orders: { shutdownTimeoutMs: 15_000 },
+      log: { level: 'info' },
+      health: { enabled: false },
+    }),
+  );
   return path;
 }
 
 const isCycle = (l: LogLine): boolean => l.msg === 'cycle';
 
-
 describe('polymarket dialect: the order lifecycle end to end', () => {
   it('restarted with an empty ledger, it finds its live orders through GET /data/orders and cancels them before quoting', async () => {
-    const sim = session.sim = await polymarketSim(21);
+    const sim = (session.sim = await polymarketSim(21));
     const dir = tempDir();
     const cfg = writeConfig(dir, sim, 2, 3);
     const first = session.launch(cfg);
@@ -80,7 +99,7 @@ describe('polymarket dialect: the order lifecycle end to end', () => {
   }, 180_000);
 
   it('SIGTERM with 100 live orders cancels them in DELETE /orders batches', async () => {
-    const sim = session.sim = await polymarketSim(22);
+    const sim = (session.sim = await polymarketSim(22));
     const dir = tempDir();
     const cfg = writeConfig(dir, sim, 5, 10); // 5 markets × 10 levels × 2 sides
     const d = session.launch(cfg);
@@ -95,10 +114,12 @@ describe('polymarket dialect: the order lifecycle end to end', () => {
     const cancels = requests.filter((r) => r.method === 'DELETE');
     expect(cancels.every((r) => r.path === '/orders')).toBe(true);
     expect(cancels.length).toBeLessThanOrEqual(2);
-    const stop = d.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('daemon stopped'));
+    const stop = stopLine(d.lines);
     expect(stop).toMatchObject({ remaining: 0, timedOut: false });
     expect(Number(stop?.cancelled)).toBeGreaterThanOrEqual(95); // 100 rested; a taker may fill one meanwhile
     // For the closing note: how many requests and how long the stop took.
-    console.log(`FIGURE sigterm_100_orders cancel_requests=${cancels.length} stop_ms=${stopMs} daemon_elapsed_ms=${String(stop?.elapsedMs)}`);
+    console.log(
+      `FIGURE sigterm_100_orders cancel_requests=${cancels.length} stop_ms=${stopMs} daemon_elapsed_ms=${String(stop?.elapsedMs)}`,
+    );
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 // Parity-session helper: one seeded sandbox session of the daemon (the compiled CLI, live mode,
 // against the in-process simulator with synthetic flow) recording its polls, then the ledger's and
-// a backtest's outcomes of it, both marked to the same marks (the recording's last book mids). The
+// a backtest's outcomes of it, both marked to the same marks (the recording's last book mids), and
+// the ledger's own records (fills, resolutions) to report the session from its ledger. The
 // recording holds the session's public trades (TRADE records, polled from the simulator's
 // GET /trades) besides its books. Owns nothing but the measurement; test/e2e/parity.test.ts states
 // and asserts the tolerance.
@@ -11,6 +12,7 @@ import { loadConfigFile } from '../../src/config/load.js';
 import { runBacktest } from '../../src/backtest/index.js';
 import type { BacktestFillModel, BacktestResult } from '../../src/backtest/types.js';
 import { Ledger } from '../../src/ledger/index.js';
+import type { LedgerFill, MarketResolution } from '../../src/ledger/types.js';
 import { RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { DaemonProcess, startSim, tempDir, writeConfig, type LogLine } from './harness.js';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,16 @@ export interface Outcome {
   readonly total: number;
 }
 
+/** The live ledger's own records, for reporting the session from its ledger (report/from-ledger.ts). */
+export interface LedgerRecords {
+  readonly fills: readonly LedgerFill[];
+  readonly resolutions: readonly MarketResolution[];
+  /** Reversals of failed trades (the report carries none). */
+  readonly reversals: number;
+  /** Held tokens without a mark, as markToMarket listed them. */
+  readonly unmarked: readonly string[];
+}
+
 /** One order as placed: what the strategy quoted, comparable across the two runs. */
 export interface PlacedQuote {
   readonly tokenId: string;
@@ -42,6 +54,9 @@ export interface ParitySession {
   readonly liveOrders: readonly PlacedQuote[];
   readonly backtestOrders: readonly PlacedQuote[];
   readonly ledger: Outcome;
+  readonly ledgerRecords: LedgerRecords;
+  /** The marks both outcomes use: each token's last mid in the backtest. */
+  readonly marks: ReadonlyMap<string, Price>;
   readonly backtest: Outcome;
   readonly result: BacktestResult;
   readonly exitCode: number | null;
@@ -73,9 +88,11 @@ export async function runParitySession(o: SessionOptions): Promise<ParitySession
     const proc = d;
     await proc.waitFor((l) => l.msg === 'startup reconciliation done', 'startup reconciliation');
     const isFill = (l: LogLine): boolean => l.msg === 'fill';
-    await proc.waitFor(() => proc.lines.filter(isFill).length >= o.targetFills, `${o.targetFills} fills`, o.maxMs).catch((err: unknown) => {
-      if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw err;
-    });
+    await proc
+      .waitFor(() => proc.lines.filter(isFill).length >= o.targetFills, `${o.targetFills} fills`, o.maxMs)
+      .catch((err: unknown) => {
+        if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw err;
+      });
     proc.child.kill('SIGTERM');
     const exit = await proc.exited;
     const cycles = proc.lines.filter((l) => l.msg === 'cycle').length;
@@ -94,26 +111,69 @@ export async function runParitySession(o: SessionOptions): Promise<ParitySession
     }
     const ledgerDb = Ledger.open(join(dir, 'ledger.sqlite'), { clock: new SystemClock() });
     let ledger: Outcome;
+    let ledgerRecords: LedgerRecords;
     try {
       const fills = ledgerDb.fills(0, 100_000);
       const mtm = ledgerDb.markToMarket(marks);
-      ledger = { fills: fills.length, volume: fills.reduce((s, f) => s + f.size, 0), notional: fills.reduce((s, f) => s + f.notional, 0), realized: mtm.realized, unrealized: mtm.unrealized, fees: mtm.fees, total: mtm.total };
+      ledger = {
+        fills: fills.length,
+        volume: fills.reduce((s, f) => s + f.size, 0),
+        notional: fills.reduce((s, f) => s + f.notional, 0),
+        realized: mtm.realized,
+        unrealized: mtm.unrealized,
+        fees: mtm.fees,
+        total: mtm.total,
+      };
+      ledgerRecords = {
+        fills,
+        resolutions: ledgerDb.resolutions(),
+        reversals: ledgerDb.fillReversals(0, 100_000).length,
+        unmarked: mtm.unmarked,
+      };
     } finally {
       ledgerDb.close();
     }
     const db = new Database(join(dir, 'ledger.sqlite'), { readonly: true });
     let liveOrders: PlacedQuote[];
     try {
-      liveOrders = (db.prepare('SELECT token_id AS tokenId, side, price, size, created_at_ms AS createdAtMs FROM orders ORDER BY created_at_ms, id').all() as PlacedQuote[]);
+      liveOrders = db
+        .prepare(
+          'SELECT token_id AS tokenId, side, price, size, created_at_ms AS createdAtMs FROM orders ORDER BY created_at_ms, id',
+        )
+        .all() as PlacedQuote[];
     } finally {
       db.close();
     }
-    const backtestOrders = result.orders.map((x) => ({ tokenId: x.tokenId, side: x.side, price: x.price, size: x.size, createdAtMs: x.createdAtMs }));
+    const backtestOrders = result.orders.map((x) => ({
+      tokenId: x.tokenId,
+      side: x.side,
+      price: x.price,
+      size: x.size,
+      createdAtMs: x.createdAtMs,
+    }));
     const backtest: Outcome = {
-      fills: result.fills.length, volume: result.fills.reduce((s, f) => s + f.size, 0), notional: result.fills.reduce((s, f) => s + f.notional, 0),
-      realized: result.pnl.realized, unrealized: result.pnl.unrealized, fees: result.pnl.fees, total: result.pnl.total,
+      fills: result.fills.length,
+      volume: result.fills.reduce((s, f) => s + f.size, 0),
+      notional: result.fills.reduce((s, f) => s + f.notional, 0),
+      realized: result.pnl.realized,
+      unrealized: result.pnl.unrealized,
+      fees: result.pnl.fees,
+      total: result.pnl.total,
     };
-    return { liveOrders, backtestOrders, ledger, backtest, result, exitCode: exit.code, cycles, recording, configPath: cfgPath, recorded };
+    return {
+      liveOrders,
+      backtestOrders,
+      ledger,
+      ledgerRecords,
+      marks,
+      backtest,
+      result,
+      exitCode: exit.code,
+      cycles,
+      recording,
+      configPath: cfgPath,
+      recorded,
+    };
   } finally {
     if (d !== null && d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
     await sim.close();

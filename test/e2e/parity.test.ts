@@ -22,6 +22,11 @@
 //   optimistic), `queue` puts the whole recorded size at our price ahead of us (conservative),
 //   and the live session falls between;
 // - PnL: |queue PnL − ledger PnL| ≤ TOL.pnlFractionOfNotional × the ledger's filled notional.
+// - One PnL, exactly (no tolerance): each backtest's report (report.json's pnl, computed from the
+//   report input's fills and resolutions through src/core/pnl.ts) equals that backtest's own
+//   ledger PnL to the millionth, realized, unrealized, fees and total; and the live session
+//   reported from its ledger's records (report/from-ledger.ts), at the same marks, equals the live
+//   ledger's markToMarket to the millionth.
 //
 // Measured with this test's setup, seed 7, three runs (ledger fills / PnL, then per model fills /
 // PnL, in collateral; the session runs on wall time, so a seed varies a little from run to run):
@@ -39,11 +44,17 @@
 // show their effect.
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/index.js';
+import { reportInputFromBacktest } from '../../src/backtest/report/from-backtest.js';
+import { reportFillsFromLedger, reportResolutionsFromLedger } from '../../src/backtest/report/from-ledger.js';
+import type { ReportInput } from '../../src/backtest/report/input.js';
+import { computeReport } from '../../src/backtest/report/metrics.js';
+import type { BacktestResult } from '../../src/backtest/types.js';
 import { loadConfigFile } from '../../src/config/load.js';
+import type { Micros, Price, Shares } from '../../src/core/money.js';
 import { assertBuilt } from './harness.js';
-import { runParitySession, type PlacedQuote } from './parity-session.js';
+import { runParitySession, type ParitySession, type PlacedQuote } from './parity-session.js';
 
 const TOL = {
   probFills: [0.5, 1.5],
@@ -62,26 +73,64 @@ const key = (q: PlacedQuote): string => `${q.tokenId}|${q.side}|${q.price}|${q.s
 
 function firstCycle(orders: readonly PlacedQuote[]): string[] {
   const t0 = Math.min(...orders.map((o) => o.createdAtMs));
-  return orders.filter((o) => o.createdAtMs === t0).map(key).sort();
+  return orders
+    .filter((o) => o.createdAtMs === t0)
+    .map(key)
+    .sort();
 }
 
-beforeAll(() => { assertBuilt(); });
+/** A backtest's report PnL and its ledger's, side by side in millionths. */
+function reportAndLedgerPnl(r: BacktestResult): { report: object; ledger: object } {
+  const p = computeReport(reportInputFromBacktest(r)).pnl;
+  return {
+    report: { total: p.totalMicros, realized: p.realizedMicros, unrealized: p.unrealizedMicros, fees: p.feesMicros },
+    ledger: { total: r.pnl.total, realized: r.pnl.realized, unrealized: r.pnl.unrealized, fees: r.pnl.fees },
+  };
+}
+
+// One session (it runs on wall time, ~45 s) and its backtests, shared by the tests below.
+let s: ParitySession;
+const runs = new Map<string, BacktestResult>();
+
+beforeAll(async () => {
+  assertBuilt();
+  s = await runParitySession({ seed: 7, targetFills: 10, maxMs: 45_000, fillModel: 'queue' });
+  runs.set('queue', s.result);
+  for (const fillModel of ['cross', 'queue-probabilistic'] as const) {
+    runs.set(
+      fillModel,
+      await runBacktest({ recording: s.recording, config: loadConfigFile(s.configPath), fillModel, seed: 7 }),
+    );
+  }
+}, 240_000);
+
+afterAll(() => {
+  if (s !== undefined) rmSync(dirname(s.recording), { recursive: true, force: true });
+});
 
 describe('backtest parity with the daemon on a recorded sandbox session', () => {
-  it('replays the recording (books and trades) into the same quotes; queue-probabilistic fills and PnL near the ledger\'s; queue ≤ ledger ≤ cross', async () => {
-    const s = await runParitySession({ seed: 7, targetFills: 10, maxMs: 45_000, fillModel: 'queue' });
-    onTestFinished(() => { rmSync(dirname(s.recording), { recursive: true, force: true }); });
+  it("replays the recording (books and trades) into the same quotes; queue-probabilistic fills and PnL near the ledger's; queue ≤ ledger ≤ cross", () => {
     const others: Record<string, { fills: number; total: number; notional: number }> = {};
     for (const fillModel of ['cross', 'queue-probabilistic'] as const) {
-      const r = await runBacktest({ recording: s.recording, config: loadConfigFile(s.configPath), fillModel, seed: 7 });
-      others[fillModel] = { fills: r.fills.length, total: r.pnl.total, notional: r.fills.reduce((a, f) => a + f.notional, 0) };
+      const r = runs.get(fillModel) as BacktestResult;
+      others[fillModel] = {
+        fills: r.fills.length,
+        total: r.pnl.total,
+        notional: r.fills.reduce((a, f) => a + f.notional, 0),
+      };
     }
     const cross = others['cross'] as { fills: number; total: number };
     const prob = others['queue-probabilistic'] as { fills: number; total: number };
-    console.log(`PARITY ${JSON.stringify({
-      recorded: s.recorded, ledger: s.ledger, queue: s.backtest, others,
-      orders: { live: s.liveOrders.length, backtest: s.backtestOrders.length }, cycles: { live: s.cycles, backtest: s.result.cycles },
-    })}`);
+    console.log(
+      `PARITY ${JSON.stringify({
+        recorded: s.recorded,
+        ledger: s.ledger,
+        queue: s.backtest,
+        others,
+        orders: { live: s.liveOrders.length, backtest: s.backtestOrders.length },
+        cycles: { live: s.cycles, backtest: s.result.cycles },
+      })}`,
+    );
     expect(s.exitCode).toBe(0);
     expect(s.recorded.trades).toBeGreaterThan(0);
     expect(s.ledger.fills).toBeGreaterThan(0);
@@ -94,12 +143,55 @@ describe('backtest parity with the daemon on a recorded sandbox session', () => 
 
     expect(prob.fills).toBeGreaterThanOrEqual(Math.floor(TOL.probFills[0] * s.ledger.fills));
     expect(prob.fills).toBeLessThanOrEqual(Math.ceil(TOL.probFills[1] * s.ledger.fills));
-    expect(Math.abs(prob.total - s.ledger.total)).toBeLessThanOrEqual(TOL.probPnlFractionOfNotional * s.ledger.notional);
+    expect(Math.abs(prob.total - s.ledger.total)).toBeLessThanOrEqual(
+      TOL.probPnlFractionOfNotional * s.ledger.notional,
+    );
 
     expect(s.backtest.fills).toBeGreaterThanOrEqual(Math.max(1, Math.floor(TOL.queueFillsMin * s.ledger.fills)));
     expect(s.backtest.fills).toBeLessThanOrEqual(s.ledger.fills);
     expect(cross.fills).toBeGreaterThanOrEqual(s.ledger.fills);
     expect(cross.fills).toBeLessThanOrEqual(TOL.crossFillsMax * s.ledger.fills);
-    expect(Math.abs(s.backtest.total - s.ledger.total)).toBeLessThanOrEqual(TOL.pnlFractionOfNotional * s.ledger.notional);
-  }, 240_000);
+    expect(Math.abs(s.backtest.total - s.ledger.total)).toBeLessThanOrEqual(
+      TOL.pnlFractionOfNotional * s.ledger.notional,
+    );
+  });
+
+  it("one PnL: each backtest's report equals its ledger to the millionth", () => {
+    for (const [model, r] of runs) {
+      expect(r.fills.length, `${model}: a run with fills`).toBeGreaterThan(0);
+      const { report, ledger } = reportAndLedgerPnl(r);
+      expect(report, model).toEqual(ledger);
+    }
+  });
+
+  it("one PnL: the live session reported from its ledger's records equals the ledger to the millionth", () => {
+    const rec = s.ledgerRecords;
+    expect(rec.reversals).toBe(0); // the report carries no reversals; the simulator failed no trade here
+    expect(rec.fills.length).toBe(s.ledger.fills);
+    const endMs = Math.max(...rec.fills.map((f) => f.recordedAtMs)) + 1;
+    const input: ReportInput = {
+      startMs: 0,
+      endMs,
+      capital: 0 as Micros,
+      markets: [...new Set(rec.fills.map((f) => f.tokenId))].map((tokenId) => ({
+        tokenId,
+        name: tokenId,
+        tickSize: 10_000 as Price,
+      })),
+      fills: reportFillsFromLedger(rec.fills),
+      mids: [...s.marks].map(([tokenId, mid]) => ({ timeMs: endMs, tokenId, mid })),
+      equity: [],
+      inventory: [],
+      uptime: [],
+      orders: { placed: 0, placedSize: 0 as Shares, filled: 0, filledSize: 0 as Shares },
+      resolutions: reportResolutionsFromLedger(rec.resolutions, rec.fills),
+    };
+    expect(computeReport(input).pnl).toEqual({
+      totalMicros: s.ledger.total,
+      realizedMicros: s.ledger.realized,
+      unrealizedMicros: s.ledger.unrealized,
+      feesMicros: s.ledger.fees,
+      unmarkedTokens: [...rec.unmarked].sort(),
+    });
+  });
 });

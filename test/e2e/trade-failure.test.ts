@@ -18,31 +18,22 @@ import { ClockRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js
 import type { PositionsCheckResult } from '../../src/runtime/positions-check.js';
 import { buildRuntime } from '../../src/runtime/modes.js';
 import { Venue } from '../../src/sim/venue/index.js';
+import { driveUntil as drive } from '../support/drive.js';
 
 const T0 = Date.UTC(2026, 2, 2, 12, 0, 0);
 const SH = 1_000_000;
 
-/**
- * Lets real loopback I/O (and the signing pool's worker threads) and virtual time move together:
- * between real event-loop turns the clock moves on by `stepMs`, with a real millisecond now and
- * then so that work off the loop keeps pace; bounded by real time.
- */
-async function drive(clock: VirtualClock, done: () => boolean, what: string, stepMs = 50, maxRealMs = 60_000): Promise<void> {
-  const t0 = Date.now();
-  for (let i = 0; !done() && Date.now() - t0 < maxRealMs; i++) {
-    await new Promise<void>((r) => setImmediate(r));
-    if (i % 4 === 3) {
-      await new Promise<void>((r) => setTimeout(r, 1));
-      clock.advance(stepMs);
-    }
-  }
-  if (!done()) throw new Error(`drive: ${what} not reached`);
-}
-
 async function until<T>(clock: VirtualClock, p: Promise<T>, what: string): Promise<T> {
   let out: { v: T } | null = null;
   let err: unknown = null;
-  void p.then((v) => { out = { v }; }, (e: unknown) => { err = e ?? new Error(String(e)); });
+  void p.then(
+    (v) => {
+      out = { v };
+    },
+    (e: unknown) => {
+      err = e ?? new Error(String(e));
+    },
+  );
   await drive(clock, () => out !== null || err !== null, what);
   if (err !== null) throw err;
   return (out as unknown as { v: T }).v;
@@ -65,8 +56,15 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
     });
     const lines: Array<Record<string, unknown> & { msg: string }> = [];
     const rt = await buildRuntime({
-      config, clock, env: {}, prettyLogs: false,
-      logDestination: { write: (l: string) => { lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string }); } },
+      config,
+      clock,
+      env: {},
+      prettyLogs: false,
+      logDestination: {
+        write: (l: string) => {
+          lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string });
+        },
+      },
       refreshScheduler: new ClockRefreshScheduler(clock, 30_000),
     });
     const sim = rt.simulator;
@@ -75,7 +73,9 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
     let closed = false;
     try {
       let started = false;
-      void rt.daemon.start().then(() => { started = true; });
+      void rt.daemon.start().then(() => {
+        started = true;
+      });
       await drive(clock, () => started, 'start');
       const owner = Venue.ownerOf(sim.account.address);
       await drive(clock, () => sim.venue.ordersOf(owner, 'LIVE').some((o) => o.record.side === 'BUY'), 'resting bids');
@@ -84,7 +84,10 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
       // Another trader sells into our best bid (minted shares, a FAK at our price), and that
       // trade's settlement is made to fail: set in the same turn as the sale, so no other trade of
       // ours can take the forced failure.
-      const bid = sim.venue.ordersOf(owner, 'LIVE').filter((o) => o.record.side === 'BUY').sort((a, b) => b.record.price - a.record.price)[0];
+      const bid = sim.venue
+        .ordersOf(owner, 'LIVE')
+        .filter((o) => o.record.side === 'BUY')
+        .sort((a, b) => b.record.price - a.record.price)[0];
       if (bid === undefined) throw new Error('no bid');
       const { tokenId, conditionId, price } = bid.record;
       const ourOrder = bid.record.id;
@@ -93,8 +96,17 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
       sim.venue.settlement.configure({ minedAfterMs: 1_000, confirmedAfterMs: 4_000 });
       sim.venue.settlement.failNext(1);
       const r = sim.venue.place({
-        id: `0x${'cd'.repeat(32)}`, owner: Venue.ownerOf(taker), tokenId, side: 'SELL', price, size: (500 * SH) as Shares,
-        orderType: 'FAK', postOnly: false, expirationSec: null, maker: taker, apiKey: 'taker',
+        id: `0x${'cd'.repeat(32)}`,
+        owner: Venue.ownerOf(taker),
+        tokenId,
+        side: 'SELL',
+        price,
+        size: (500 * SH) as Shares,
+        orderType: 'FAK',
+        postOnly: false,
+        expirationSec: null,
+        maker: taker,
+        apiKey: 'taker',
       });
       expect(r.ok).toBe(true);
       expect(sim.venue.settlement.pendingForcedFailures).toBe(0);
@@ -103,39 +115,85 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
       const filled = trade.trade.size;
 
       // The fill is booked, pending; then the trade fails on chain and the ledger reverses it.
-      await drive(clock, () => ledger.tradeLegs({ orderId: ourOrder }).length > 0, 'our leg of the trade in the ledger');
-      expect(ledger.tradeLegs({ orderId: ourOrder })[0]).toMatchObject({ tradeId: trade.trade.id, size: filled, side: 'BUY' });
-      await drive(clock, () => sim.venue.settlement.get(trade.trade.id)?.status === 'FAILED', 'the trade failed on the exchange');
+      await drive(
+        clock,
+        () => ledger.tradeLegs({ orderId: ourOrder }).length > 0,
+        'our leg of the trade in the ledger',
+      );
+      expect(ledger.tradeLegs({ orderId: ourOrder })[0]).toMatchObject({
+        tradeId: trade.trade.id,
+        size: filled,
+        side: 'BUY',
+      });
+      await drive(
+        clock,
+        () => sim.venue.settlement.get(trade.trade.id)?.status === 'FAILED',
+        'the trade failed on the exchange',
+      );
       expect(sim.venue.settlement.stats.failed).toBe(1);
       await drive(clock, () => ledger.fillReversals().length > 0, 'the reversal in the ledger');
       const [reversal] = ledger.fillReversals();
-      expect(reversal).toMatchObject({ tradeId: trade.trade.id, orderId: ourOrder, tokenId, side: 'BUY', size: filled });
-      expect(ledger.tradeLegs({ orderId: ourOrder })[0]).toMatchObject({ status: 'FAILED', reversalSeq: reversal?.seq });
-      expect(lines.some((l) => l.msg === 'trade failed on chain: its fill is reversed in the ledger' && l.component === 'trades' && l.tradeId === trade.trade.id)).toBe(true);
+      expect(reversal).toMatchObject({
+        tradeId: trade.trade.id,
+        orderId: ourOrder,
+        tokenId,
+        side: 'BUY',
+        size: filled,
+      });
+      expect(ledger.tradeLegs({ orderId: ourOrder })[0]).toMatchObject({
+        status: 'FAILED',
+        reversalSeq: reversal?.seq,
+      });
+      // The operator is warned, naming the trade.
+      expect(lines.some((l) => l.level === 40 && l.component === 'trades' && l.tradeId === trade.trade.id)).toBe(true);
       // The exchange keeps the order's match, and so does the ledger.
       const exchangeOrder = sim.venue.ordersOf(owner).find((o) => o.record.id === ourOrder);
       expect(ledger.order(ourOrder)?.sizeMatched).toBe(exchangeOrder?.record.sizeMatched);
 
       // A second trade into one of our bids settles normally: pending (in /status too) until
       // CONFIRMED, then confirmed; the check below then compares a position that is really held.
-      const next = sim.venue.ordersOf(owner, 'LIVE').filter((o) => o.record.side === 'BUY').sort((a, b) => b.record.price - a.record.price)[0];
+      const next = sim.venue
+        .ordersOf(owner, 'LIVE')
+        .filter((o) => o.record.side === 'BUY')
+        .sort((a, b) => b.record.price - a.record.price)[0];
       if (next === undefined) throw new Error('no bid after the failure');
       sim.venue.engine.mint(Venue.ownerOf(taker), next.record.conditionId, (500 * SH) as Shares);
-      expect(sim.venue.place({
-        id: `0x${'ce'.repeat(32)}`, owner: Venue.ownerOf(taker), tokenId: next.record.tokenId, side: 'SELL', price: next.record.price,
-        size: (500 * SH) as Shares, orderType: 'FAK', postOnly: false, expirationSec: null, maker: taker, apiKey: 'taker',
-      }).ok).toBe(true);
-      await drive(clock, () => ledger.tradeLegs({ orderId: next.record.id }).length > 0, 'the second trade in the ledger');
+      expect(
+        sim.venue.place({
+          id: `0x${'ce'.repeat(32)}`,
+          owner: Venue.ownerOf(taker),
+          tokenId: next.record.tokenId,
+          side: 'SELL',
+          price: next.record.price,
+          size: (500 * SH) as Shares,
+          orderType: 'FAK',
+          postOnly: false,
+          expirationSec: null,
+          maker: taker,
+          apiKey: 'taker',
+        }).ok,
+      ).toBe(true);
+      await drive(
+        clock,
+        () => ledger.tradeLegs({ orderId: next.record.id }).length > 0,
+        'the second trade in the ledger',
+      );
       const held = ledger.position(next.record.tokenId);
       expect(held?.pendingSize).toBeGreaterThan(0);
-      expect(rt.daemon.status().positions.find((p) => p.tokenId === next.record.tokenId)?.pendingSize).toBe(held?.pendingSize);
+      expect(rt.daemon.status().positions.find((p) => p.tokenId === next.record.tokenId)?.pendingSize).toBe(
+        held?.pendingSize,
+      );
 
       // Quotes pulled so the synthetic flow trades with us no more; the lookups and the trade
       // feed catch up, then the positions check compares the ledger with GET /positions.
       rt.daemon.pause();
       await drive(clock, () => sim.venue.ordersOf(owner, 'LIVE').length === 0, 'quotes pulled');
       await drive(clock, () => ledger.oldestUnsettledTradeMs() === null, 'every trade of ours final');
-      const check = await until(clock, rt.daemon.checkPositions(), 'the positions check') as PositionsCheckResult | null;
+      const check = (await until(
+        clock,
+        rt.daemon.checkPositions(),
+        'the positions check',
+      )) as PositionsCheckResult | null;
       expect(check).toMatchObject({ outcome: 'agree', differences: [], error: null });
       expect(check?.ledgerPositions).toBeGreaterThan(0);
       expect(ledger.position(next.record.tokenId)?.size).toBeGreaterThan(0);
@@ -146,18 +204,30 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
       expect(st.positions.every((p) => p.pendingSize === 0)).toBe(true);
 
       let stopped = false;
-      void rt.daemon.stop().then(() => { stopped = true; });
+      void rt.daemon.stop().then(() => {
+        stopped = true;
+      });
       await drive(clock, () => stopped, 'stop');
       let done = false;
-      void rt.close().then(() => { done = true; });
+      void rt.close().then(() => {
+        done = true;
+      });
       await drive(clock, () => done, 'close');
       closed = true;
     } catch (e) {
       // The daemon's last words, for the failure report.
-      console.log(lines.slice(-40).map((l) => JSON.stringify(l)).join('\n'));
+      console.log(
+        lines
+          .slice(-40)
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      );
       throw e;
     } finally {
-      if (!closed) { await rt.daemon.stop().catch(() => undefined); await rt.close(); }
+      if (!closed) {
+        await rt.daemon.stop().catch(() => undefined);
+        await rt.close();
+      }
     }
   }, 120_000);
 });

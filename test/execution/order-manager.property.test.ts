@@ -6,24 +6,29 @@
 // nothing live.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Wallet } from 'ethers';
-import { quoteKey, type DesiredQuote } from '../../src/execution/types.js';
-import {
-  TOKEN_A, TOKEN_B, drive, httpError, inlineSigner, q, setup, type Fault, type Harness,
-} from './fake-venue.js';
+import type { DesiredQuote } from '../../src/core/quote.js';
+import { quoteKey } from '../../src/execution/types.js';
+import { TOKEN_A, TOKEN_B, drive, httpError, inlineSigner, q, setup, type Fault, type Harness } from './harness.js';
+import { seededKey } from '../support/keys.js';
 
-const KEY = Wallet.createRandom().privateKey;
+const KEY = seededKey('order-manager property');
 const WHOLE_KEY = { minOrderSize: () => Number.MAX_SAFE_INTEGER };
 
-const quoteArb: fc.Arbitrary<DesiredQuote> = fc.record({
-  token: fc.constantFrom(TOKEN_A, TOKEN_B),
-  buy: fc.boolean(),
-  step: fc.integer({ min: 0, max: 3 }),
-  size: fc.constantFrom(10, 20),
-}).map(({ token, buy, step, size }) => (buy ? q(token, 'BUY', 0.4 - step / 100, size) : q(token, 'SELL', 0.6 + step / 100, size)));
+const quoteArb: fc.Arbitrary<DesiredQuote> = fc
+  .record({
+    token: fc.constantFrom(TOKEN_A, TOKEN_B),
+    buy: fc.boolean(),
+    step: fc.integer({ min: 0, max: 3 }),
+    size: fc.constantFrom(10, 20),
+  })
+  .map(({ token, buy, step, size }) =>
+    buy ? q(token, 'BUY', 0.4 - step / 100, size) : q(token, 'SELL', 0.6 + step / 100, size),
+  );
 
 const placeFault: fc.Arbitrary<Fault | null> = fc.constantFrom<Fault | null>(
-  null, null, null,
+  null,
+  null,
+  null,
   { kind: 'timeout-after-apply' },
   { kind: 'timeout-unapplied' },
   { kind: 'fail', error: httpError('POST /orders', 503, 'paused') },
@@ -52,16 +57,29 @@ type Step =
   | { kind: 'poll' };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({
-    kind: fc.constant('quote' as const),
-    desired: fc.array(quoteArb, { maxLength: 6 }),
-    place: placeFault,
-    cancels: fc.array(cancelFault, { maxLength: 2 }),
-    lookups: fc.array(lookupFault, { maxLength: 1 }),
-  }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('fill' as const), pick: fc.nat(), shares: fc.integer({ min: 1, max: 2000 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('quote' as const),
+      desired: fc.array(quoteArb, { maxLength: 6 }),
+      place: placeFault,
+      cancels: fc.array(cancelFault, { maxLength: 2 }),
+      lookups: fc.array(lookupFault, { maxLength: 1 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('fill' as const),
+      pick: fc.nat(),
+      shares: fc.integer({ min: 1, max: 2000 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('venue-cancel' as const), pick: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(100, 500, 1000, 3000) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(100, 500, 1000, 3000) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('resolve' as const), all: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('poll' as const) }) },
 );
@@ -75,7 +93,8 @@ function checkInvariants(h: Harness): void {
   }
   for (const [k, n] of perKey) expect(n, `live orders at ${k}`).toBe(1);
   const tracked = new Set(h.om.liveOrders().map((o) => o.id));
-  for (const o of h.venue.orders.values()) expect(h.ledger.order(o.id), `venue order ${o.id} in the ledger`).not.toBeNull();
+  for (const o of h.venue.orders.values())
+    expect(h.ledger.order(o.id), `venue order ${o.id} in the ledger`).not.toBeNull();
   for (const o of live) expect(tracked.has(o.id), `venue live order ${o.id} tracked`).toBe(true);
   // Fills: each event once, the events add up to what the ledger holds, never beyond the venue.
   const byOrder = new Map<string, number>();
@@ -122,34 +141,43 @@ async function play(h: Harness, s: Step): Promise<void> {
 
 describe('OrderManager under random failures (property)', () => {
   it('no duplicate at a key, every venue order known and tracked, fills exact and once; cancelAll clears the venue', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 30 }), async (steps) => {
-      const h = setup({
-        signer: inlineSigner(KEY),
-        config: { unknownLookupDelayMs: 500, notFoundRecheckMs: 5000, circuitBreakerFailures: 3, rejectionCooldownMs: 2000, pollBatch: 50 },
-      });
-      try {
-        for (const s of steps) {
-          await play(h, s);
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 30 }), async (steps) => {
+        const h = setup({
+          signer: inlineSigner(KEY),
+          config: {
+            unknownLookupDelayMs: 500,
+            notFoundRecheckMs: 5000,
+            circuitBreakerFailures: 3,
+            rejectionCooldownMs: 2000,
+            pollBatch: 50,
+          },
+        });
+        try {
+          for (const s of steps) {
+            await play(h, s);
+            checkInvariants(h);
+          }
+          // The faults stop: lookups resolve everything, polling finds every fill.
+          h.venue.clearFaults();
+          await drive(h.clock, h.clock.sleep(10_000));
+          await h.om.resolveUnknown({ all: true });
+          await h.om.pollFills({ limit: 1000 });
           checkInvariants(h);
+          expect(h.om.liveOrders().every((o) => o.state === 'live')).toBe(true);
+          for (const o of h.om.liveOrders()) expect(o.sizeMatched).toBe(h.venue.orders.get(o.id)?.sizeMatched);
+          const r = await drive(h.clock, h.om.cancelAll());
+          expect(r.remaining).toEqual([]);
+          expect(h.venue.liveOrders()).toEqual([]);
+          expect(h.ledger.openOrders()).toEqual([]);
+          // Every share the venue matched for us is in the ledger, exactly once.
+          for (const o of h.venue.orders.values()) expect(h.ledger.order(o.id)?.sizeMatched).toBe(o.sizeMatched);
+          checkInvariants(h);
+        } finally {
+          await h.close();
         }
-        // The faults stop: lookups resolve everything, polling finds every fill.
-        h.venue.clearFaults();
-        await drive(h.clock, h.clock.sleep(10_000));
-        await h.om.resolveUnknown({ all: true });
-        await h.om.pollFills({ limit: 1000 });
-        checkInvariants(h);
-        expect(h.om.liveOrders().every((o) => o.state === 'live')).toBe(true);
-        for (const o of h.om.liveOrders()) expect(o.sizeMatched).toBe(h.venue.orders.get(o.id)?.sizeMatched);
-        const r = await drive(h.clock, h.om.cancelAll());
-        expect(r.remaining).toEqual([]);
-        expect(h.venue.liveOrders()).toEqual([]);
-        expect(h.ledger.openOrders()).toEqual([]);
-        // Every share the venue matched for us is in the ledger, exactly once.
-        for (const o of h.venue.orders.values()) expect(h.ledger.order(o.id)?.sizeMatched).toBe(o.sizeMatched);
-        checkInvariants(h);
-      } finally {
-        await h.close();
-      }
-    }), { numRuns: 120 });
+      }),
+      { numRuns: 120 },
+    );
   });
 });

@@ -9,8 +9,19 @@ import { feeMicros } from '../../src/execution/fill-tracker.js';
 import { quoteKey } from '../../src/execution/types.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import {
-  API_KEY, CONDITION, MARKETS, TOKEN_A, TOKEN_B, drive, httpError, q, setup, type Harness, type HarnessOptions, type LifecycleFakeVenue,
-} from './fake-venue.js';
+  API_KEY,
+  CONDITION,
+  MARKETS,
+  TOKEN_A,
+  TOKEN_B,
+  drive,
+  httpError,
+  q,
+  setup,
+  type Harness,
+  type HarnessOptions,
+  type LifecycleFakeVenue,
+} from './harness.js';
 
 const harnesses: Harness[] = [];
 function make(opts: HarnessOptions = {}): Harness {
@@ -41,7 +52,7 @@ describe('OrderManager: order of requests', () => {
     };
     const r = await h.cycle(ladder(20));
     expect(r.accepted).toBe(20);
-    const posts = h.venue.calls.filter((c) => c.op === 'postOrders');
+    const posts = h.venue.orderCalls.filter((c) => c.op === 'postOrders');
     expect(posts.map((c) => c.ids.length)).toEqual([15, 5]);
     expect(posts.every((c) => c.priority === 'new')).toBe(true);
     expect(seen).toHaveLength(20);
@@ -55,11 +66,11 @@ describe('OrderManager: order of requests', () => {
   it('sends every cancel of a plan before its placements; replacements go with priority replace', async () => {
     const h = make();
     await h.cycle(ladder(18, 0.5));
-    const before = h.venue.calls.length;
+    const before = h.venue.orderCalls.length;
     const r = await h.cycle(ladder(18, 0.25)); // every quote moved: 18 cancels, 18 replacements
     expect(r.cancelled).toBe(18);
     expect(r.accepted).toBe(18);
-    const calls = h.venue.calls.slice(before);
+    const calls = h.venue.orderCalls.slice(before);
     const lastCancel = calls.map((c) => c.op).lastIndexOf('cancelOrder');
     const firstPost = calls.findIndex((c) => c.op === 'postOrders');
     expect(calls.filter((c) => c.op === 'cancelOrder')).toHaveLength(18);
@@ -75,9 +86,9 @@ describe('OrderManager: order of requests', () => {
   it('an unchanged plan sends nothing (the key keeps its order and its queue place)', async () => {
     const h = make();
     await h.cycle(ladder(3));
-    const n = h.venue.calls.length;
+    const n = h.venue.orderCalls.length;
     const r = await h.cycle(ladder(3));
-    expect(h.venue.calls.length).toBe(n);
+    expect(h.venue.orderCalls.length).toBe(n);
     expect(r.placementsSent + r.cancelsSent).toBe(0);
   });
 });
@@ -96,7 +107,7 @@ describe('OrderManager: ambiguous failures', () => {
     // The same quote again: the key waits for the lookup.
     const r2 = await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
     expect(r2.placementsSent).toBe(0);
-    expect(h.venue.calls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
+    expect(h.venue.orderCalls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
 
     // Before the grace period nothing is looked up; `all` looks up at once.
     expect((await h.om.resolveUnknown()).lookedUp).toBe(0);
@@ -118,7 +129,7 @@ describe('OrderManager: ambiguous failures', () => {
     // The very same (now stale) plan again: reconcile is not asked, the manager's own check holds.
     const r = await h.om.apply(plan, MARKETS);
     expect(r.dropped).toEqual([{ key: quoteKey(TOKEN_A, 'BUY', 400_000), reason: 'blocked' }]);
-    expect(h.venue.calls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
+    expect(h.venue.orderCalls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
     expect(h.venue.orders.size).toBe(1);
   });
 
@@ -157,7 +168,10 @@ describe('OrderManager: ambiguous failures', () => {
     expect(r.cancelsFailed).toBe(1);
     // The replacement is another key: it goes. The cancelled one waits for its lookup.
     expect(r.accepted).toBe(1);
-    const states = h.om.liveOrders().map((o) => o.state).sort();
+    const states = h.om
+      .liveOrders()
+      .map((o) => o.state)
+      .sort();
     expect(states).toEqual(['live', 'unknown']);
     expect(await h.om.resolveUnknown({ all: true })).toMatchObject({ closed: 1 });
     expect(h.om.liveOrders()).toHaveLength(1);
@@ -201,7 +215,7 @@ describe('OrderManager: rejections and failed requests', () => {
 
     const r2 = await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
     expect(r2.dropped).toEqual([{ key: quoteKey(TOKEN_A, 'BUY', 400_000), reason: 'cooldown' }]);
-    expect(h.venue.calls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
+    expect(h.venue.orderCalls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
     // Another key is not affected.
     expect((await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10), q(TOKEN_A, 'BUY', 0.39, 10)])).accepted).toBe(1);
 
@@ -253,7 +267,15 @@ describe('OrderManager: fills', () => {
     for (let i = 0; i < 3; i++) await h.om.pollFills();
     expect(h.fills).toHaveLength(1);
     // maker 100 bps × min(0.4, 0.6) × 4 shares = 0.016
-    expect(h.fills[0]).toMatchObject({ orderId: id, size: 4_000_000, cumulative: 4_000_000, price: 400_000, feeMicros: 16_000, liquidity: 'maker', source: 'lookup' });
+    expect(h.fills[0]).toMatchObject({
+      orderId: id,
+      size: 4_000_000,
+      cumulative: 4_000_000,
+      price: 400_000,
+      feeMicros: 16_000,
+      liquidity: 'maker',
+      source: 'lookup',
+    });
     expect(h.ledger.fillsOfOrder(id)).toHaveLength(1);
     expect(h.ledger.position(TOKEN_A)?.size).toBe(4_000_000);
     expect(h.om.liveOrders()[0]).toMatchObject({ state: 'live', sizeMatched: 4_000_000 });
@@ -272,7 +294,16 @@ describe('OrderManager: fills', () => {
     await h.cycle([q(TOKEN_B, 'BUY', 0.7, 10)]);
     const id = h.om.liveOrders()[0]!.id;
     // taker 200 bps × min(0.7, 0.3) × 3 shares = 0.018
-    expect(h.fills).toEqual([expect.objectContaining({ orderId: id, size: 3_000_000, price: 700_000, feeMicros: 18_000, liquidity: 'taker', source: 'placement' })]);
+    expect(h.fills).toEqual([
+      expect.objectContaining({
+        orderId: id,
+        size: 3_000_000,
+        price: 700_000,
+        feeMicros: 18_000,
+        liquidity: 'taker',
+        source: 'placement',
+      }),
+    ]);
     expect(h.ledger.position(TOKEN_B)).toMatchObject({ size: 3_000_000, fees: 18_000 });
     await h.om.pollFills();
     await h.om.pollFills();
@@ -286,10 +317,10 @@ describe('OrderManager: fills', () => {
     await h.cycle(ladder(10));
     const seen = new Set<string>();
     for (let i = 0; i < 3; i++) {
-      const before = h.venue.calls.length;
+      const before = h.venue.orderCalls.length;
       h.clock.advance(10);
       expect((await h.om.pollFills()).lookedUp).toBe(4);
-      for (const c of h.venue.calls.slice(before)) seen.add(c.ids[0]!);
+      for (const c of h.venue.orderCalls.slice(before)) seen.add(c.ids[0]!);
     }
     expect(seen.size).toBe(10);
   });
@@ -337,7 +368,7 @@ describe('OrderManager: circuit breaker', () => {
     const r = await h.cycle([...ladder(2), q(TOKEN_B, 'SELL', 0.7, 5)]);
     expect(r.cancelsSent).toBe(2);
     expect(r.dropped).toEqual([{ key: quoteKey(TOKEN_B, 'SELL', 700_000), reason: 'circuit-open' }]);
-    expect(h.venue.calls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
+    expect(h.venue.orderCalls.filter((c) => c.op === 'postOrders')).toHaveLength(1);
 
     // A probe that gets an answer closes it; quoting resumes.
     expect(await h.om.probe()).toBe(true);
@@ -376,6 +407,17 @@ describe('OrderManager: pressure and coalescing', () => {
     expect((await h.cycle([q(TOKEN_B, 'BUY', 0.2, 10)])).accepted).toBe(1);
   });
 
+  it("counts the orders of the chunks about to be sent against the signer's order bucket", async () => {
+    // Standard tier, no margin: 60 order tokens refilling at 40 / s, all spent by someone else.
+    const h = make({ limiter: { signerTier: 'standard', marginMs: 0 }, config: { pressureHorizonMs: 500 } });
+    expect(h.limiter.tryAcquire('POST /orders', { priority: 'new', tokens: 60 })).not.toBeNull();
+    // Chunk 1 needs 15 tokens (375 ms), chunks 1-2 need 30 (750 ms): only the first goes.
+    const r = await drive(h.clock, h.cycle(ladder(40, 0.45)));
+    expect(r.placementsSent).toBe(15);
+    expect(r.dropped).toHaveLength(25);
+    expect(r.dropped.every((d) => d.reason === 'pressure')).toBe(true);
+  });
+
   it('a newer plan replaces an older waiting one; a waiting plan skips keys that gained orders since', async () => {
     const h = make({ venue: { latencyMs: 100 } });
     const desired = [q(TOKEN_A, 'BUY', 0.4, 10)];
@@ -405,23 +447,46 @@ describe('OrderManager: pressure and coalescing', () => {
 
 describe('OrderManager: startup reconciliation', () => {
   /** A ledger left by a crashed daemon: one live, one filled, one orphan on the venue, one that never arrived, one never sent. */
-  async function crashed(): Promise<{ h: Harness; ids: Record<'live' | 'filled' | 'orphan' | 'lost' | 'unsent', string> }> {
+  async function crashed(): Promise<{
+    h: Harness;
+    ids: Record<'live' | 'filled' | 'orphan' | 'lost' | 'unsent', string>;
+  }> {
     const h = make();
     await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10), q(TOKEN_A, 'BUY', 0.39, 10)]);
-    const [live, filled] = h.om.liveOrders().sort((a, b) => b.price - a.price).map((o) => o.id);
+    const [live, filled] = h.om
+      .liveOrders()
+      .sort((a, b) => b.price - a.price)
+      .map((o) => o.id);
     h.venue.inject('postOrders', { kind: 'timeout-after-apply' });
     await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10), q(TOKEN_A, 'BUY', 0.39, 10), q(TOKEN_B, 'SELL', 0.7, 5)]);
     const orphan = h.om.liveOrders().find((o) => o.tokenId === TOKEN_B)!.id;
     h.venue.inject('postOrders', { kind: 'timeout-unapplied' });
-    await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10), q(TOKEN_A, 'BUY', 0.39, 10), q(TOKEN_B, 'SELL', 0.7, 5), q(TOKEN_B, 'SELL', 0.75, 5)]);
+    await h.cycle([
+      q(TOKEN_A, 'BUY', 0.4, 10),
+      q(TOKEN_A, 'BUY', 0.39, 10),
+      q(TOKEN_B, 'SELL', 0.7, 5),
+      q(TOKEN_B, 'SELL', 0.75, 5),
+    ]);
     const lost = h.om.liveOrders().find((o) => o.price === 750_000)!.id;
     h.venue.fill(filled!, 10_000_000);
     const unsent = `0x${'7'.repeat(64)}`;
     h.ledger.recordSignedOrder({
-      id: unsent, tokenId: TOKEN_B, conditionId: MARKETS.get(TOKEN_B)!.conditionId, side: 'BUY', price: 100_000 as Price,
-      size: 5_000_000 as Shares, orderType: 'GTC', salt: '1', createdAtMs: h.clock.now(),
+      id: unsent,
+      tokenId: TOKEN_B,
+      conditionId: MARKETS.get(TOKEN_B)!.conditionId,
+      side: 'BUY',
+      price: 100_000 as Price,
+      size: 5_000_000 as Shares,
+      orderType: 'GTC',
+      salt: '1',
+      createdAtMs: h.clock.now(),
     });
-    expect(h.ledger.openOrders().map((o) => o.state).sort()).toEqual(['live', 'live', 'signed', 'unknown', 'unknown']);
+    expect(
+      h.ledger
+        .openOrders()
+        .map((o) => o.state)
+        .sort(),
+    ).toEqual(['live', 'live', 'signed', 'unknown', 'unknown']);
     return { h, ids: { live: live!, filled: filled!, orphan, lost, unsent } };
   }
 
@@ -449,7 +514,12 @@ describe('OrderManager: startup reconciliation', () => {
     const om2 = h.restart();
     const r = await om2.startupReconcile({ orphanPolicy: 'adopt', markets: MARKETS });
     expect(r).toMatchObject({ live: 1, adopted: 1, cancelled: 0, closed: 1, notFound: 2 });
-    expect(om2.liveOrders().map((o) => o.id).sort()).toEqual([ids.live, ids.orphan].sort());
+    expect(
+      om2
+        .liveOrders()
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([ids.live, ids.orphan].sort());
     expect(h.venue.orders.get(ids.orphan)?.status).toBe('LIVE');
     expect(h.ledger.order(ids.orphan)?.state).toBe('live');
     // The adopted order is an ordinary live order: an empty plan cancels it.
@@ -500,10 +570,10 @@ describe('OrderManager: cancelAll', () => {
     const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5000 }));
     expect(r.remaining).toEqual([]);
     expect(h.venue.liveOrders()).toEqual([]);
-    expect(h.venue.calls.filter((c) => c.op === 'cancelOrder')).toHaveLength(5);
+    expect(h.venue.orderCalls.filter((c) => c.op === 'cancelOrder')).toHaveLength(5);
   });
 
-  it('gives up cancelling at the cancel phase\'s deadline, looks up what is left and reports it', async () => {
+  it("gives up cancelling at the cancel phase's deadline, looks up what is left and reports it", async () => {
     const h = make({ config: { backoff: { baseDelayMs: 1000, maxDelayMs: 1000 }, cancelAllRounds: 50 } });
     await h.cycle(ladder(1));
     const fail = { kind: 'fail' as const, error: httpError('DELETE /order', 503, 'busy') };
@@ -581,11 +651,16 @@ describe('OrderManager: durable obligations (issue #12)', () => {
     expect(h.om.fillReads().pendingSettlements).toBe(2);
     const touch = live.find((o) => o.price === 270_000)!;
     h.clock.advance(400); // 0.4 s × 10 reads/s = 4 reads
-    const before = h.venue.calls.length;
+    const before = h.venue.orderCalls.length;
     const r = await h.om.pollFills({ mayHaveFilled: (o) => o.price === touch.price });
     expect(r.lookedUp).toBe(4);
-    const read = h.venue.calls.slice(before).map((c) => c.ids[0]);
-    expect(read.slice(0, 2).sort()).toEqual(live.filter((o) => !keep.some((k) => k.price === o.price)).map((o) => o.id).sort());
+    const read = h.venue.orderCalls.slice(before).map((c) => c.ids[0]);
+    expect(read.slice(0, 2).sort()).toEqual(
+      live
+        .filter((o) => !keep.some((k) => k.price === o.price))
+        .map((o) => o.id)
+        .sort(),
+    );
     expect(read[2]).toBe(touch.id);
     expect(h.om.fillReads().pendingSettlements).toBe(0);
   });
@@ -618,7 +693,16 @@ describe('OrderManager: durable obligations (issue #12)', () => {
   it('placements keep every open order cancellable within the cancel budget, less the reserve', async () => {
     const h = make({
       config: { cancelReserve: 2 },
-      limiter: { budgets: { buckets: { 'clob DELETE /order': [{ limit: 20, windowMs: 10_000 }, { limit: 12, windowMs: 600_000 }] } } },
+      limiter: {
+        budgets: {
+          buckets: {
+            'clob DELETE /order': [
+              { limit: 20, windowMs: 10_000 },
+              { limit: 12, windowMs: 600_000 },
+            ],
+          },
+        },
+      },
     });
     const r = await h.cycle(ladder(15));
     // 10-min window: 12 cancels; reserve 2 → at most 10 open orders.
@@ -654,7 +738,14 @@ describe('OrderManager: durable obligations (issue #12)', () => {
     h.venue.fill(a!.id, 2_000_000);
     h.venue.fill(b!.id, 1_000_000);
     const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5_000 }));
-    expect(r).toMatchObject({ cancelled: 3, remaining: [], finalReadsOwed: [], fillsRecorded: 2, fillSharesRecorded: 3_000_000, timedOut: false });
+    expect(r).toMatchObject({
+      cancelled: 3,
+      remaining: [],
+      finalReadsOwed: [],
+      fillsRecorded: 2,
+      fillSharesRecorded: 3_000_000,
+      timedOut: false,
+    });
     expect(h.ledger.openOrders()).toEqual([]);
   });
 });
@@ -667,9 +758,33 @@ describe('OrderManager: batch cancels and the open-order listing (issue #13)', (
     expect(h.om.liveOrders()).toHaveLength(40);
     const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5_000 }));
     expect(r).toMatchObject({ cancelled: 40, remaining: [], finalReadsOwed: [], timedOut: false });
-    const cancels = h.venue.calls.filter((c) => c.op === 'cancelOrders' || c.op === 'cancelOrder');
-    expect(cancels.map((c) => [c.op, c.ids.length])).toEqual([['cancelOrders', 15], ['cancelOrders', 15], ['cancelOrders', 10]]);
+    const cancels = h.venue.orderCalls.filter((c) => c.op === 'cancelOrders' || c.op === 'cancelOrder');
+    expect(cancels.map((c) => [c.op, c.ids.length])).toEqual([
+      ['cancelOrders', 15],
+      ['cancelOrders', 15],
+      ['cancelOrders', 10],
+    ]);
     expect(h.venue.liveOrders()).toEqual([]);
+  });
+
+  it("caps DELETE /orders batches at the signer's cancel bucket", async () => {
+    // A 1.4 s margin reserves 112 of the standard tier's 120 cancel tokens: batches of at most 8.
+    const h = make({
+      venue: { lifecycle: true },
+      config: { cancelBatchSize: 15 },
+      limiter: { signerTier: 'standard', marginMs: 1400 },
+    });
+    expect(h.limiter.signerCapacity('cancel')).toBe(8);
+    await drive(h.clock, h.cycle(ladder(20)));
+    expect(h.om.liveOrders()).toHaveLength(20);
+    const r = await drive(h.clock, h.om.cancelAll({ timeoutMs: 5_000 }));
+    expect(r).toMatchObject({ cancelled: 20, remaining: [] });
+    const cancels = h.venue.orderCalls.filter((c) => c.op === 'cancelOrders' || c.op === 'cancelOrder');
+    expect(cancels.map((c) => [c.op, c.ids.length])).toEqual([
+      ['cancelOrders', 8],
+      ['cancelOrders', 8],
+      ['cancelOrders', 4],
+    ]);
   });
 
   it('with batch cancels the reserve counts orders per request of DELETE /orders', async () => {
@@ -687,7 +802,15 @@ describe('OrderManager: batch cancels and the open-order listing (issue #13)', (
     const h = make({ venue: { lifecycle: true } });
     const venue = h.venue as LifecycleFakeVenue;
     const id = `0x${'ab'.repeat(32)}`;
-    venue.restForeign({ id, tokenId: TOKEN_A, conditionId: CONDITION, side: 'BUY', price: 420_000 as Price, originalSize: 10_000_000 as Shares, sizeMatched: 2_000_000 as Shares });
+    venue.restForeign({
+      id,
+      tokenId: TOKEN_A,
+      conditionId: CONDITION,
+      side: 'BUY',
+      price: 420_000 as Price,
+      originalSize: 10_000_000 as Shares,
+      sizeMatched: 2_000_000 as Shares,
+    });
     const om2 = h.restart();
     const rep = await drive(h.clock, om2.startupReconcile({ orphanPolicy: 'cancel', markets: MARKETS }));
     expect(rep).toMatchObject({ foreign: 1, listed: true, cancelled: 1 });
@@ -701,7 +824,14 @@ describe('OrderManager: batch cancels and the open-order listing (issue #13)', (
     const h = make({ venue: { lifecycle: true } });
     const venue = h.venue as LifecycleFakeVenue;
     const id = `0x${'cd'.repeat(32)}`;
-    venue.restForeign({ id, tokenId: TOKEN_A, conditionId: CONDITION, side: 'SELL', price: 610_000 as Price, originalSize: 5_000_000 as Shares });
+    venue.restForeign({
+      id,
+      tokenId: TOKEN_A,
+      conditionId: CONDITION,
+      side: 'SELL',
+      price: 610_000 as Price,
+      originalSize: 5_000_000 as Shares,
+    });
     const om2 = h.restart();
     const rep = await drive(h.clock, om2.startupReconcile({ orphanPolicy: 'adopt', markets: MARKETS }));
     expect(rep).toMatchObject({ foreign: 1, adopted: 1, cancelled: 0 });
@@ -714,7 +844,9 @@ describe('OrderManager: post-only quotes (issue #13)', () => {
   it('quotes go post-only by default; a strategy may say otherwise per quote', async () => {
     const h = make();
     const seen = new Map<string, boolean | undefined>();
-    h.venue.beforePlace = (subs) => { for (const s of subs) seen.set(s.order.side, s.postOnly); };
+    h.venue.beforePlace = (subs) => {
+      for (const s of subs) seen.set(s.order.side, s.postOnly);
+    };
     await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10), { ...q(TOKEN_A, 'SELL', 0.6, 10), postOnly: false }]);
     expect(seen.get('BUY')).toBe(true);
     expect(seen.get('SELL')).not.toBe(true);
@@ -725,7 +857,15 @@ describe('OrderManager: post-only quotes (issue #13)', () => {
     h.venue.inject('postOrders', { kind: 'reject', errorMsg: 'invalid post-only order: order crosses book' });
     const r = await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
     expect(r.rejected).toHaveLength(1);
-    expect(h.om.rejections()).toEqual([{ tokenId: TOKEN_A, side: 'BUY', price: 400_000, errorMsg: 'invalid post-only order: order crosses book', postOnlyCross: true }]);
+    expect(h.om.rejections()).toEqual([
+      {
+        tokenId: TOKEN_A,
+        side: 'BUY',
+        price: 400_000,
+        errorMsg: 'invalid post-only order: order crosses book',
+        postOnlyCross: true,
+      },
+    ]);
     const again = await h.cycle([q(TOKEN_A, 'BUY', 0.4, 10)]);
     expect(again.placementsSent).toBe(0);
     expect(again.dropped).toEqual([expect.objectContaining({ reason: 'cooldown' })]);

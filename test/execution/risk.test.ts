@@ -4,11 +4,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Micros, Price, Shares } from '../../src/core/money.js';
+import type { Side } from '../../src/core/order.js';
+import type { DesiredQuote } from '../../src/core/quote.js';
 import {
-  checkRisk, clearKillSwitch, KILL_SWITCH_ARMED, lossTripLevel, marketExposures, tripKillSwitch, updateKillSwitch,
-  type RiskLimits, type RiskState, type TokenRiskInfo,
+  checkRisk,
+  clearKillSwitch,
+  KILL_SWITCH_ARMED,
+  lossTripLevel,
+  marketExposures,
+  tripKillSwitch,
+  updateKillSwitch,
+  type RiskLimits,
+  type RiskState,
+  type TokenRiskInfo,
 } from '../../src/execution/risk.js';
-import type { DesiredQuote, Side } from '../../src/execution/types.js';
 
 const SH = 1_000_000;
 const NOW = Date.UTC(2026, 0, 1, 12);
@@ -17,21 +26,38 @@ function q(tokenId: string, side: Side, price: number, shares: number): DesiredQ
   return { tokenId, side, price: Math.round(price * SH) as Price, size: Math.round(shares * SH) as Shares };
 }
 
-function token(tokenId: string, marketId: string, complementTokenId: string | null, mark: number | null, extra: Partial<TokenRiskInfo> = {}): TokenRiskInfo {
+function token(
+  tokenId: string,
+  marketId: string,
+  complementTokenId: string | null,
+  mark: number | null,
+  extra: Partial<TokenRiskInfo> = {},
+): TokenRiskInfo {
   return {
-    tokenId, marketId, complementTokenId,
-    tickSize: 10_000 as Price, minOrderSize: (5 * SH) as Shares, acceptingOrders: true,
-    mark: mark === null ? null : (Math.round(mark * SH) as Price), dataAtMs: NOW - 1_000,
+    tokenId,
+    marketId,
+    complementTokenId,
+    tickSize: 10_000 as Price,
+    minOrderSize: (5 * SH) as Shares,
+    acceptingOrders: true,
+    mark: mark === null ? null : (Math.round(mark * SH) as Price),
+    dataAtMs: NOW - 1_000,
     ...extra,
   };
 }
 
 const TOKENS = [
-  token('Y', 'M1', 'N', 0.6), token('N', 'M1', 'Y', 0.4),
-  token('Z', 'M2', 'Z2', 0.5), token('Z2', 'M2', 'Z', 0.5),
+  token('Y', 'M1', 'N', 0.6),
+  token('N', 'M1', 'Y', 0.4),
+  token('Z', 'M2', 'Z2', 0.5),
+  token('Z2', 'M2', 'Z', 0.5),
 ];
 
-function state(over: Partial<RiskState> = {}, positions: Record<string, number> = {}, tokens: readonly TokenRiskInfo[] = TOKENS): RiskState {
+function state(
+  over: Partial<RiskState> = {},
+  positions: Record<string, number> = {},
+  tokens: readonly TokenRiskInfo[] = TOKENS,
+): RiskState {
   return {
     nowMs: NOW,
     tokens: new Map(tokens.map((t) => [t.tokenId, t])),
@@ -70,7 +96,11 @@ describe('risk: per-quote checks', () => {
   });
 
   it('pulls quotes on stale or missing data', () => {
-    const st = state({}, {}, [token('Y', 'M1', 'N', 0.6, { dataAtMs: NOW - 5_001 }), token('N', 'M1', 'Y', 0.4, { dataAtMs: null }), token('Z', 'M2', null, 0.5, { dataAtMs: NOW - 5_000 })]);
+    const st = state({}, {}, [
+      token('Y', 'M1', 'N', 0.6, { dataAtMs: NOW - 5_001 }),
+      token('N', 'M1', 'Y', 0.4, { dataAtMs: null }),
+      token('Z', 'M2', null, 0.5, { dataAtMs: NOW - 5_000 }),
+    ]);
     const r = checkRisk([q('Y', 'BUY', 0.5, 10), q('N', 'BUY', 0.3, 10), q('Z', 'BUY', 0.4, 10)], st, limits());
     expect(reasons(r)).toEqual(['stale-data', 'stale-data']);
     expect(r.dropped[0]?.detail).toMatch(/5001 ms old/);
@@ -83,12 +113,20 @@ describe('risk: per-quote checks', () => {
   });
 
   it('drops sizes that are not a positive whole number of 0.01 shares', () => {
-    const r = checkRisk([q('Y', 'BUY', 0.5, 0), q('Y', 'BUY', 0.5, 10.005), { ...q('Y', 'BUY', 0.5, 1), size: Number.NaN as Shares }], state(), limits());
+    const r = checkRisk(
+      [q('Y', 'BUY', 0.5, 0), q('Y', 'BUY', 0.5, 10.005), { ...q('Y', 'BUY', 0.5, 1), size: Number.NaN as Shares }],
+      state(),
+      limits(),
+    );
     expect(reasons(r)).toEqual(['bad-size', 'bad-size', 'bad-size']);
   });
 
   it('drops prices off the tick and outside [tick, 1 − tick]', () => {
-    const r = checkRisk([q('Y', 'BUY', 0.505, 10), q('Y', 'BUY', 0, 10), q('Y', 'SELL', 1, 10), q('Y', 'BUY', 0.01, 10)], state({}, { Y: 10 }), limits());
+    const r = checkRisk(
+      [q('Y', 'BUY', 0.505, 10), q('Y', 'BUY', 0, 10), q('Y', 'SELL', 1, 10), q('Y', 'BUY', 0.01, 10)],
+      state({}, { Y: 10 }),
+      limits(),
+    );
     expect(reasons(r)).toEqual(['off-tick', 'price-out-of-range', 'price-out-of-range']);
     expect(r.dropped[0]?.detail).toBe('price 0.505 is not on tick 0.01');
     // the tick is the token's current one
@@ -103,14 +141,22 @@ describe('risk: per-quote checks', () => {
   });
 
   it('drops sells beyond the shares held, counting earlier sells', () => {
-    const r = checkRisk([q('Y', 'SELL', 0.62, 6), q('Y', 'SELL', 0.63, 6), q('N', 'SELL', 0.45, 5)], state({}, { Y: 8 }), limits());
+    const r = checkRisk(
+      [q('Y', 'SELL', 0.62, 6), q('Y', 'SELL', 0.63, 6), q('N', 'SELL', 0.45, 5)],
+      state({}, { Y: 8 }),
+      limits(),
+    );
     expect(r.accepted).toEqual([q('Y', 'SELL', 0.62, 6)]);
     expect(reasons(r)).toEqual(['insufficient-inventory', 'insufficient-inventory']);
   });
 
   it('drops bids beyond the collateral, counting earlier bids', () => {
     // 10 × 0.50 = 5, then 10 × 0.40 = 4 → 9 > 8; then 5 × 0.40 = 2 → 7 fits
-    const r = checkRisk([q('Y', 'BUY', 0.5, 10), q('Y', 'BUY', 0.4, 10), q('Z', 'BUY', 0.4, 5)], state({ collateral: (8 * SH) as Micros }), limits());
+    const r = checkRisk(
+      [q('Y', 'BUY', 0.5, 10), q('Y', 'BUY', 0.4, 10), q('Z', 'BUY', 0.4, 5)],
+      state({ collateral: (8 * SH) as Micros }),
+      limits(),
+    );
     expect(reasons(r)).toEqual(['insufficient-collateral']);
     expect(r.accepted).toHaveLength(2);
   });
@@ -118,7 +164,8 @@ describe('risk: per-quote checks', () => {
   it('bounds the worst-case position: outer quotes of a side are dropped first', () => {
     const r = checkRisk(
       [q('Y', 'BUY', 0.59, 40), q('Y', 'BUY', 0.58, 40), q('Y', 'BUY', 0.57, 20), q('Y', 'BUY', 0.56, 5)],
-      state(), limits({ market: { maxPosition: (100 * SH) as Shares, maxNotional: null } }),
+      state(),
+      limits({ market: { maxPosition: (100 * SH) as Shares, maxNotional: null } }),
     );
     expect(r.accepted.map((x) => x.price)).toEqual([590_000, 580_000, 570_000]);
     expect(reasons(r)).toEqual(['max-position']);
@@ -127,14 +174,21 @@ describe('risk: per-quote checks', () => {
 
   it('bounds the worst-case notional at the mark of the side held', () => {
     // mark Y 0.60: 10 shares long = 6; limit 7 → a further 5 would be 9
-    const r = checkRisk([q('Y', 'BUY', 0.5, 10), q('Y', 'BUY', 0.49, 5), q('N', 'BUY', 0.3, 10)], state(), limits({ market: { maxPosition: null, maxNotional: (7 * SH) as Micros } }));
+    const r = checkRisk(
+      [q('Y', 'BUY', 0.5, 10), q('Y', 'BUY', 0.49, 5), q('N', 'BUY', 0.3, 10)],
+      state(),
+      limits({ market: { maxPosition: null, maxNotional: (7 * SH) as Micros } }),
+    );
     expect(reasons(r)).toEqual(['max-notional']);
     // the No side is the other direction: 10 long No at 0.40 = 4 ≤ 7
     expect(r.accepted.map((x) => x.tokenId)).toEqual(['Y', 'N']);
   });
 
   it('applies per-market overrides', () => {
-    const l = limits({ market: { maxPosition: (100 * SH) as Shares, maxNotional: null }, perMarket: new Map([['M2', { maxPosition: (5 * SH) as Shares }]]) });
+    const l = limits({
+      market: { maxPosition: (100 * SH) as Shares, maxNotional: null },
+      perMarket: new Map([['M2', { maxPosition: (5 * SH) as Shares }]]),
+    });
     const r = checkRisk([q('Y', 'BUY', 0.5, 50), q('Z', 'BUY', 0.4, 5), q('Z', 'BUY', 0.39, 5)], state(), l);
     expect(reasons(r)).toEqual(['max-position']);
     expect(r.dropped[0]?.quote).toEqual(q('Z', 'BUY', 0.39, 5));
@@ -142,7 +196,11 @@ describe('risk: per-quote checks', () => {
 
   it('bounds the total exposure over markets', () => {
     // Y 10 long at 0.60 = 6, Z 10 long at 0.50 = 5 → 11 > 10
-    const r = checkRisk([q('Y', 'BUY', 0.5, 10), q('Z', 'BUY', 0.4, 10), q('Z', 'BUY', 0.4, 5)], state(), limits({ maxTotalExposure: (10 * SH) as Micros }));
+    const r = checkRisk(
+      [q('Y', 'BUY', 0.5, 10), q('Z', 'BUY', 0.4, 10), q('Z', 'BUY', 0.4, 5)],
+      state(),
+      limits({ maxTotalExposure: (10 * SH) as Micros }),
+    );
     expect(reasons(r)).toEqual(['max-total-exposure']);
     expect(r.dropped[0]?.detail).toBe('total exposure 11 beyond 10');
     expect(r.accepted).toEqual([q('Y', 'BUY', 0.5, 10), q('Z', 'BUY', 0.4, 5)]);
@@ -154,14 +212,26 @@ describe('risk: a token and its complement are one market', () => {
 
   it('nets No holdings against Yes quotes: quotes that reduce the net position pass, growing ones drop', () => {
     const st = state({}, { N: 100 }); // net −100 Yes-equivalent: at the limit
-    const r = checkRisk([q('N', 'BUY', 0.38, 5), q('Y', 'BUY', 0.58, 50), q('N', 'SELL', 0.42, 50), q('Y', 'BUY', 0.57, 150)], st, maxPos);
+    const r = checkRisk(
+      [q('N', 'BUY', 0.38, 5), q('Y', 'BUY', 0.58, 50), q('N', 'SELL', 0.42, 50), q('Y', 'BUY', 0.57, 150)],
+      st,
+      maxPos,
+    );
     expect(r.accepted).toEqual([q('Y', 'BUY', 0.58, 50), q('N', 'SELL', 0.42, 50)]);
-    expect(r.dropped.map((d) => [d.quote.tokenId, d.quote.side, d.reason])).toEqual([['N', 'BUY', 'max-position'], ['Y', 'BUY', 'max-position']]);
+    expect(r.dropped.map((d) => [d.quote.tokenId, d.quote.side, d.reason])).toEqual([
+      ['N', 'BUY', 'max-position'],
+      ['Y', 'BUY', 'max-position'],
+    ]);
   });
 
   it('a hedged pair (Yes and No held alike) carries no exposure', () => {
     const st = state({}, { Y: 100, N: 100, Z: 100 });
-    expect(marketExposures(st, maxPos)).toEqual(new Map([['M1', 0], ['M2', 50 * SH]]));
+    expect(marketExposures(st, maxPos)).toEqual(
+      new Map([
+        ['M1', 0],
+        ['M2', 50 * SH],
+      ]),
+    );
     // Counted per token, 100 Y + 100 N + 100 Z would be far over 60; netted per market it is 50.
     const r = checkRisk([q('Y', 'BUY', 0.5, 10)], st, limits({ maxTotalExposure: (60 * SH) as Micros }));
     expect(r.accepted).toHaveLength(1);
@@ -178,11 +248,21 @@ describe('risk: a token and its complement are one market', () => {
 
   it('values an unmarked market at 1 per share', () => {
     const st = state({}, {}, [token('Y', 'M1', 'N', null), token('N', 'M1', 'Y', null)]);
-    const r = checkRisk([q('Y', 'BUY', 0.5, 10), q('N', 'BUY', 0.5, 11)], st, limits({ market: { maxPosition: null, maxNotional: (10 * SH) as Micros } }));
+    const r = checkRisk(
+      [q('Y', 'BUY', 0.5, 10), q('N', 'BUY', 0.5, 11)],
+      st,
+      limits({ market: { maxPosition: null, maxNotional: (10 * SH) as Micros } }),
+    );
     expect(reasons(r)).toEqual(['max-notional']);
     // the complement's mark values the other side when one is known
     const half = state({}, {}, [token('Y', 'M1', 'N', 0.2), token('N', 'M1', 'Y', null)]);
-    expect(checkRisk([q('N', 'BUY', 0.5, 12)], half, limits({ market: { maxPosition: null, maxNotional: (10 * SH) as Micros } })).accepted).toHaveLength(1);
+    expect(
+      checkRisk(
+        [q('N', 'BUY', 0.5, 12)],
+        half,
+        limits({ market: { maxPosition: null, maxNotional: (10 * SH) as Micros } }),
+      ).accepted,
+    ).toHaveLength(1);
   });
 });
 
@@ -190,12 +270,16 @@ describe('risk: kill switch', () => {
   const l = limits({ dailyLossLimit: (100 * SH) as Micros });
   const quotes = [q('Y', 'BUY', 0.5, 10), q('N', 'BUY', 0.3, 10)];
 
-  it('trips when the day\'s loss reaches the limit and pulls every quote', () => {
+  it("trips when the day's loss reaches the limit and pulls every quote", () => {
     const near = checkRisk(quotes, state({ dailyPnl: (-100 * SH + 1) as Micros }), l);
     expect(near.killSwitch.tripped).toBe(false);
     expect(near.accepted).toHaveLength(2);
     const hit = checkRisk(quotes, state({ dailyPnl: (-100 * SH) as Micros }), l);
-    expect(hit.killSwitch).toMatchObject({ tripped: true, trippedAtMs: NOW, reason: 'daily loss limit: PnL -100 ≤ -100' });
+    expect(hit.killSwitch).toMatchObject({
+      tripped: true,
+      trippedAtMs: NOW,
+      reason: 'daily loss limit: PnL -100 ≤ -100',
+    });
     expect(hit.accepted).toEqual([]);
     expect(reasons(hit)).toEqual(['kill-switch', 'kill-switch']);
   });
@@ -222,7 +306,9 @@ describe('risk: kill switch', () => {
     const s = { nowMs: NOW, day: '2026-01-01' };
     expect(updateKillSwitch(cleared, { ...s, dailyPnl: (-219 * SH) as Micros }, l).tripped).toBe(false);
     expect(updateKillSwitch(cleared, { ...s, dailyPnl: (-220 * SH) as Micros }, l).tripped).toBe(true);
-    expect(updateKillSwitch(cleared, { ...s, day: '2026-01-02', dailyPnl: (-100 * SH) as Micros }, l).tripped).toBe(true);
+    expect(updateKillSwitch(cleared, { ...s, day: '2026-01-02', dailyPnl: (-100 * SH) as Micros }, l).tripped).toBe(
+      true,
+    );
     // a clear on a winning day gives no extra room
     const up = clearKillSwitch({ day: '2026-01-01', dailyPnl: (30 * SH) as Micros });
     expect(lossTripLevel(up, '2026-01-01', l.dailyLossLimit)).toBe(-100 * SH);
@@ -239,55 +325,69 @@ describe('risk: kill switch', () => {
 });
 
 describe('risk: property', () => {
-  const quoteArb = fc.record({
-    tokenId: fc.constantFrom('Y', 'N', 'Z', 'Z2'),
-    side: fc.constantFrom<Side>('BUY', 'SELL'),
-    price: fc.integer({ min: -2, max: 102 }).map((c) => c * 10_000 + (c % 7 === 0 ? 5_000 : 0)),
-    size: fc.integer({ min: 0, max: 6_000 }).map((c) => c * 10_000 + (c % 11 === 0 ? 1 : 0)),
-  }).map((r): DesiredQuote => ({ tokenId: r.tokenId, side: r.side, price: r.price as Price, size: r.size as Shares }));
+  const quoteArb = fc
+    .record({
+      tokenId: fc.constantFrom('Y', 'N', 'Z', 'Z2'),
+      side: fc.constantFrom<Side>('BUY', 'SELL'),
+      price: fc.integer({ min: -2, max: 102 }).map((c) => c * 10_000 + (c % 7 === 0 ? 5_000 : 0)),
+      size: fc.integer({ min: 0, max: 6_000 }).map((c) => c * 10_000 + (c % 11 === 0 ? 1 : 0)),
+    })
+    .map((r): DesiredQuote => ({ tokenId: r.tokenId, side: r.side, price: r.price as Price, size: r.size as Shares }));
 
   it('from flat positions, the accepted set keeps every limit and every quote is accepted or dropped once', () => {
-    fc.assert(fc.property(
-      fc.array(quoteArb, { maxLength: 25 }),
-      fc.record({ pos: fc.integer({ min: 1, max: 80 }), notional: fc.integer({ min: 1, max: 40 }), total: fc.integer({ min: 1, max: 60 }), coll: fc.integer({ min: 1, max: 60 }) }),
-      (quotes, lim) => {
-        const l = limits({
-          market: { maxPosition: (lim.pos * SH) as Shares, maxNotional: (lim.notional * SH) as Micros },
-          maxTotalExposure: (lim.total * SH) as Micros,
-        });
-        const st = state({ collateral: (lim.coll * SH) as Micros });
-        const r = checkRisk(quotes, st, l);
-        expect(r.accepted.length + r.dropped.length).toBe(quotes.length);
-        // No shares held: nothing can be sold.
-        expect(r.accepted.every((x) => x.side === 'BUY')).toBe(true);
-        let bids = 0n;
-        const up = new Map<string, number>();
-        const down = new Map<string, number>();
-        for (const x of r.accepted) {
-          const info = st.tokens.get(x.tokenId);
-          if (info === undefined) throw new Error('accepted an unknown token');
-          expect(x.price % info.tickSize).toBe(0);
-          expect(x.price).toBeGreaterThanOrEqual(info.tickSize);
-          expect(x.price).toBeLessThanOrEqual(SH - info.tickSize);
-          expect(x.size).toBeGreaterThanOrEqual(info.minOrderSize);
-          expect(x.size % 10_000).toBe(0);
-          bids += BigInt(x.price) * BigInt(x.size);
-          const yes = x.tokenId === 'Y' || x.tokenId === 'Z';
-          const m = info.marketId;
-          if (yes) up.set(m, (up.get(m) ?? 0) + x.size); else down.set(m, (down.get(m) ?? 0) + x.size);
-        }
-        expect(bids).toBeLessThanOrEqual(BigInt(lim.coll * SH) * BigInt(SH));
-        let total = 0;
-        for (const [m, markYes] of [['M1', 0.6], ['M2', 0.5]] as const) {
-          const u = up.get(m) ?? 0;
-          const d = down.get(m) ?? 0;
-          expect(Math.max(u, d)).toBeLessThanOrEqual(lim.pos * SH);
-          const exp = Math.max(Math.ceil(u * markYes), Math.ceil(d * (1 - markYes)));
-          expect(exp).toBeLessThanOrEqual(lim.notional * SH + 1);
-          total += exp;
-        }
-        expect(total).toBeLessThanOrEqual(lim.total * SH + 2);
-      },
-    ), { numRuns: 400 });
+    fc.assert(
+      fc.property(
+        fc.array(quoteArb, { maxLength: 25 }),
+        fc.record({
+          pos: fc.integer({ min: 1, max: 80 }),
+          notional: fc.integer({ min: 1, max: 40 }),
+          total: fc.integer({ min: 1, max: 60 }),
+          coll: fc.integer({ min: 1, max: 60 }),
+        }),
+        (quotes, lim) => {
+          const l = limits({
+            market: { maxPosition: (lim.pos * SH) as Shares, maxNotional: (lim.notional * SH) as Micros },
+            maxTotalExposure: (lim.total * SH) as Micros,
+          });
+          const st = state({ collateral: (lim.coll * SH) as Micros });
+          const r = checkRisk(quotes, st, l);
+          expect(r.accepted.length + r.dropped.length).toBe(quotes.length);
+          // No shares held: nothing can be sold.
+          expect(r.accepted.every((x) => x.side === 'BUY')).toBe(true);
+          let bids = 0n;
+          const up = new Map<string, number>();
+          const down = new Map<string, number>();
+          for (const x of r.accepted) {
+            const info = st.tokens.get(x.tokenId);
+            if (info === undefined) throw new Error('accepted an unknown token');
+            expect(x.price % info.tickSize).toBe(0);
+            expect(x.price).toBeGreaterThanOrEqual(info.tickSize);
+            expect(x.price).toBeLessThanOrEqual(SH - info.tickSize);
+            expect(x.size).toBeGreaterThanOrEqual(info.minOrderSize);
+            expect(x.size % 10_000).toBe(0);
+            bids += BigInt(x.price) * BigInt(x.size);
+            const yes = x.tokenId === 'Y' || x.tokenId === 'Z';
+            const m = info.marketId;
+            if (yes) up.set(m, (up.get(m) ?? 0) + x.size);
+            else down.set(m, (down.get(m) ?? 0) + x.size);
+          }
+          expect(bids).toBeLessThanOrEqual(BigInt(lim.coll * SH) * BigInt(SH));
+          let total = 0;
+          for (const [m, markYes] of [
+            ['M1', 0.6],
+            ['M2', 0.5],
+          ] as const) {
+            const u = up.get(m) ?? 0;
+            const d = down.get(m) ?? 0;
+            expect(Math.max(u, d)).toBeLessThanOrEqual(lim.pos * SH);
+            const exp = Math.max(Math.ceil(u * markYes), Math.ceil(d * (1 - markYes)));
+            expect(exp).toBeLessThanOrEqual(lim.notional * SH + 1);
+            total += exp;
+          }
+          expect(total).toBeLessThanOrEqual(lim.total * SH + 2);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

@@ -10,7 +10,15 @@ let t: TestLedger;
 afterEach(() => t.cleanup());
 
 const cycle = (startedAtMs: number, over: Partial<CycleInput> = {}): CycleInput => ({
-  startedAtMs, durationMs: 10, books: 4, quotes: 8, placed: 2, cancelled: 1, fills: 0, errors: 0, ...over,
+  startedAtMs,
+  durationMs: 10,
+  books: 4,
+  quotes: 8,
+  placed: 2,
+  cancelled: 1,
+  fills: 0,
+  errors: 0,
+  ...over,
 });
 
 describe('cycles', () => {
@@ -18,15 +26,32 @@ describe('cycles', () => {
     t = testLedger({ start: START, cycleRetentionMs: 2 * HOUR, cycleCompactEvery: 1_000_000 });
     // 3 hours of cycles every 10 minutes, durations 1..18.
     for (let i = 0; i < 18; i++) {
-      t.ledger.recordCycle(cycle(START + i * 600_000, { durationMs: i + 1, errors: i % 5 === 0 ? 1 : 0, rewardScore: (i + 1) * 1_500_000 }));
+      t.ledger.recordCycle(
+        cycle(START + i * 600_000, {
+          durationMs: i + 1,
+          errors: i % 5 === 0 ? 1 : 0,
+          rewardScore: (i + 1) * 1_500_000,
+        }),
+      );
     }
     t.clock.advanceTo(START + 3 * HOUR);
     expect(t.ledger.compactCycles()).toBe(6); // the first hour is past the 2 h retention
     expect(t.ledger.recentCycles(100)).toHaveLength(12);
-    expect(t.ledger.cycleHours()).toEqual([{
-      hourMs: START, cycles: 6, durationSumMs: 1 + 2 + 3 + 4 + 5 + 6, durationMaxMs: 6,
-      books: 24, quotes: 48, placed: 12, cancelled: 6, fills: 0, errors: 2, rewardScore: 21 * 1_500_000,
-    }]);
+    expect(t.ledger.cycleHours()).toEqual([
+      {
+        hourMs: START,
+        cycles: 6,
+        durationSumMs: 1 + 2 + 3 + 4 + 5 + 6,
+        durationMaxMs: 6,
+        books: 24,
+        quotes: 48,
+        placed: 12,
+        cancelled: 6,
+        fills: 0,
+        errors: 2,
+        rewardScore: 21 * 1_500_000,
+      },
+    ]);
     // Folding the same hour in two passes adds up.
     t.clock.advanceTo(START + 3 * HOUR + 30 * 60_000);
     expect(t.ledger.compactCycles()).toBe(3);
@@ -37,7 +62,10 @@ describe('cycles', () => {
     t.clock.advanceTo(START + 4 * HOUR);
     t.ledger.compactCycles();
     expect(t.ledger.cycleHours().find((h) => h.hourMs === START + HOUR)).toMatchObject({
-      cycles: 6, durationSumMs: 7 + 8 + 9 + 10 + 11 + 12, durationMaxMs: 12, rewardScore: (7 + 8 + 9 + 10 + 11 + 12) * 1_500_000,
+      cycles: 6,
+      durationSumMs: 7 + 8 + 9 + 10 + 11 + 12,
+      durationMaxMs: 12,
+      rewardScore: (7 + 8 + 9 + 10 + 11 + 12) * 1_500_000,
     });
   });
 
@@ -71,6 +99,10 @@ describe('cycles', () => {
     t.ledger.recordCycle(cycle(START + 1_000));
     t.ledger.recordCycle(cycle(START + 2_000, { rewardScore: Number.MAX_SAFE_INTEGER }));
     expect(t.ledger.recentCycles().map((c) => c.rewardScore)).toEqual([Number.MAX_SAFE_INTEGER, 0, 8_888_889]);
-    expect(t.ledger.recentCycles(1)[0]).toEqual({ seq: 3, ...cycle(START + 2_000), rewardScore: Number.MAX_SAFE_INTEGER });
+    expect(t.ledger.recentCycles(1)[0]).toEqual({
+      seq: 3,
+      ...cycle(START + 2_000),
+      rewardScore: Number.MAX_SAFE_INTEGER,
+    });
   });
 });

@@ -7,11 +7,13 @@ import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/clock.js';
 import { InvariantError } from '../../src/core/errors.js';
 import { Ledger } from '../../src/ledger/ledger.js';
-import { replayFills } from '../../src/ledger/pnl.js';
+import { replayFills } from '../../src/core/pnl.js';
 import { COND, fill, mc, NO, px, sh, signedOrder, T0, tempDir, testLedger, YES, type TestLedger } from './helpers.js';
 
 let t: TestLedger;
-beforeEach(() => { t = testLedger(); });
+beforeEach(() => {
+  t = testLedger();
+});
 afterEach(() => t.cleanup());
 
 describe('fills', () => {
@@ -88,41 +90,46 @@ describe('fills', () => {
     const path = join(dir.dir, 'cumulative.db');
     let run = 0;
     try {
-      fc.assert(fc.property(
-        fc.array(fc.integer({ min: 0, max: size }), { minLength: 1, maxLength: 30 }),
-        fc.integer({ min: 0, max: 4 }),
-        (observations, reopenEvery) => {
-          // One file for every run (migrated once); each run trades its own token.
-          const token = `token-${run++}`;
-          const clock = new VirtualClock(T0);
-          let ledger = Ledger.open(path, { clock, synchronous: 'NORMAL' });
-          try {
-            const o = signedOrder({ size: sh(size), price: px(300_000), tokenId: token });
-            ledger.recordSignedOrder(o);
-            let total = 0;
-            observations.forEach((obs, i) => {
-              // Some observations arrive as whole lookups, some as bare cumulative matches; each twice.
-              total += i % 2 === 0
-                ? ledger.markLookup(o.id, { status: obs === size ? 'MATCHED' : 'LIVE', sizeMatched: sh(obs) }).newlyMatched
-                : ledger.recordCumulativeMatch(o.id, sh(obs));
-              total += ledger.recordCumulativeMatch(o.id, sh(obs));
-              if (reopenEvery > 0 && i % reopenEvery === 0) {
-                ledger.close();
-                ledger = Ledger.open(path, { clock, synchronous: 'NORMAL' });
-              }
-            });
-            const max = Math.max(...observations);
-            const recorded = ledger.fillsOfOrder(o.id).reduce((s, f) => s + f.size, 0);
-            expect(total).toBe(max);
-            expect(recorded).toBe(max);
-            expect(ledger.order(o.id)?.sizeMatched).toBe(max);
-            expect(ledger.position(token)?.size ?? 0).toBe(max);
-            expect(ledger.order(o.id)?.state).toBe(max === size ? 'matched' : 'live');
-          } finally {
-            ledger.close();
-          }
-        },
-      ), { numRuns: 100 });
+      fc.assert(
+        fc.property(
+          fc.array(fc.integer({ min: 0, max: size }), { minLength: 1, maxLength: 30 }),
+          fc.integer({ min: 0, max: 4 }),
+          (observations, reopenEvery) => {
+            // One file for every run (migrated once); each run trades its own token.
+            const token = `token-${run++}`;
+            const clock = new VirtualClock(T0);
+            let ledger = Ledger.open(path, { clock, synchronous: 'NORMAL' });
+            try {
+              const o = signedOrder({ size: sh(size), price: px(300_000), tokenId: token });
+              ledger.recordSignedOrder(o);
+              let total = 0;
+              observations.forEach((obs, i) => {
+                // Some observations arrive as whole lookups, some as bare cumulative matches; each twice.
+                total +=
+                  i % 2 === 0
+                    ? ledger.markLookup(o.id, { status: obs === size ? 'MATCHED' : 'LIVE', sizeMatched: sh(obs) })
+                        .newlyMatched
+                    : ledger.recordCumulativeMatch(o.id, sh(obs));
+                total += ledger.recordCumulativeMatch(o.id, sh(obs));
+                if (reopenEvery > 0 && i % reopenEvery === 0) {
+                  ledger.close();
+                  ledger = Ledger.open(path, { clock, synchronous: 'NORMAL' });
+                }
+              });
+              const max = Math.max(...observations);
+              const recorded = ledger.fillsOfOrder(o.id).reduce((s, f) => s + f.size, 0);
+              expect(total).toBe(max);
+              expect(recorded).toBe(max);
+              expect(ledger.order(o.id)?.sizeMatched).toBe(max);
+              expect(ledger.position(token)?.size ?? 0).toBe(max);
+              expect(ledger.order(o.id)?.state).toBe(max === size ? 'matched' : 'live');
+            } finally {
+              ledger.close();
+            }
+          },
+        ),
+        { numRuns: 100 },
+      );
     } finally {
       dir.cleanup();
     }
@@ -137,33 +144,53 @@ describe('fills', () => {
       fee: fc.integer({ min: 0, max: 5_000 }),
       dup: fc.boolean(),
     });
-    fc.assert(fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
-      const ledger = Ledger.open(':memory:', { clock: new VirtualClock(T0), synchronous: 'NORMAL' });
-      try {
-        const held = new Map<string, number>();
-        steps.forEach((s, i) => {
-          const h = held.get(s.token) ?? 0;
-          const side = s.buy || h < s.size ? 'BUY' : 'SELL';
-          const f = fill({ dedupKey: `k${i}`, tokenId: s.token, side, price: px(s.price), size: sh(s.size), feeMicros: mc(s.fee) });
-          expect(ledger.recordFill(f)).toBe(true);
-          if (s.dup) expect(ledger.recordFill(f)).toBe(false);
-          held.set(s.token, h + (side === 'BUY' ? s.size : -s.size));
-        });
-        const fills = ledger.fills();
-        expect(fills).toHaveLength(steps.length);
-        for (const token of [YES, NO]) {
-          const mine = fills.filter((f) => f.tokenId === token);
-          const expected = replayFills(mine.map((f) => ({ side: f.side, price: f.price, size: f.size, feeMicros: f.feeMicros })));
-          const p = ledger.position(token);
-          if (mine.length === 0) { expect(p).toBeNull(); continue; }
-          expect(p).toMatchObject({ size: expected.size, cost: expected.cost, realized: expected.realized, fees: expected.fees });
-          // Each fill's stored realized delta adds up to the position's realized PnL.
-          expect(mine.reduce((s, f) => s + f.realizedDelta, 0)).toBe(expected.realized);
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const ledger = Ledger.open(':memory:', { clock: new VirtualClock(T0), synchronous: 'NORMAL' });
+        try {
+          const held = new Map<string, number>();
+          steps.forEach((s, i) => {
+            const h = held.get(s.token) ?? 0;
+            const side = s.buy || h < s.size ? 'BUY' : 'SELL';
+            const f = fill({
+              dedupKey: `k${i}`,
+              tokenId: s.token,
+              side,
+              price: px(s.price),
+              size: sh(s.size),
+              feeMicros: mc(s.fee),
+            });
+            expect(ledger.recordFill(f)).toBe(true);
+            if (s.dup) expect(ledger.recordFill(f)).toBe(false);
+            held.set(s.token, h + (side === 'BUY' ? s.size : -s.size));
+          });
+          const fills = ledger.fills();
+          expect(fills).toHaveLength(steps.length);
+          for (const token of [YES, NO]) {
+            const mine = fills.filter((f) => f.tokenId === token);
+            const expected = replayFills(
+              mine.map((f) => ({ side: f.side, price: f.price, size: f.size, feeMicros: f.feeMicros })),
+            );
+            const p = ledger.position(token);
+            if (mine.length === 0) {
+              expect(p).toBeNull();
+              continue;
+            }
+            expect(p).toMatchObject({
+              size: expected.size,
+              cost: expected.cost,
+              realized: expected.realized,
+              fees: expected.fees,
+            });
+            // Each fill's stored realized delta adds up to the position's realized PnL.
+            expect(mine.reduce((s, f) => s + f.realizedDelta, 0)).toBe(expected.realized);
+          }
+        } finally {
+          ledger.close();
         }
-      } finally {
-        ledger.close();
-      }
-    }), { numRuns: 100 });
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
@@ -178,10 +205,12 @@ describe('market resolution', () => {
     hold();
     t.clock.advance(1000);
     const s = t.ledger.resolveMarket(COND, YES);
-    expect(s.map((x) => [x.tokenId, x.payout, x.size, x.proceeds, x.realizedDelta])).toEqual([
-      [NO, 0, 4_000_000, 0, -2_200_000],
-      [YES, 1_000_000, 10_000_000, 10_000_000, 6_000_000],
-    ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(s.map((x) => [x.tokenId, x.payout, x.size, x.proceeds, x.realizedDelta])).toEqual(
+      [
+        [NO, 0, 4_000_000, 0, -2_200_000],
+        [YES, 1_000_000, 10_000_000, 10_000_000, 6_000_000],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
     expect(t.ledger.position(YES)).toMatchObject({ size: 0, cost: 0, realized: 6_000_000 });
     expect(t.ledger.position(NO)).toMatchObject({ size: 0, cost: 0, realized: -2_200_000 });
     expect(t.ledger.markToMarket(new Map()).realized).toBe(3_800_000);
@@ -205,7 +234,13 @@ describe('market resolution', () => {
 
   it('supports general payouts (a 50-50 market)', () => {
     hold();
-    t.ledger.settleMarket(COND, new Map([[YES, px(500_000)], [NO, px(500_000)]]));
+    t.ledger.settleMarket(
+      COND,
+      new Map([
+        [YES, px(500_000)],
+        [NO, px(500_000)],
+      ]),
+    );
     expect(t.ledger.position(YES)?.realized).toBe(1_000_000);
     expect(t.ledger.position(NO)?.realized).toBe(-200_000);
   });

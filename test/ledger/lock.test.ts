@@ -12,7 +12,9 @@ import { LedgerLockedError, lockLedger, lockPathOf, type LedgerLock } from '../.
 import { tempDir } from './helpers.js';
 
 const cleanups: (() => void)[] = [];
-afterEach(() => { while (cleanups.length > 0) cleanups.pop()?.(); });
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
 
 function ledgerPath(): string {
   const t = tempDir();
@@ -22,14 +24,22 @@ function ledgerPath(): string {
 
 function take(path: string, opts: Parameters<typeof lockLedger>[1] = {}): LedgerLock {
   const l = lockLedger(path, opts);
-  cleanups.push(() => { l.release(); });
+  cleanups.push(() => {
+    l.release();
+  });
   return l;
 }
 
-const holderOf = (path: string): { pid: number } => JSON.parse(readFileSync(lockPathOf(path), 'utf8')) as { pid: number };
+const holderOf = (path: string): { pid: number } =>
+  JSON.parse(readFileSync(lockPathOf(path), 'utf8')) as { pid: number };
 
 function refusal(fn: () => unknown): LedgerLockedError {
-  try { fn(); } catch (e) { if (e instanceof LedgerLockedError) return e; throw e; }
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof LedgerLockedError) return e;
+    throw e;
+  }
   throw new Error('expected LedgerLockedError');
 }
 

@@ -10,7 +10,9 @@ import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../../src/le
 import { COND, fill, px, sh, signedOrder, T0, tempDir, YES } from './helpers.js';
 
 const cleanups: (() => void)[] = [];
-afterEach(() => { while (cleanups.length > 0) cleanups.pop()?.(); });
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
 
 function tmpPath(): string {
   const t = tempDir();
@@ -21,7 +23,11 @@ function tmpPath(): string {
 function versions(path: string): { version: number; applied_at_ms: number }[] {
   const db = new Database(path, { readonly: true });
   try {
-    return db.prepare<[], { version: number; applied_at_ms: number }>('SELECT version, applied_at_ms FROM schema_version ORDER BY version').all();
+    return db
+      .prepare<[], { version: number; applied_at_ms: number }>(
+        'SELECT version, applied_at_ms FROM schema_version ORDER BY version',
+      )
+      .all();
   } finally {
     db.close();
   }
@@ -69,15 +75,24 @@ describe('ledger migrations', () => {
     db.pragma('journal_mode = WAL');
     expect(migrate(db, T0, 1)).toEqual({ from: 0, to: 1, applied: [1] });
     expect(schemaVersion(db)).toBe(1);
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name);
+    const tables = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((r) => r.name);
     expect(tables).not.toContain('pnl_snapshots');
     expect(tables).not.toContain('cycles');
-    db.prepare(`INSERT INTO orders (id, token_id, condition_id, side, price, size, order_type, salt, created_at_ms, state, state_at_ms, size_matched)
-      VALUES ('old-1', ?, ?, 'BUY', 500000, 10000000, 'GTC', '7', ?, 'live', ?, 4000000)`).run(YES, COND, T0, T0);
-    db.prepare(`INSERT INTO fills (dedup_key, order_id, token_id, condition_id, side, price, size, notional, fee, liquidity, source, time_ms, recorded_at_ms, realized_delta)
-      VALUES ('old-1@4000000', 'old-1', ?, ?, 'BUY', 500000, 4000000, 2000000, 0, 'maker', 'lookup', ?, ?, 0)`).run(YES, COND, T0, T0);
-    db.prepare(`INSERT INTO positions (token_id, condition_id, size, cost, realized, fees, bought, sold, updated_at_ms)
-      VALUES (?, ?, 4000000, 2000000, 0, 0, 4000000, 0, ?)`).run(YES, COND, T0);
+    db.prepare(
+      `INSERT INTO orders (id, token_id, condition_id, side, price, size, order_type, salt, created_at_ms, state, state_at_ms, size_matched)
+      VALUES ('old-1', ?, ?, 'BUY', 500000, 10000000, 'GTC', '7', ?, 'live', ?, 4000000)`,
+    ).run(YES, COND, T0, T0);
+    db.prepare(
+      `INSERT INTO fills (dedup_key, order_id, token_id, condition_id, side, price, size, notional, fee, liquidity, source, time_ms, recorded_at_ms, realized_delta)
+      VALUES ('old-1@4000000', 'old-1', ?, ?, 'BUY', 500000, 4000000, 2000000, 0, 'maker', 'lookup', ?, ?, 0)`,
+    ).run(YES, COND, T0, T0);
+    db.prepare(
+      `INSERT INTO positions (token_id, condition_id, size, cost, realized, fees, bought, sold, updated_at_ms)
+      VALUES (?, ?, 4000000, 2000000, 0, 0, 4000000, 0, ?)`,
+    ).run(YES, COND, T0);
     db.close();
 
     const clock = new VirtualClock(T0 + 1000);
@@ -88,7 +103,16 @@ describe('ledger migrations', () => {
     // The new tables work on the old data: a lookup continues the old order's fills, a snapshot is taken.
     expect(l.markLookup('old-1', { status: 'LIVE', sizeMatched: sh(6_000_000) }).newlyMatched).toBe(2_000_000);
     expect(l.pnlSnapshot(new Map([[YES, px(600_000)]])).unrealized).toBe(600_000);
-    l.recordCycle({ startedAtMs: T0, durationMs: 5, books: 1, quotes: 2, placed: 1, cancelled: 0, fills: 1, errors: 0 });
+    l.recordCycle({
+      startedAtMs: T0,
+      durationMs: 5,
+      books: 1,
+      quotes: 2,
+      placed: 1,
+      cancelled: 0,
+      fills: 1,
+      errors: 0,
+    });
     expect(l.recentCycles()).toHaveLength(1);
     l.close();
     expect(versions(path).map((v) => v.applied_at_ms)).toEqual([T0, ...MIGRATIONS.slice(1).map(() => T0 + 1000)]);
@@ -99,21 +123,56 @@ describe('ledger migrations', () => {
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
     expect(migrate(db, T0, 3)).toEqual({ from: 0, to: 3, applied: [1, 2, 3] });
-    const cols = (t: string): string[] => db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${t}')`).all().map((r) => r.name);
+    const cols = (t: string): string[] =>
+      db
+        .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${t}')`)
+        .all()
+        .map((r) => r.name);
     expect(cols('cycles')).not.toContain('reward_score');
     // A cycle still raw and an hour already folded, in the v3 shape.
-    db.prepare(`INSERT INTO cycles (started_at_ms, duration_ms, books, quotes, placed, cancelled, fills, errors)
-      VALUES (?, 5, 2, 4, 1, 0, 0, 0)`).run(T0);
-    db.prepare(`INSERT INTO cycles_hourly (hour_ms, cycles, duration_sum_ms, duration_max_ms, books, quotes, placed, cancelled, fills, errors)
-      VALUES (?, 3, 15, 7, 6, 12, 3, 0, 0, 0)`).run(T0 - 3_600_000);
+    db.prepare(
+      `INSERT INTO cycles (started_at_ms, duration_ms, books, quotes, placed, cancelled, fills, errors)
+      VALUES (?, 5, 2, 4, 1, 0, 0, 0)`,
+    ).run(T0);
+    db.prepare(
+      `INSERT INTO cycles_hourly (hour_ms, cycles, duration_sum_ms, duration_max_ms, books, quotes, placed, cancelled, fills, errors)
+      VALUES (?, 3, 15, 7, 6, 12, 3, 0, 0, 0)`,
+    ).run(T0 - 3_600_000);
     db.close();
 
     const clock = new VirtualClock(T0 + 1000);
     const l = Ledger.open(path, { clock, cycleRetentionMs: 1_000, cycleCompactEvery: 1_000_000 });
-    expect(l.migration).toEqual({ from: 3, to: LATEST_VERSION, applied: MIGRATIONS.filter((m) => m.version > 3).map((m) => m.version) });
-    expect(l.recentCycles()).toEqual([{ seq: 1, startedAtMs: T0, durationMs: 5, books: 2, quotes: 4, placed: 1, cancelled: 0, fills: 0, errors: 0, rewardScore: 0 }]);
+    expect(l.migration).toEqual({
+      from: 3,
+      to: LATEST_VERSION,
+      applied: MIGRATIONS.filter((m) => m.version > 3).map((m) => m.version),
+    });
+    expect(l.recentCycles()).toEqual([
+      {
+        seq: 1,
+        startedAtMs: T0,
+        durationMs: 5,
+        books: 2,
+        quotes: 4,
+        placed: 1,
+        cancelled: 0,
+        fills: 0,
+        errors: 0,
+        rewardScore: 0,
+      },
+    ]);
     expect(l.cycleHours()).toEqual([expect.objectContaining({ hourMs: T0 - 3_600_000, cycles: 3, rewardScore: 0 })]);
-    l.recordCycle({ startedAtMs: T0 + 500, durationMs: 5, books: 2, quotes: 4, placed: 0, cancelled: 0, fills: 0, errors: 0, rewardScore: 10_000_000 });
+    l.recordCycle({
+      startedAtMs: T0 + 500,
+      durationMs: 5,
+      books: 2,
+      quotes: 4,
+      placed: 0,
+      cancelled: 0,
+      fills: 0,
+      errors: 0,
+      rewardScore: 10_000_000,
+    });
     expect(l.recentCycles(1)[0]?.rewardScore).toBe(10_000_000);
     // Fold both raw rows (the old one scored 0) into the hour of T0: the sum.
     clock.advance(3_600_000);
@@ -127,7 +186,11 @@ describe('ledger migrations', () => {
     const clock = new VirtualClock(T0);
     Ledger.open(path, { clock }).close();
     const db = new Database(path);
-    db.prepare('INSERT INTO schema_version (version, description, applied_at_ms) VALUES (?, ?, ?)').run(LATEST_VERSION + 1, 'from the future', T0);
+    db.prepare('INSERT INTO schema_version (version, description, applied_at_ms) VALUES (?, ?, ?)').run(
+      LATEST_VERSION + 1,
+      'from the future',
+      T0,
+    );
     db.close();
     expect(() => Ledger.open(path, { clock })).toThrow(expect.objectContaining({ code: 'LEDGER_SCHEMA_TOO_NEW' }));
   });
@@ -139,7 +202,10 @@ describe('ledger migrations', () => {
     db.exec('CREATE TABLE pnl_snapshots (x INTEGER)');
     expect(() => migrate(db, T0)).toThrow();
     expect(schemaVersion(db)).toBe(1);
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name);
+    const tables = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((r) => r.name);
     expect(tables).not.toContain('market_resolutions'); // created before the failing statement, rolled back
     db.close();
   });
@@ -147,10 +213,17 @@ describe('ledger migrations', () => {
   it('stores amounts as integers only (STRICT tables refuse a float)', () => {
     const db = new Database(':memory:');
     migrate(db, T0);
-    expect(() => db.prepare(`INSERT INTO positions (token_id, condition_id, size, cost, realized, fees, bought, sold, updated_at_ms)
-      VALUES ('t', 'c', 1.5, 0, 0, 0, 0, 0, 0)`).run()).toThrow(/INTEGER/);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO positions (token_id, condition_id, size, cost, realized, fees, bought, sold, updated_at_ms)
+      VALUES ('t', 'c', 1.5, 0, 0, 0, 0, 0, 0)`,
+        )
+        .run(),
+    ).toThrow(/INTEGER/);
     // The reward score too is integer share millionths, never a REAL (nor negative).
-    const cycle = db.prepare(`INSERT INTO cycles (started_at_ms, duration_ms, books, quotes, placed, cancelled, fills, errors, reward_score)
+    const cycle =
+      db.prepare(`INSERT INTO cycles (started_at_ms, duration_ms, books, quotes, placed, cancelled, fills, errors, reward_score)
       VALUES (0, 0, 0, 0, 0, 0, 0, 0, ?)`);
     expect(() => cycle.run(8.888)).toThrow(/INTEGER/);
     expect(() => cycle.run(-1)).toThrow(/CHECK/);

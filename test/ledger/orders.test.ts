@@ -6,21 +6,40 @@ import { LedgerError } from '../../src/ledger/errors.js';
 import { mc, px, sh, signedOrder, T0, testLedger, YES, type TestLedger } from './helpers.js';
 
 let t: TestLedger;
-beforeEach(() => { t = testLedger(); });
+beforeEach(() => {
+  t = testLedger();
+});
 afterEach(() => t.cleanup());
 
 const states = (id: string): string[] => t.ledger.orderEvents(id).map((e) => e.state);
 
 describe('orders', () => {
   it('records a signed order before sending, with intent metadata', () => {
-    const o = signedOrder({ strategy: 'mm-basic', replaces: '0xold', meta: { level: 2, reason: 'requote' }, signedJson: '{"salt":"1"}' });
+    const o = signedOrder({
+      strategy: 'mm-basic',
+      replaces: '0xold',
+      meta: { level: 2, reason: 'requote' },
+      signedJson: '{"salt":"1"}',
+    });
     expect(t.ledger.recordSignedOrder(o)).toBe(true);
     const got = t.ledger.order(o.id);
     expect(got).toMatchObject({
-      id: o.id, tokenId: YES, side: 'BUY', price: 500_000, size: 10_000_000, state: 'signed', stateAtMs: T0,
-      sizeMatched: 0, strategy: 'mm-basic', replaces: '0xold', meta: { level: 2, reason: 'requote' }, signedJson: '{"salt":"1"}',
+      id: o.id,
+      tokenId: YES,
+      side: 'BUY',
+      price: 500_000,
+      size: 10_000_000,
+      state: 'signed',
+      stateAtMs: T0,
+      sizeMatched: 0,
+      strategy: 'mm-basic',
+      replaces: '0xold',
+      meta: { level: 2, reason: 'requote' },
+      signedJson: '{"salt":"1"}',
     });
-    expect(t.ledger.orderEvents(o.id)).toEqual([{ seq: expect.any(Number), orderId: o.id, atMs: T0, state: 'signed', detail: null }]);
+    expect(t.ledger.orderEvents(o.id)).toEqual([
+      { seq: expect.any(Number), orderId: o.id, atMs: T0, state: 'signed', detail: null },
+    ]);
     expect(t.ledger.openOrders().map((x) => x.id)).toEqual([o.id]);
   });
 
@@ -29,7 +48,9 @@ describe('orders', () => {
     expect(t.ledger.recordSignedOrder(o)).toBe(true);
     expect(t.ledger.recordSignedOrder(o)).toBe(false);
     expect(states(o.id)).toEqual(['signed']);
-    expect(() => t.ledger.recordSignedOrder({ ...o, price: px(510_000) })).toThrow(expect.objectContaining({ code: 'LEDGER_DUPLICATE_ORDER' }));
+    expect(() => t.ledger.recordSignedOrder({ ...o, price: px(510_000) })).toThrow(
+      expect.objectContaining({ code: 'LEDGER_DUPLICATE_ORDER' }),
+    );
   });
 
   it('records a batch in one call and survives reopening', () => {
@@ -53,7 +74,10 @@ describe('orders', () => {
     t.clock.advance(40);
     expect(t.ledger.markAccepted(o.id, { status: 'live', makingAmount: null, takingAmount: null })).toBe('live');
     t.clock.advance(1000);
-    expect(t.ledger.markLookup(o.id, { status: 'LIVE', sizeMatched: sh(4_000_000) })).toEqual({ state: 'live', newlyMatched: 4_000_000 });
+    expect(t.ledger.markLookup(o.id, { status: 'LIVE', sizeMatched: sh(4_000_000) })).toEqual({
+      state: 'live',
+      newlyMatched: 4_000_000,
+    });
     t.clock.advance(1000);
     expect(t.ledger.markCancelling([o.id], 'requote')).toEqual(['cancelling']);
     t.clock.advance(10);
@@ -61,15 +85,35 @@ describe('orders', () => {
     // Answered, not final: the order is still owed the read of what matched before the cancel.
     expect(t.ledger.openOrders().map((x) => x.state)).toEqual(['closing']);
     t.clock.advance(20);
-    expect(t.ledger.markLookup(o.id, { status: 'CANCELED', sizeMatched: sh(4_500_000) })).toEqual({ state: 'canceled', newlyMatched: 500_000 });
+    expect(t.ledger.markLookup(o.id, { status: 'CANCELED', sizeMatched: sh(4_500_000) })).toEqual({
+      state: 'canceled',
+      newlyMatched: 500_000,
+    });
     const ev = t.ledger.orderEvents(o.id);
     expect(ev.map((e) => [e.state, e.atMs])).toEqual([
-      ['signed', T0], ['sent', T0 + 5], ['live', T0 + 45], ['live', T0 + 1045], ['cancelling', T0 + 2045], ['closing', T0 + 2055], ['canceled', T0 + 2075],
+      ['signed', T0],
+      ['sent', T0 + 5],
+      ['live', T0 + 45],
+      ['live', T0 + 1045],
+      ['cancelling', T0 + 2045],
+      ['closing', T0 + 2055],
+      ['canceled', T0 + 2075],
     ]);
     expect(ev.map((e) => e.detail)).toEqual([
-      null, null, 'accepted: live', 'lookup: LIVE sizeMatched=4000000', 'requote', 'cancel answered', 'lookup: CANCELED sizeMatched=4500000',
+      null,
+      null,
+      'accepted: live',
+      'lookup: LIVE sizeMatched=4000000',
+      'requote',
+      'cancel answered',
+      'lookup: CANCELED sizeMatched=4500000',
     ]);
-    expect(t.ledger.order(o.id)).toMatchObject({ state: 'canceled', stateAtMs: T0 + 2075, sizeMatched: 4_500_000, exchangeStatus: 'CANCELED' });
+    expect(t.ledger.order(o.id)).toMatchObject({
+      state: 'canceled',
+      stateAtMs: T0 + 2075,
+      sizeMatched: 4_500_000,
+      exchangeStatus: 'CANCELED',
+    });
     expect(t.ledger.openOrders()).toEqual([]);
     // The partial fill stays: canceling does not undo matched shares.
     expect(t.ledger.position(YES)?.size).toBe(4_500_000);
@@ -81,7 +125,16 @@ describe('orders', () => {
       t.ledger.recordSignedOrder(o);
       return o.id;
     });
-    const [, sent, unknown, live, rejected, canceled, matched, notFound] = ids as [string, string, string, string, string, string, string, string];
+    const [, sent, unknown, live, rejected, canceled, matched, notFound] = ids as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     t.ledger.markSent(sent);
     t.ledger.markSent(unknown);
     t.ledger.markUnknown(unknown, 'timeout');
@@ -103,7 +156,10 @@ describe('orders', () => {
     expect(t.ledger.markCancelling([a.id, b.id], 'requote')).toEqual(['cancelling', 'cancelling']);
     t.ledger.markCancelAnswered(a.id);
     // A crash here: both are still obligations that startup reconciliation finds.
-    expect(t.ledger.openOrders().map((o) => [o.id, o.state])).toEqual([[a.id, 'closing'], [b.id, 'cancelling']]);
+    expect(t.ledger.openOrders().map((o) => [o.id, o.state])).toEqual([
+      [a.id, 'closing'],
+      [b.id, 'cancelling'],
+    ]);
     // Our own word cannot make a live order final: only a read of its matched size can.
     expect(t.ledger.markCanceled(a.id, 'by us')).toBe('closing');
     expect(t.ledger.markCancelNotSent(b.id, 'ECONNREFUSED')).toBe('live');
@@ -153,8 +209,14 @@ describe('orders', () => {
   it('a lookup older than what the ledger knows (smaller sizeMatched) changes nothing', () => {
     const o = signedOrder({ size: sh(4_000_000) });
     t.ledger.recordSignedOrder(o);
-    expect(t.ledger.markLookup(o.id, { status: 'MATCHED', sizeMatched: sh(4_000_000) })).toEqual({ state: 'matched', newlyMatched: 4_000_000 });
-    expect(t.ledger.markLookup(o.id, { status: 'LIVE', sizeMatched: sh(1_000_000) })).toEqual({ state: 'matched', newlyMatched: 0 });
+    expect(t.ledger.markLookup(o.id, { status: 'MATCHED', sizeMatched: sh(4_000_000) })).toEqual({
+      state: 'matched',
+      newlyMatched: 4_000_000,
+    });
+    expect(t.ledger.markLookup(o.id, { status: 'LIVE', sizeMatched: sh(1_000_000) })).toEqual({
+      state: 'matched',
+      newlyMatched: 0,
+    });
     expect(t.ledger.orderEvents(o.id).at(-1)?.detail).toBe('stale lookup ignored: LIVE sizeMatched=1000000 < 4000000');
     expect(t.ledger.order(o.id)).toMatchObject({ state: 'matched', sizeMatched: 4_000_000 });
   });
@@ -171,8 +233,9 @@ describe('orders', () => {
     expect(() => t.ledger.markSent('nope')).toThrow(expect.objectContaining({ code: 'LEDGER_UNKNOWN_ORDER' }));
     const o = signedOrder();
     t.ledger.recordSignedOrder(o);
-    expect(() => t.ledger.markAccepted(o.id, { status: 'weird', makingAmount: null, takingAmount: null }))
-      .toThrow(expect.objectContaining({ code: 'LEDGER_UNKNOWN_STATUS' }));
+    expect(() => t.ledger.markAccepted(o.id, { status: 'weird', makingAmount: null, takingAmount: null })).toThrow(
+      expect.objectContaining({ code: 'LEDGER_UNKNOWN_STATUS' }),
+    );
     expect(() => t.ledger.markLookup(o.id, { status: 'PENDING', sizeMatched: sh(0) })).toThrow(LedgerError);
     expect(t.ledger.order(o.id)?.state).toBe('signed');
   });
@@ -182,11 +245,32 @@ describe('orders', () => {
     t.ledger.recordSignedOrder(o);
     t.ledger.markSent(o.id);
     // 4 shares matched on arrival for 1.96 collateral (price improvement), the rest rests.
-    expect(t.ledger.markAccepted(o.id, { status: 'matched', makingAmount: 1_960_000, takingAmount: 4_000_000, feeMicros: mc(3_000) })).toBe('live');
-    expect(t.ledger.order(o.id)).toMatchObject({ state: 'live', sizeMatched: 4_000_000, makingAmount: 1_960_000, takingAmount: 4_000_000, exchangeStatus: 'matched' });
-    expect(t.ledger.fillsOfOrder(o.id)).toEqual([expect.objectContaining({
-      side: 'BUY', size: 4_000_000, notional: 1_960_000, price: 490_000, feeMicros: 3_000, liquidity: 'taker', source: 'placement',
-    })]);
+    expect(
+      t.ledger.markAccepted(o.id, {
+        status: 'matched',
+        makingAmount: 1_960_000,
+        takingAmount: 4_000_000,
+        feeMicros: mc(3_000),
+      }),
+    ).toBe('live');
+    expect(t.ledger.order(o.id)).toMatchObject({
+      state: 'live',
+      sizeMatched: 4_000_000,
+      makingAmount: 1_960_000,
+      takingAmount: 4_000_000,
+      exchangeStatus: 'matched',
+    });
+    expect(t.ledger.fillsOfOrder(o.id)).toEqual([
+      expect.objectContaining({
+        side: 'BUY',
+        size: 4_000_000,
+        notional: 1_960_000,
+        price: 490_000,
+        feeMicros: 3_000,
+        liquidity: 'taker',
+        source: 'placement',
+      }),
+    ]);
     expect(t.ledger.position(YES)).toMatchObject({ size: 4_000_000, cost: 1_960_000, realized: -3_000 });
     // The lookup later reports the same 4 shares: nothing new.
     expect(t.ledger.markLookup(o.id, { status: 'LIVE', sizeMatched: sh(4_000_000) }).newlyMatched).toBe(0);
@@ -197,8 +281,12 @@ describe('orders', () => {
     const gtc = signedOrder({ side: 'BUY', size: sh(2_000_000) });
     const fak = signedOrder({ side: 'BUY', size: sh(5_000_000), orderType: 'FAK' });
     t.ledger.recordSignedOrders([gtc, fak]);
-    expect(t.ledger.markAccepted(gtc.id, { status: 'matched', makingAmount: 1_000_000, takingAmount: 2_000_000 })).toBe('matched');
-    expect(t.ledger.markAccepted(fak.id, { status: 'matched', makingAmount: 500_000, takingAmount: 1_000_000 })).toBe('matched');
+    expect(t.ledger.markAccepted(gtc.id, { status: 'matched', makingAmount: 1_000_000, takingAmount: 2_000_000 })).toBe(
+      'matched',
+    );
+    expect(t.ledger.markAccepted(fak.id, { status: 'matched', makingAmount: 500_000, takingAmount: 1_000_000 })).toBe(
+      'matched',
+    );
     expect(t.ledger.order(fak.id)?.sizeMatched).toBe(1_000_000);
     expect(t.ledger.openOrders()).toEqual([]);
     expect(states(gtc.id)).toEqual(['signed', 'matched']);
@@ -210,14 +298,18 @@ describe('orders', () => {
     t.ledger.markAccepted(buy.id, { status: 'matched', makingAmount: 2_500_000, takingAmount: 5_000_000 });
     const sell = signedOrder({ side: 'SELL', price: px(600_000), size: sh(5_000_000) });
     t.ledger.recordSignedOrder(sell);
-    expect(t.ledger.markAccepted(sell.id, { status: 'matched', makingAmount: 5_000_000, takingAmount: 3_100_000 })).toBe('matched');
+    expect(
+      t.ledger.markAccepted(sell.id, { status: 'matched', makingAmount: 5_000_000, takingAmount: 3_100_000 }),
+    ).toBe('matched');
     expect(t.ledger.position(YES)).toMatchObject({ size: 0, cost: 0, realized: 600_000 }); // 3.10 − 2.50
   });
 
   it('an unmatched placement is canceled', () => {
     const o = signedOrder();
     t.ledger.recordSignedOrder(o);
-    expect(t.ledger.markAccepted(o.id, { status: 'unmatched', makingAmount: null, takingAmount: null })).toBe('canceled');
+    expect(t.ledger.markAccepted(o.id, { status: 'unmatched', makingAmount: null, takingAmount: null })).toBe(
+      'canceled',
+    );
   });
 
   it('prunes terminal orders and their events, keeping open orders and fills', () => {

@@ -1,20 +1,34 @@
 // Ledger vs exchange positions: integer comparison with a 0.000001-share tolerance, both ways of
 // naming a token (token id, or `<condition_id>:<outcome_index>` per the interface), the exchange's
 // size threshold, redeemable positions, and a real recorded /positions payload.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { diffPositions, tokenResolver, type ExchangePositionLike } from '../../src/ledger/positions-diff.js';
 import { COND, NO, YES } from './helpers.js';
+import { realJson } from '../support/fixtures.js';
 
-interface V2Position { token_id: string; condition_id: string; current_size: number; outcome_index: number; redeemable: boolean }
-const real = JSON.parse(readFileSync(new URL('../fixtures/ledger/data_api_v2_positions.json', import.meta.url), 'utf8')) as V2Position[];
-const realAsExchange: ExchangePositionLike[] = real.map((p) => ({ tokenId: p.token_id, conditionId: p.condition_id, size: p.current_size, redeemable: p.redeemable }));
+interface V2Position {
+  token_id: string;
+  condition_id: string;
+  current_size: number;
+  outcome_index: number;
+  redeemable: boolean;
+}
+const real = realJson('data_api_v2_positions.json') as V2Position[];
+const realAsExchange: ExchangePositionLike[] = real.map((p) => ({
+  tokenId: p.token_id,
+  conditionId: p.condition_id,
+  size: p.current_size,
+  redeemable: p.redeemable,
+}));
 
 describe('diffPositions', () => {
   it('finds no difference when the ledger agrees with a real /positions payload', () => {
     // Both sides of "JD Vance wins 2028", 400 000 shares each.
-    const ledger = [{ tokenId: YES, size: 400_000_000_000 }, { tokenId: NO, size: 400_000_000_000 }];
+    const ledger = [
+      { tokenId: YES, size: 400_000_000_000 },
+      { tokenId: NO, size: 400_000_000_000 },
+    ];
     expect(diffPositions(ledger, realAsExchange)).toEqual([]);
   });
 
@@ -27,9 +41,30 @@ describe('diffPositions', () => {
     ];
     const exchange = [...realAsExchange, { tokenId: 'exchange-only', size: 0.25 }];
     expect(diffPositions(ledger, exchange)).toEqual([
-      { kind: 'size_mismatch', tokenId: NO, asset: null, ledgerSize: 399_999_000_000, exchangeSize: 400_000_000_000, diff: 1_000_000 },
-      { kind: 'missing_in_ledger', tokenId: 'exchange-only', asset: null, ledgerSize: 0, exchangeSize: 250_000, diff: 250_000 },
-      { kind: 'missing_on_exchange', tokenId: 'ledger-only', asset: null, ledgerSize: 5_000_000, exchangeSize: 0, diff: -5_000_000 },
+      {
+        kind: 'size_mismatch',
+        tokenId: NO,
+        asset: null,
+        ledgerSize: 399_999_000_000,
+        exchangeSize: 400_000_000_000,
+        diff: 1_000_000,
+      },
+      {
+        kind: 'missing_in_ledger',
+        tokenId: 'exchange-only',
+        asset: null,
+        ledgerSize: 0,
+        exchangeSize: 250_000,
+        diff: 250_000,
+      },
+      {
+        kind: 'missing_on_exchange',
+        tokenId: 'ledger-only',
+        asset: null,
+        ledgerSize: 5_000_000,
+        exchangeSize: 0,
+        diff: -5_000_000,
+      },
     ]);
     expect(diffPositions([{ tokenId: YES, size: 400_000_000_002 }], realAsExchange.slice(1))).toEqual([
       expect.objectContaining({ kind: 'size_mismatch', diff: -2 }),
@@ -50,26 +85,54 @@ describe('diffPositions', () => {
       { asset: upper, size: 3 },
       { asset: '0xunknown:0', size: 1 },
     ];
-    const ledger = [{ tokenId: YES, size: 10_000_000 }, { tokenId: NO, size: 2_000_000 }];
+    const ledger = [
+      { tokenId: YES, size: 10_000_000 },
+      { tokenId: NO, size: 2_000_000 },
+    ];
     expect(diffPositions(ledger, exchange, { resolveToken: resolve })).toEqual([
-      { kind: 'unresolved_asset', tokenId: null, asset: '0xunknown:0', ledgerSize: 0, exchangeSize: 1_000_000, diff: 1_000_000 },
-      { kind: 'size_mismatch', tokenId: NO, asset: upper, ledgerSize: 2_000_000, exchangeSize: 3_000_000, diff: 1_000_000 },
+      {
+        kind: 'unresolved_asset',
+        tokenId: null,
+        asset: '0xunknown:0',
+        ledgerSize: 0,
+        exchangeSize: 1_000_000,
+        diff: 1_000_000,
+      },
+      {
+        kind: 'size_mismatch',
+        tokenId: NO,
+        asset: upper,
+        ledgerSize: 2_000_000,
+        exchangeSize: 3_000_000,
+        diff: 1_000_000,
+      },
     ]);
     // Without the markets the interface's assets cannot be tied to tokens: reported, not dropped.
-    expect(diffPositions([], [{ asset: `${COND}:0`, size: 1 }])).toEqual([expect.objectContaining({ kind: 'unresolved_asset' })]);
+    expect(diffPositions([], [{ asset: `${COND}:0`, size: 1 }])).toEqual([
+      expect.objectContaining({ kind: 'unresolved_asset' }),
+    ]);
     // conditionId + outcomeIndex fields work too.
-    expect(diffPositions([{ tokenId: NO, size: 1_000_000 }], [{ conditionId: COND, outcomeIndex: 1, size: 1 }], { resolveToken: resolve })).toEqual([]);
+    expect(
+      diffPositions([{ tokenId: NO, size: 1_000_000 }], [{ conditionId: COND, outcomeIndex: 1, size: 1 }], {
+        resolveToken: resolve,
+      }),
+    ).toEqual([]);
   });
 
   it('does not call a small position missing when the exchange was asked for larger ones only', () => {
-    const ledger = [{ tokenId: 'small', size: 500_000 }, { tokenId: 'big', size: 2_000_000 }];
+    const ledger = [
+      { tokenId: 'small', size: 500_000 },
+      { tokenId: 'big', size: 2_000_000 },
+    ];
     expect(diffPositions(ledger, [], { exchangeSizeThreshold: 1_000_000 }).map((d) => d.tokenId)).toEqual(['big']);
   });
 
   it('ignores redeemable positions the ledger already settled, not those it still holds', () => {
     const exchange = [{ tokenId: YES, size: 10, redeemable: true }];
     expect(diffPositions([], exchange)).toEqual([]);
-    expect(diffPositions([{ tokenId: YES, size: 9_000_000 }], exchange)).toEqual([expect.objectContaining({ kind: 'size_mismatch', diff: 1_000_000 })]);
+    expect(diffPositions([{ tokenId: YES, size: 9_000_000 }], exchange)).toEqual([
+      expect.objectContaining({ kind: 'size_mismatch', diff: 1_000_000 }),
+    ]);
   });
 
   it('reports a size that is not a finite number', () => {
@@ -79,12 +142,22 @@ describe('diffPositions', () => {
   });
 
   it('agrees with itself: a ledger compared to its own sizes as floats has no difference', () => {
-    fc.assert(fc.property(
-      fc.uniqueArray(fc.record({ tokenId: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 1, maxLength: 8 }), size: fc.integer({ min: 0, max: 10 ** 15 }) }), { selector: (p) => p.tokenId }),
-      (ledger) => {
-        const exchange = ledger.filter((p) => p.size > 0).map((p) => ({ tokenId: p.tokenId, size: p.size / 1_000_000 }));
-        expect(diffPositions(ledger, exchange)).toEqual([]);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            tokenId: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 1, maxLength: 8 }),
+            size: fc.integer({ min: 0, max: 10 ** 15 }),
+          }),
+          { selector: (p) => p.tokenId },
+        ),
+        (ledger) => {
+          const exchange = ledger
+            .filter((p) => p.size > 0)
+            .map((p) => ({ tokenId: p.tokenId, size: p.size / 1_000_000 }));
+          expect(diffPositions(ledger, exchange)).toEqual([]);
+        },
+      ),
+    );
   });
 });

@@ -7,7 +7,7 @@ import type { Price, Shares } from '../../src/core/money.js';
 import { parseBook } from '../../src/exchange/parse/book.js';
 import { BookCache } from '../../src/marketdata/book-cache.js';
 import type { UniverseMarket } from '../../src/marketdata/types.js';
-import { fixtureJson } from './fake-gateway.js';
+import { realJson } from '../support/fixtures.js';
 import { binary, bookAround, settings, SH, T0 } from './helpers.js';
 
 const none = new Map<string, Price>();
@@ -21,7 +21,11 @@ function cacheWith(markets: UniverseMarket[], maxBookAgeMs = 5_000, midHistory?:
 describe('BookCache storage', () => {
   it('keeps each book with our receive time and the exchange timestamp; ignores other tokens', () => {
     const c = cacheWith([binary('m1')]);
-    const r = c.apply({ receivedAtMs: T0 + 40, books: [bookAround('m1', 'm1-yes', 500_000, { ts: T0 - 300 }), bookAround('x', 'stranger', 500_000)], mids: none });
+    const r = c.apply({
+      receivedAtMs: T0 + 40,
+      books: [bookAround('m1', 'm1-yes', 500_000, { ts: T0 - 300 }), bookAround('x', 'stranger', 500_000)],
+      mids: none,
+    });
     expect(r).toEqual({ books: 1, ignored: 1, tickChanges: [] });
     const e = c.token('m1-yes');
     expect(e?.bookAtMs).toBe(T0 + 40);
@@ -33,7 +37,11 @@ describe('BookCache storage', () => {
   it('lists tokens and markets in universe order and forgets what leaves the universe', () => {
     const c = cacheWith([binary('a'), binary('b')]);
     expect(c.tokenIds()).toEqual(['a-yes', 'a-no', 'b-yes', 'b-no']);
-    c.apply({ receivedAtMs: T0, books: [bookAround('a', 'a-yes', 400_000), bookAround('b', 'b-yes', 600_000)], mids: none });
+    c.apply({
+      receivedAtMs: T0,
+      books: [bookAround('a', 'a-yes', 400_000), bookAround('b', 'b-yes', 600_000)],
+      mids: none,
+    });
     c.setUniverse([binary('b'), binary('c')]);
     expect(c.tokenIds()).toEqual(['b-yes', 'b-no', 'c-yes', 'c-no']);
     expect(c.token('a-yes')).toBeUndefined();
@@ -54,7 +62,11 @@ describe('BookCache staleness', () => {
   it('a token is stale without a book or when its book is older than maxBookAgeMs', () => {
     const c = cacheWith([binary('m')], 5_000);
     expect(c.isTokenStale('m-yes', T0)).toBe(true);
-    c.apply({ receivedAtMs: T0, books: [bookAround('m', 'm-yes', 500_000), bookAround('m', 'm-no', 500_000)], mids: none });
+    c.apply({
+      receivedAtMs: T0,
+      books: [bookAround('m', 'm-yes', 500_000), bookAround('m', 'm-no', 500_000)],
+      mids: none,
+    });
     expect(c.isTokenStale('m-yes', T0 + 5_000)).toBe(false);
     expect(c.isTokenStale('m-yes', T0 + 5_001)).toBe(true);
   });
@@ -75,12 +87,20 @@ describe('BookCache staleness', () => {
   });
 
   it('property: a market is stale exactly when now − (older receive time) > maxBookAgeMs', () => {
-    fc.assert(fc.property(fc.nat(20_000), fc.nat(20_000), fc.nat(40_000), fc.integer({ min: 1, max: 10_000 }), (a, b, now, age) => {
-      const c = cacheWith([binary('m')], age);
-      c.apply({ receivedAtMs: a, books: [bookAround('m', 'm-yes', 500_000)], mids: none });
-      c.apply({ receivedAtMs: b, books: [bookAround('m', 'm-no', 500_000)], mids: none });
-      return c.isMarketStale('m', now) === (now - Math.min(a, b) > age);
-    }));
+    fc.assert(
+      fc.property(
+        fc.nat(20_000),
+        fc.nat(20_000),
+        fc.nat(40_000),
+        fc.integer({ min: 1, max: 10_000 }),
+        (a, b, now, age) => {
+          const c = cacheWith([binary('m')], age);
+          c.apply({ receivedAtMs: a, books: [bookAround('m', 'm-yes', 500_000)], mids: none });
+          c.apply({ receivedAtMs: b, books: [bookAround('m', 'm-no', 500_000)], mids: none });
+          return c.isMarketStale('m', now) === now - Math.min(a, b) > age;
+        },
+      ),
+    );
   });
 });
 
@@ -91,7 +111,10 @@ describe('BookCache settings follow the books', () => {
     expect(r1.tickChanges).toEqual([]);
     const r2 = c.apply({
       receivedAtMs: T0 + 1_000,
-      books: [bookAround('m', 'm-yes', 980_000, { tick: 1_000, min: 10 }), bookAround('m', 'm-no', 20_000, { tick: 1_000, min: 10 })],
+      books: [
+        bookAround('m', 'm-yes', 980_000, { tick: 1_000, min: 10 }),
+        bookAround('m', 'm-no', 20_000, { tick: 1_000, min: 10 }),
+      ],
       mids: none,
     });
     expect(r2.tickChanges).toEqual([{ conditionId: 'm', tokenId: 'm-yes', from: 10_000, to: 1_000, atMs: T0 + 1_000 }]);
@@ -102,12 +125,16 @@ describe('BookCache settings follow the books', () => {
     c.setUniverse([binary('m', { tickSize: 10_000 as Price, question: 'renamed' })]);
     expect(c.market('m')?.settings).toMatchObject({ tickSize: 1_000, question: 'renamed', minOrderSize: 10 * SH });
     // and the tick widening back is followed too
-    const r3 = c.apply({ receivedAtMs: T0 + 2_000, books: [bookAround('m', 'm-yes', 500_000, { tick: 10_000, min: 10 })], mids: none });
+    const r3 = c.apply({
+      receivedAtMs: T0 + 2_000,
+      books: [bookAround('m', 'm-yes', 500_000, { tick: 10_000, min: 10 })],
+      mids: none,
+    });
     expect(r3.tickChanges.map((t) => [t.from, t.to])).toEqual([[1_000, 10_000]]);
   });
 
   it('follows the tick and minimum of a real recorded book (tick 0.001, minimum 5)', () => {
-    const book = parseBook(fixtureJson('clob_rest_book_2026-06-12.json'), 'fixture');
+    const book = parseBook(realJson('wire/markets/book_get_ccxt_2026-06-12.json'), 'fixture');
     const m: UniverseMarket = {
       conditionId: book.market,
       settings: settings(book.market, { tickSize: 10_000 as Price, minOrderSize: (1 * SH) as Shares }),
@@ -115,7 +142,9 @@ describe('BookCache settings follow the books', () => {
     };
     const c = cacheWith([m]);
     const r = c.apply({ receivedAtMs: T0, books: [book], mids: none });
-    expect(r.tickChanges).toEqual([{ conditionId: book.market, tokenId: book.assetId, from: 10_000, to: 1_000, atMs: T0 }]);
+    expect(r.tickChanges).toEqual([
+      { conditionId: book.market, tokenId: book.assetId, from: 10_000, to: 1_000, atMs: T0 },
+    ]);
     expect(c.market(book.market)?.settings).toMatchObject({ tickSize: 1_000, minOrderSize: 5 * SH });
     // best bid 0.005, best ask 0.995: the book's own mid
     expect(c.token(book.assetId)?.mid).toBe(500_000);
@@ -125,8 +154,18 @@ describe('BookCache settings follow the books', () => {
 describe('BookCache mids', () => {
   it('prefers the exchange mid, falls back to the book, and is null on a one-sided book', () => {
     const c = cacheWith([binary('m')]);
-    const oneSided = makeBook({ market: 'm', assetId: 'm-no', timestampMs: T0, bids: [{ price: 400_000 as Price, size: SH as Shares }], asks: [] });
-    c.apply({ receivedAtMs: T0, books: [bookAround('m', 'm-yes', 500_000), oneSided], mids: new Map([['m-yes', 505_000 as Price]]) });
+    const oneSided = makeBook({
+      market: 'm',
+      assetId: 'm-no',
+      timestampMs: T0,
+      bids: [{ price: 400_000 as Price, size: SH as Shares }],
+      asks: [],
+    });
+    c.apply({
+      receivedAtMs: T0,
+      books: [bookAround('m', 'm-yes', 500_000), oneSided],
+      mids: new Map([['m-yes', 505_000 as Price]]),
+    });
     expect(c.token('m-yes')?.mid).toBe(505_000);
     expect(c.token('m-no')?.mid).toBeNull();
     c.apply({ receivedAtMs: T0 + 1, books: [bookAround('m', 'm-yes', 520_000)], mids: none });
@@ -156,18 +195,28 @@ describe('BookCache mids', () => {
       seen.push(c.recentMids('m-yes'));
     }
     expect(c.recentMids('m-yes')).toEqual([
-      { atMs: T0 + 2, mid: 420_000 }, { atMs: T0 + 3, mid: 430_000 }, { atMs: T0 + 4, mid: 440_000 },
+      { atMs: T0 + 2, mid: 420_000 },
+      { atMs: T0 + 3, mid: 430_000 },
+      { atMs: T0 + 4, mid: 440_000 },
     ]);
     expect(seen[0]).toEqual([{ atMs: T0, mid: 400_000 }]);
     expect(seen[1]).toHaveLength(2);
   });
 
   it('property: the ring is the last `cap` mids of the sequence', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 2, max: 98 }), { maxLength: 40 }), fc.integer({ min: 1, max: 10 }), (mids, cap) => {
-      const c = cacheWith([binary('m')], 5_000, cap);
-      mids.forEach((m, i) => c.apply({ receivedAtMs: i, books: [], mids: new Map([['m-yes', (m * 10_000) as Price]]) }));
-      const got = c.recentMids('m-yes').map((s) => s.mid);
-      return JSON.stringify(got) === JSON.stringify(mids.slice(-cap).map((m) => m * 10_000));
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 2, max: 98 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 10 }),
+        (mids, cap) => {
+          const c = cacheWith([binary('m')], 5_000, cap);
+          mids.forEach((m, i) =>
+            c.apply({ receivedAtMs: i, books: [], mids: new Map([['m-yes', (m * 10_000) as Price]]) }),
+          );
+          const got = c.recentMids('m-yes').map((s) => s.mid);
+          return JSON.stringify(got) === JSON.stringify(mids.slice(-cap).map((m) => m * 10_000));
+        },
+      ),
+    );
   });
 });

@@ -1,16 +1,24 @@
 // Factories for the market-data and runtime tests: universe markets, settings, books.
 import { makeBook, type Book } from '../../src/core/book.js';
+import type { MarketSettings } from '../../src/core/market-settings.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import type { UniverseMarket } from '../../src/marketdata/types.js';
-import type { MarketSettings } from '../../src/strategy/context.js';
 
 export const SH = 1_000_000;
 export const T0 = Date.UTC(2026, 0, 5, 12);
 
 export function settings(conditionId: string, over: Partial<MarketSettings> = {}): MarketSettings {
   return {
-    conditionId, question: `Q ${conditionId}`, tickSize: 10_000 as Price, minOrderSize: (5 * SH) as Shares,
-    negRisk: false, acceptingOrders: true, endDateMs: null, rewards: null, makerBaseFeeBps: 0, takerBaseFeeBps: 0,
+    conditionId,
+    question: `Q ${conditionId}`,
+    tickSize: 10_000 as Price,
+    minOrderSize: (5 * SH) as Shares,
+    negRisk: false,
+    acceptingOrders: true,
+    endDateMs: null,
+    rewards: null,
+    makerBaseFeeBps: 0,
+    takerBaseFeeBps: 0,
     ...over,
   };
 }
@@ -30,12 +38,25 @@ export function binary(id: string, over: Partial<MarketSettings> = {}): Universe
 }
 
 /** A two-sided book around `mid` (millionths) on `tick`. */
-export function bookAround(market: string, assetId: string, mid: number, opts: { tick?: number; min?: number; ts?: number } = {}): Book {
+export function bookAround(
+  market: string,
+  assetId: string,
+  mid: number,
+  opts: { tick?: number; min?: number; ts?: number } = {},
+): Book {
   const tick = opts.tick ?? 10_000;
   return makeBook({
-    market, assetId, timestampMs: opts.ts ?? T0,
-    bids: [{ price: (mid - tick) as Price, size: (100 * SH) as Shares }, { price: (mid - 2 * tick) as Price, size: (50 * SH) as Shares }],
-    asks: [{ price: (mid + tick) as Price, size: (100 * SH) as Shares }, { price: (mid + 2 * tick) as Price, size: (50 * SH) as Shares }],
+    market,
+    assetId,
+    timestampMs: opts.ts ?? T0,
+    bids: [
+      { price: (mid - tick) as Price, size: (100 * SH) as Shares },
+      { price: (mid - 2 * tick) as Price, size: (50 * SH) as Shares },
+    ],
+    asks: [
+      { price: (mid + tick) as Price, size: (100 * SH) as Shares },
+      { price: (mid + 2 * tick) as Price, size: (50 * SH) as Shares },
+    ],
     tickSize: tick as Price,
     minOrderSize: ((opts.min ?? 5) * SH) as Shares,
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Poller, type PollerStats, type PollStage } from '../../src/marketdata/poller.js';
 import type { MarketSnapshot } from '../../src/marketdata/types.js';
-import { FakeGateway } from './fake-gateway.js';
+import { FakeGateway } from '../support/fake-gateway.js';
 import { T0 } from './helpers.js';
 
 function setup(opts: { markets?: number; latencyMs?: number; intervalMs?: number; handlerMs?: number } = {}) {
@@ -20,12 +20,17 @@ function setup(opts: { markets?: number; latencyMs?: number; intervalMs?: number
   const snapshots: MarketSnapshot[] = [];
   const errors: Array<{ stage: PollStage; stats: PollerStats }> = [];
   const poller = new Poller({
-    clock, gateway: gw, intervalMs: opts.intervalMs ?? 1_000, tokens: () => tokens,
+    clock,
+    gateway: gw,
+    intervalMs: opts.intervalMs ?? 1_000,
+    tokens: () => tokens,
     onSnapshot: async (s, signal) => {
       snapshots.push(s);
       if (opts.handlerMs !== undefined) await clock.sleep(opts.handlerMs, signal);
     },
-    onError: (_e, stage, stats) => { errors.push({ stage, stats }); },
+    onError: (_e, stage, stats) => {
+      errors.push({ stage, stats });
+    },
   });
   return { clock, gw, poller, snapshots, errors, tokens };
 }
@@ -89,11 +94,18 @@ describe('Poller never overlaps', () => {
     let concurrent = 0;
     let maxConcurrent = 0;
     const wrapped = new Poller({
-      clock, gateway: new FakeGateway(clock), intervalMs: 1_000, tokens: () => [],
+      clock,
+      gateway: new FakeGateway(clock),
+      intervalMs: 1_000,
+      tokens: () => [],
       onSnapshot: async (_s, signal) => {
         concurrent++;
         maxConcurrent = Math.max(maxConcurrent, concurrent);
-        try { await clock.sleep(1_500, signal); } finally { concurrent--; }
+        try {
+          await clock.sleep(1_500, signal);
+        } finally {
+          concurrent--;
+        }
       },
     });
     poller.start();
@@ -122,9 +134,17 @@ describe('Poller failures', () => {
     gw.failNext('books', 3);
     poller.start();
     await clock.advanceAsync(2_000);
-    expect(snapshots.map((s) => [s.complete, s.books.length])).toEqual([[false, 0], [false, 0], [false, 0]]);
+    expect(snapshots.map((s) => [s.complete, s.books.length])).toEqual([
+      [false, 0],
+      [false, 0],
+      [false, 0],
+    ]);
     expect(poller.stats()).toMatchObject({ failures: 3, consecutiveFailures: 3, completed: 0 });
-    expect(errors.map((e) => [e.stage, e.stats.consecutiveFailures])).toEqual([['books', 1], ['books', 2], ['books', 3]]);
+    expect(errors.map((e) => [e.stage, e.stats.consecutiveFailures])).toEqual([
+      ['books', 1],
+      ['books', 2],
+      ['books', 3],
+    ]);
     await clock.advanceAsync(1_000);
     expect(snapshots[3]?.complete).toBe(true);
     expect(snapshots[3]?.books).toHaveLength(4);
@@ -151,9 +171,17 @@ describe('Poller failures', () => {
     const stages: PollStage[] = [];
     let n = 0;
     const p = new Poller({
-      clock, gateway: new FakeGateway(clock), intervalMs: 1_000, tokens: () => [],
-      onSnapshot: () => { n++; if (n === 1) throw new Error('order manager down'); },
-      onError: (_e, stage) => { stages.push(stage); },
+      clock,
+      gateway: new FakeGateway(clock),
+      intervalMs: 1_000,
+      tokens: () => [],
+      onSnapshot: () => {
+        n++;
+        if (n === 1) throw new Error('order manager down');
+      },
+      onError: (_e, stage) => {
+        stages.push(stage);
+      },
     });
     p.start();
     await clock.advanceAsync(1_000);

@@ -26,38 +26,79 @@ function market(): UniverseMarket {
   return {
     conditionId: '0xc0nd',
     settings: {
-      conditionId: '0xc0nd', question: 'Q?', tickSize: 10_000 as Price, minOrderSize: 5_000_000 as Shares, negRisk: false,
-      acceptingOrders: true, endDateMs: null, makerBaseFeeBps: 0, takerBaseFeeBps: 200,
-      rewards: { rates: [], dailyRate: 50_000_000 as Micros, minSize: 20_000_000 as Shares, maxSpreadCents: 3, maxSpread: 30_000 as Price },
+      conditionId: '0xc0nd',
+      question: 'Q?',
+      tickSize: 10_000 as Price,
+      minOrderSize: 5_000_000 as Shares,
+      negRisk: false,
+      acceptingOrders: true,
+      endDateMs: null,
+      makerBaseFeeBps: 0,
+      takerBaseFeeBps: 200,
+      rewards: {
+        rates: [],
+        dailyRate: 50_000_000 as Micros,
+        minSize: 20_000_000 as Shares,
+        maxSpreadCents: 3,
+        maxSpread: 30_000 as Price,
+      },
     },
-    tokens: [{ tokenId: '111', outcome: 'Yes', complementTokenId: '222' }, { tokenId: '222', outcome: 'No', complementTokenId: '111' }],
+    tokens: [
+      { tokenId: '111', outcome: 'Yes', complementTokenId: '222' },
+      { tokenId: '222', outcome: 'No', complementTokenId: '111' },
+    ],
   };
 }
-
 
 function randomBook(r: () => number, token: string, ts: number, ltp: Price | null): Book {
   const mid = 30 + Math.floor(r() * 40);
   const bids: Level[] = [];
   const asks: Level[] = [];
   for (let i = 1; i <= 6; i++) {
-    if (r() < 0.8) bids.push({ price: ((mid - i) * 10_000) as Price, size: (Math.floor(r() * 500 + 1) * 10_000) as Shares });
-    if (r() < 0.8) asks.push({ price: ((mid + i) * 10_000) as Price, size: (Math.floor(r() * 500 + 1) * 10_000 + (r() < 0.1 ? 7 : 0)) as Shares });
+    if (r() < 0.8)
+      bids.push({ price: ((mid - i) * 10_000) as Price, size: (Math.floor(r() * 500 + 1) * 10_000) as Shares });
+    if (r() < 0.8)
+      asks.push({
+        price: ((mid + i) * 10_000) as Price,
+        size: (Math.floor(r() * 500 + 1) * 10_000 + (r() < 0.1 ? 7 : 0)) as Shares,
+      });
   }
-  return makeBook({ market: '0xc0nd', assetId: token, timestampMs: ts, hash: `h${ts}`, bids, asks, tickSize: 10_000 as Price, minOrderSize: 5_000_000 as Shares, negRisk: false, lastTradePrice: ltp });
+  return makeBook({
+    market: '0xc0nd',
+    assetId: token,
+    timestampMs: ts,
+    hash: `h${ts}`,
+    bids,
+    asks,
+    tickSize: 10_000 as Price,
+    minOrderSize: 5_000_000 as Shares,
+    negRisk: false,
+    lastTradePrice: ltp,
+  });
 }
 
 describe('sideChanges', () => {
   it('lists changed, new and removed levels in price order', () => {
-    const before = new Map([[10, 1], [20, 2], [30, 3]]);
-    const after = new Map([[20, 2], [30, 4], [5, 9]]);
+    const before = new Map([
+      [10, 1],
+      [20, 2],
+      [30, 3],
+    ]);
+    const after = new Map([
+      [20, 2],
+      [30, 4],
+      [5, 9],
+    ]);
     expect(sideChanges('bids', before, after)).toEqual([
-      { side: 'bids', price: 5, size: 9 }, { side: 'bids', price: 10, size: 0 }, { side: 'bids', price: 30, size: 4 },
+      { side: 'bids', price: 5, size: 9 },
+      { side: 'bids', price: 10, size: 0 },
+      { side: 'bids', price: 30, size: 4 },
     ]);
   });
 });
 
 describe('MarketRecorder', () => {
-  it('takes the recording daemon\'s own live orders out of the books, mirrored onto the complement', async () => {
+  it("takes the recording daemon's own live orders out of the books, mirrored onto the complement", async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'om-rec-')), 'own.omrc');
     const clock = new VirtualClock(Date.UTC(2026, 0, 1));
     const writer = await RecordingWriter.open(path);
@@ -65,18 +106,60 @@ describe('MarketRecorder', () => {
     rec.markets([market()]);
     const lv = (p: number, sz: number): Level => ({ price: (p * 10_000) as Price, size: (sz * 1_000_000) as Shares });
     // YES book: 100 at 0.49 (our 10 among them), 40 at 0.48; asks 30 at 0.52 (all ours), 50 at 0.53.
-    const yes = makeBook({ market: '0xc0nd', assetId: '111', timestampMs: clock.now(), hash: 'h', bids: [lv(49, 100), lv(48, 40)], asks: [lv(52, 30), lv(53, 50)], tickSize: 10_000 as Price });
+    const yes = makeBook({
+      market: '0xc0nd',
+      assetId: '111',
+      timestampMs: clock.now(),
+      hash: 'h',
+      bids: [lv(49, 100), lv(48, 40)],
+      asks: [lv(52, 30), lv(53, 50)],
+      tickSize: 10_000 as Price,
+    });
     // The NO book mirrors it: our YES bid at 0.49 shows as a NO ask at 0.51, our YES ask at 0.52 as a NO bid at 0.48.
-    const no = makeBook({ market: '0xc0nd', assetId: '222', timestampMs: clock.now(), hash: 'h2', bids: [lv(48, 30), lv(47, 50)], asks: [lv(51, 100), lv(52, 40)], tickSize: 10_000 as Price });
+    const no = makeBook({
+      market: '0xc0nd',
+      assetId: '222',
+      timestampMs: clock.now(),
+      hash: 'h2',
+      bids: [lv(48, 30), lv(47, 50)],
+      asks: [lv(51, 100), lv(52, 40)],
+      tickSize: 10_000 as Price,
+    });
     const own: OwnResting[] = [
-      { tokenId: '111', side: 'BUY', price: 490_000 as Price, originalSize: 15_000_000 as Shares, sizeMatched: 5_000_000 as Shares, state: 'live' },
-      { tokenId: '111', side: 'SELL', price: 520_000 as Price, originalSize: 30_000_000 as Shares, sizeMatched: 0 as Shares, state: 'live' },
+      {
+        tokenId: '111',
+        side: 'BUY',
+        price: 490_000 as Price,
+        originalSize: 15_000_000 as Shares,
+        sizeMatched: 5_000_000 as Shares,
+        state: 'live',
+      },
+      {
+        tokenId: '111',
+        side: 'SELL',
+        price: 520_000 as Price,
+        originalSize: 30_000_000 as Shares,
+        sizeMatched: 0 as Shares,
+        state: 'live',
+      },
       // Not resting (yet, or any more): left in the book.
-      { tokenId: '111', side: 'BUY', price: 480_000 as Price, originalSize: 5_000_000 as Shares, sizeMatched: 0 as Shares, state: 'inflight' },
+      {
+        tokenId: '111',
+        side: 'BUY',
+        price: 480_000 as Price,
+        originalSize: 5_000_000 as Shares,
+        sizeMatched: 0 as Shares,
+        state: 'inflight',
+      },
     ];
     rec.snapshot({ receivedAtMs: clock.now(), books: [yes, no], mids: new Map(), complete: true }, own);
     // Without orders of ours the next poll records the books as they are.
-    rec.snapshot({ receivedAtMs: clock.now() + 1, books: [{ ...yes, timestampMs: clock.now() + 1 }], mids: new Map(), complete: true });
+    rec.snapshot({
+      receivedAtMs: clock.now() + 1,
+      books: [{ ...yes, timestampMs: clock.now() + 1 }],
+      mids: new Map(),
+      complete: true,
+    });
     await rec.stop();
     await writer.close();
     const books: Array<[string, readonly Level[], readonly Level[], string]> = [];
@@ -106,9 +189,10 @@ describe('MarketRecorder', () => {
         // Some polls repeat the previous book (an empty delta); the last trade changes rarely.
         const prev = polled.filter((b) => b.assetId === t).at(-1);
         const ex = clock.now() - 40;
-        const b = prev !== undefined && r() < 0.3
-          ? { ...prev, timestampMs: ex }
-          : randomBook(r, t, ex, i % 20 === 0 ? ((40 + i) * 10_000) as Price : (prev?.lastTradePrice ?? null));
+        const b =
+          prev !== undefined && r() < 0.3
+            ? { ...prev, timestampMs: ex }
+            : randomBook(r, t, ex, i % 20 === 0 ? (((40 + i) * 10_000) as Price) : (prev?.lastTradePrice ?? null));
         books.push(b);
         const mid = (50 + (i % 7)) * 10_000;
         m.set(t, mid as Price);
@@ -133,12 +217,19 @@ describe('MarketRecorder', () => {
         got.push({ token: e.tokenId, ex: e.exchangeTs, local: e.localTs, bids: b.bids, asks: b.asks });
       } else if (e.kind === 'mid') gotMids.push([e.tokenId, e.mid, e.exchangeTs]);
       else if (e.kind === 'settings' && e.tokenId === '111' && !e.restated) {
-        expect(e.settings).toMatchObject({ conditionId: '0xc0nd', tickSize: 10_000, minOrderSize: 5_000_000, takerFeeBps: 200, rewards: { dailyRate: 50_000_000, minSize: 20_000_000, maxSpread: 30_000 } });
+        expect(e.settings).toMatchObject({
+          conditionId: '0xc0nd',
+          tickSize: 10_000,
+          minOrderSize: 5_000_000,
+          takerFeeBps: 200,
+          rewards: { dailyRate: 50_000_000, minSize: 20_000_000, maxSpread: 30_000 },
+        });
       }
     }
     expect(reader.tail?.status).toBe('complete');
     expect(got.map((g) => ({ token: g.token, ex: g.ex, bids: g.bids, asks: g.asks }))).toEqual(
-      polled.map((b) => ({ token: b.assetId, ex: b.timestampMs, bids: b.bids, asks: b.asks })));
+      polled.map((b) => ({ token: b.assetId, ex: b.timestampMs, bids: b.bids, asks: b.asks })),
+    );
     expect(got.every((g) => g.local - g.ex === 40)).toBe(true);
     expect(gotMids).toEqual(mids);
   });
@@ -151,8 +242,14 @@ describe('MarketRecorder', () => {
     rec.markets([market()]);
     rec.start();
     const r = rng(1);
-    rec.snapshot({ receivedAtMs: clock.now(), books: [randomBook(r, '111', clock.now(), null)], mids: new Map(), complete: true });
-    const count = async (): Promise<number> => (await readAll(RecordingReader.fromFile(path))).filter((e) => e.kind === 'book').length;
+    rec.snapshot({
+      receivedAtMs: clock.now(),
+      books: [randomBook(r, '111', clock.now(), null)],
+      mids: new Map(),
+      complete: true,
+    });
+    const count = async (): Promise<number> =>
+      (await readAll(RecordingReader.fromFile(path))).filter((e) => e.kind === 'book').length;
     await rec.settled();
     expect(await count()).toBe(0);
     await clock.advanceAsync(2000);
@@ -167,13 +264,21 @@ describe('MarketRecorder', () => {
     const errors: unknown[] = [];
     const sink = {
       settingsOf: () => undefined,
-      settings: () => { throw new Error('disk full'); },
-      book: () => undefined, delta: () => undefined, mid: () => undefined, trade: () => undefined, resolved: () => undefined,
+      settings: () => {
+        throw new Error('disk full');
+      },
+      book: () => undefined,
+      delta: () => undefined,
+      mid: () => undefined,
+      trade: () => undefined,
+      resolved: () => undefined,
       flush: () => Promise.reject(new Error('flush failed')),
     };
     const rec = new MarketRecorder({ clock, sink, onError: (e) => errors.push(e) });
     const r = rng(2);
-    expect(() => { rec.snapshot({ receivedAtMs: 0, books: [randomBook(r, '111', 0, null)], mids: new Map(), complete: true }); }).not.toThrow();
+    expect(() => {
+      rec.snapshot({ receivedAtMs: 0, books: [randomBook(r, '111', 0, null)], mids: new Map(), complete: true });
+    }).not.toThrow();
     await rec.stop();
     expect(errors.map((e) => (e as Error).message)).toEqual(['disk full', 'flush failed']);
   });
@@ -189,11 +294,28 @@ describe('MarketRecorder', () => {
     const add = (market: string, asset: string, side: 'BUY' | 'SELL', price: number, atMs: number): void => {
       n++;
       log.push({
-        proxyWallet: '0xw', side, asset, conditionId: market, size: (n * 10_000) as Shares, price: price as Price, timestamp: Math.floor(atMs / 1000),
-        title: '', slug: '', outcome: '', outcomeIndex: 0, transactionHash: `0x${n.toString(16)}`,
+        proxyWallet: '0xw',
+        side,
+        asset,
+        conditionId: market,
+        size: (n * 10_000) as Shares,
+        price: price as Price,
+        timestamp: Math.floor(atMs / 1000),
+        title: '',
+        slug: '',
+        outcome: '',
+        outcomeIndex: 0,
+        transactionHash: `0x${n.toString(16)}`,
       });
     };
-    const second: UniverseMarket = { ...market(), conditionId: '0xc2', tokens: [{ tokenId: '333', outcome: 'Yes', complementTokenId: '444' }, { tokenId: '444', outcome: 'No', complementTokenId: '333' }] };
+    const second: UniverseMarket = {
+      ...market(),
+      conditionId: '0xc2',
+      tokens: [
+        { tokenId: '333', outcome: 'Yes', complementTokenId: '444' },
+        { tokenId: '444', outcome: 'No', complementTokenId: '333' },
+      ],
+    };
     add('0xc0nd', '111', 'BUY', 500_000, t0 - 5_000); // history: before the recorder started
     const calls: Array<{ at: number; q: TradesQuery }> = [];
     const fetch = (q: TradesQuery): Promise<readonly Trade[]> => {
@@ -202,7 +324,12 @@ describe('MarketRecorder', () => {
       return Promise.resolve(rows.slice(q.offset, q.offset + q.limit));
     };
     const budget = { requests: 6, windowMs: 2_000 };
-    const rec = new MarketRecorder({ clock, sink: writer, flushIntervalMs: 1_000, trades: { fetch, intervalMs: 100, budget, pageSize: 5 } });
+    const rec = new MarketRecorder({
+      clock,
+      sink: writer,
+      flushIntervalMs: 1_000,
+      trades: { fetch, intervalMs: 100, budget, pageSize: 5 },
+    });
     rec.markets([market(), second]);
     rec.start();
     const want: Array<{ tokenId: string; price: number; size: number; side: string; exchangeTs: number }> = [];
@@ -211,23 +338,45 @@ describe('MarketRecorder', () => {
       const burst = step % 9 === 0 ? 17 : step % 3;
       for (let i = 0; i < burst; i++) {
         const cid = i % 2 === 0 ? '0xc0nd' : '0xc2';
-        const asset = cid === '0xc0nd' ? (i % 4 === 0 ? '111' : '222') : (i === 5 ? '999' : '333');
+        const asset = cid === '0xc0nd' ? (i % 4 === 0 ? '111' : '222') : i === 5 ? '999' : '333';
         add(cid, asset, i % 3 === 0 ? 'SELL' : 'BUY', 400_000 + 10_000 * (i % 5), clock.now());
         const t = log.at(-1) as Trade;
-        if (asset !== '999') want.push({ tokenId: asset, price: t.price, size: t.size, side: t.side, exchangeTs: t.timestamp * 1000 });
+        if (asset !== '999')
+          want.push({ tokenId: asset, price: t.price, size: t.size, side: t.side, exchangeTs: t.timestamp * 1000 });
       }
       await clock.advanceAsync(250);
     }
     await clock.advanceAsync(30_000); // let the tape catch up
     await rec.stop();
-    rec.resolutions([{ conditionId: '0xc2', closed: true, tokens: [{ tokenId: '333', winner: false }, { tokenId: '444', winner: true }] }]);
-    rec.resolutions([{ conditionId: '0xc2', closed: true, tokens: [{ tokenId: '333', winner: false }, { tokenId: '444', winner: true }] }]);
+    rec.resolutions([
+      {
+        conditionId: '0xc2',
+        closed: true,
+        tokens: [
+          { tokenId: '333', winner: false },
+          { tokenId: '444', winner: true },
+        ],
+      },
+    ]);
+    rec.resolutions([
+      {
+        conditionId: '0xc2',
+        closed: true,
+        tokens: [
+          { tokenId: '333', winner: false },
+          { tokenId: '444', winner: true },
+        ],
+      },
+    ]);
     rec.resolutions([{ conditionId: '0xnope', closed: true, tokens: [{ tokenId: '555', winner: true }] }]);
     rec.resolutions([{ conditionId: '0xc0nd', closed: false, tokens: [{ tokenId: '111', winner: true }] }]);
     await writer.close();
 
     // Never more than the budget in any window.
-    for (const c of calls) expect(calls.filter((d) => d.at > c.at - budget.windowMs && d.at <= c.at).length).toBeLessThanOrEqual(budget.requests);
+    for (const c of calls)
+      expect(calls.filter((d) => d.at > c.at - budget.windowMs && d.at <= c.at).length).toBeLessThanOrEqual(
+        budget.requests,
+      );
     expect(calls.some((c) => c.q.offset > 0)).toBe(true); // bursts were paged
     expect(rec.tapeStats()?.deferred).toBeGreaterThan(0); // the budget did bind, and nothing was lost
     expect(new Set(calls.map((c) => c.q.market))).toEqual(new Set(['0xc0nd', '0xc2']));
@@ -236,15 +385,31 @@ describe('MarketRecorder', () => {
     // Per market, the exact sequence; across markets the tape interleaves by turn.
     for (const cid of ['0xc0nd', '0xc2']) {
       const tokens = cid === '0xc0nd' ? ['111', '222'] : ['333', '444'];
-      const got = trades.filter((e) => tokens.includes(e.tokenId)).map((e) => e.kind === 'trade' ? { tokenId: e.tokenId, price: e.price, size: e.size, side: e.side, exchangeTs: e.exchangeTs } : null);
+      const got = trades
+        .filter((e) => tokens.includes(e.tokenId))
+        .map((e) =>
+          e.kind === 'trade'
+            ? { tokenId: e.tokenId, price: e.price, size: e.size, side: e.side, exchangeTs: e.exchangeTs }
+            : null,
+        );
       // Each once, in time order (the order within one second is exact only for a scan done in one turn).
-      const bySize = (a: { size: number } | null, b: { size: number } | null): number => (a?.size ?? 0) - (b?.size ?? 0);
+      const bySize = (a: { size: number } | null, b: { size: number } | null): number =>
+        (a?.size ?? 0) - (b?.size ?? 0);
       expect([...got].sort(bySize)).toEqual(want.filter((w) => tokens.includes(w.tokenId)).sort(bySize));
       for (let i = 1; i < got.length; i++) expect(got[i]!.exchangeTs).toBeGreaterThanOrEqual(got[i - 1]!.exchangeTs);
     }
     for (const e of trades) expect(e.localTs).toBeGreaterThanOrEqual(e.exchangeTs);
     expect(rec.stats()).toMatchObject({ trades: want.length, resolved: 1 });
     expect(rec.stats().tradesSkipped).toBeGreaterThan(0);
-    expect(events.filter((e) => e.kind === 'resolved')).toEqual([{ kind: 'resolved', tokenId: '444', conditionId: '0xc2', exchangeTs: clock.now(), localTs: clock.now(), restated: false }]);
+    expect(events.filter((e) => e.kind === 'resolved')).toEqual([
+      {
+        kind: 'resolved',
+        tokenId: '444',
+        conditionId: '0xc2',
+        exchangeTs: clock.now(),
+        localTs: clock.now(),
+        restated: false,
+      },
+    ]);
   });
 });

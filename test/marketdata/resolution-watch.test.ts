@@ -7,13 +7,23 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import type { MarketsPage } from '../../src/core/market.js';
 import {
-  FIRST_PAGE_CURSOR, ResolutionWatch, type GiveUp, type ListedMarket, type MarketResolved, type ResolutionWatchOptions,
+  FIRST_PAGE_CURSOR,
+  ResolutionWatch,
+  type GiveUp,
+  type ListedMarket,
+  type MarketResolved,
+  type ResolutionWatchOptions,
 } from '../../src/marketdata/resolution-watch.js';
 import { T0 } from './helpers.js';
+import { OptionError } from '../../src/core/errors.js';
 
 const MIN = 60_000;
 
-interface Rec { conditionId: string; closed: boolean; tokens: Array<{ tokenId: string | null; winner: boolean }> }
+interface Rec {
+  conditionId: string;
+  closed: boolean;
+  tokens: Array<{ tokenId: string | null; winner: boolean }>;
+}
 
 const cursorOf = (offset: number): string => Buffer.from(String(offset), 'ascii').toString('base64');
 const offsetOf = (cursor: string): number => Number(Buffer.from(cursor, 'base64').toString('ascii'));
@@ -25,8 +35,19 @@ class FakeListing {
   failNext = 0;
   /** Cursor → how many more requests of it fail. */
   readonly failCursor = new Map<string, number>();
-  constructor(private readonly clock: VirtualClock, n: number, private readonly pageSize: number) {
-    this.markets = Array.from({ length: n }, (_, i) => ({ conditionId: `c${i}`, closed: false, tokens: [{ tokenId: `c${i}-yes`, winner: false }, { tokenId: `c${i}-no`, winner: false }] }));
+  constructor(
+    private readonly clock: VirtualClock,
+    n: number,
+    private readonly pageSize: number,
+  ) {
+    this.markets = Array.from({ length: n }, (_, i) => ({
+      conditionId: `c${i}`,
+      closed: false,
+      tokens: [
+        { tokenId: `c${i}-yes`, winner: false },
+        { tokenId: `c${i}-no`, winner: false },
+      ],
+    }));
   }
 
   resolve(id: string, winner: 0 | 1): void {
@@ -43,11 +64,19 @@ class FakeListing {
   readonly list = async (cursor: string, signal: AbortSignal): Promise<MarketsPage<ListedMarket>> => {
     signal.throwIfAborted();
     this.calls.push({ cursor, atMs: this.clock.now() });
-    if (this.failNext > 0) { this.failNext--; throw new Error('HTTP 503'); }
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('HTTP 503');
+    }
     const f = this.failCursor.get(cursor) ?? 0;
-    if (f > 0) { this.failCursor.set(cursor, f - 1); throw new Error(`HTTP 400 at ${cursor}`); }
+    if (f > 0) {
+      this.failCursor.set(cursor, f - 1);
+      throw new Error(`HTTP 400 at ${cursor}`);
+    }
     const off = offsetOf(cursor);
-    const data = this.markets.slice(off, off + this.pageSize).map((m) => ({ ...m, tokens: m.tokens.map((t) => ({ ...t })) }));
+    const data = this.markets
+      .slice(off, off + this.pageSize)
+      .map((m) => ({ ...m, tokens: m.tokens.map((t) => ({ ...t })) }));
     const end = off + this.pageSize >= this.markets.length;
     return { data, nextCursor: end ? null : cursorOf(off + this.pageSize), limit: this.pageSize, count: data.length };
   };
@@ -60,8 +89,18 @@ function setup(n: number, pageSize: number, over: Partial<ResolutionWatchOptions
   const gaveUp: GiveUp[] = [];
   const errors: unknown[] = [];
   const watch = new ResolutionWatch({
-    clock, listPage: listing.list, onResolved: (r) => { resolved.push(r); },
-    onGiveUp: (g) => { gaveUp.push(g); }, onError: (e) => { errors.push(e); }, ...over,
+    clock,
+    listPage: listing.list,
+    onResolved: (r) => {
+      resolved.push(r);
+    },
+    onGiveUp: (g) => {
+      gaveUp.push(g);
+    },
+    onError: (e) => {
+      errors.push(e);
+    },
+    ...over,
   });
   return { clock, listing, watch, resolved, gaveUp, errors };
 }
@@ -72,7 +111,16 @@ describe('ResolutionWatch', () => {
     s.listing.resolve('c7', 1);
     s.watch.watch('c7');
     await s.clock.advanceAsync(0);
-    expect(s.resolved).toEqual([{ conditionId: 'c7', winnerTokenId: 'c7-no', tokens: [{ tokenId: 'c7-yes', winner: false }, { tokenId: 'c7-no', winner: true }] }]);
+    expect(s.resolved).toEqual([
+      {
+        conditionId: 'c7',
+        winnerTokenId: 'c7-no',
+        tokens: [
+          { tokenId: 'c7-yes', winner: false },
+          { tokenId: 'c7-no', winner: true },
+        ],
+      },
+    ]);
     // Pages 0, 3, 6: the scan stops once nothing is left to find.
     expect(s.listing.calls.map((c) => c.cursor)).toEqual([FIRST_PAGE_CURSOR, cursorOf(3), cursorOf(6)]);
     expect(s.watch.watching()).toEqual([]);
@@ -124,32 +172,43 @@ describe('ResolutionWatch', () => {
     expect(s.resolved.map((r) => r.conditionId)).toEqual(['c39']);
     const times = s.listing.calls.map((c) => c.atMs);
     expect(times).toHaveLength(20);
-    for (let i = 3; i < times.length; i++) expect((times[i] as number) - (times[i - 3] as number)).toBeGreaterThanOrEqual(10_000);
+    for (let i = 3; i < times.length; i++)
+      expect((times[i] as number) - (times[i - 3] as number)).toBeGreaterThanOrEqual(10_000);
     // 20 pages at 3 per 10 s: the last one goes out after 60 s, not sooner.
     expect((times.at(-1) as number) - T0).toBe(60_000);
     expect(s.watch.stats().budgetWaits).toBe(6);
   });
 
   it('never exceeds the budget or the per-turn page cap (property)', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 6 }),
-      fc.integer({ min: 1_000, max: 20_000 }), fc.integer({ min: 1, max: 8 }),
-      fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
-      async (n, pageSize, requests, windowMs, cap, picks) => {
-        const s = setup(n, pageSize, { budget: { requests, windowMs }, maxPagesPerTurn: cap, intervalMs: MIN });
-        const ids = [...new Set(picks.map((p) => `c${p % n}`))];
-        for (const id of ids) { s.listing.resolve(id, 0); s.watch.watch(id); }
-        await s.clock.runUntil(() => s.resolved.length === ids.length, 24 * 60 * MIN);
-        expect(s.resolved.map((r) => r.conditionId).sort()).toEqual([...ids].sort());
-        const times = s.listing.calls.map((c) => c.atMs);
-        for (let i = requests; i < times.length; i++) expect((times[i] as number) - (times[i - requests] as number)).toBeGreaterThanOrEqual(windowMs);
-        // Each turn starts a minute after the previous one ended; at most `cap` pages in any turn.
-        expect(s.watch.stats().requests).toBeLessThanOrEqual(s.watch.stats().turns * cap);
-        // No page twice in one pass: the whole listing is read at most once for all the markets.
-        expect(times.length).toBeLessThanOrEqual(Math.ceil(n / pageSize));
-        await s.watch.stop();
-      },
-    ), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1_000, max: 20_000 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        async (n, pageSize, requests, windowMs, cap, picks) => {
+          const s = setup(n, pageSize, { budget: { requests, windowMs }, maxPagesPerTurn: cap, intervalMs: MIN });
+          const ids = [...new Set(picks.map((p) => `c${p % n}`))];
+          for (const id of ids) {
+            s.listing.resolve(id, 0);
+            s.watch.watch(id);
+          }
+          await s.clock.runUntil(() => s.resolved.length === ids.length, 24 * 60 * MIN);
+          expect(s.resolved.map((r) => r.conditionId).sort()).toEqual([...ids].sort());
+          const times = s.listing.calls.map((c) => c.atMs);
+          for (let i = requests; i < times.length; i++)
+            expect((times[i] as number) - (times[i - requests] as number)).toBeGreaterThanOrEqual(windowMs);
+          // Each turn starts a minute after the previous one ended; at most `cap` pages in any turn.
+          expect(s.watch.stats().requests).toBeLessThanOrEqual(s.watch.stats().turns * cap);
+          // No page twice in one pass: the whole listing is read at most once for all the markets.
+          expect(times.length).toBeLessThanOrEqual(Math.ceil(n / pageSize));
+          await s.watch.stop();
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('resumes an unfinished scan at the next turn where it stopped', async () => {
@@ -255,10 +314,19 @@ describe('ResolutionWatch', () => {
     await turn(MIN);
     await turn(MIN);
     // The scan advances every turn (pages 0,1 | 2 | 3) while the known pages share the rest.
-    expect(perTurn).toEqual([[0, 1], [0, 2], [1, 3]]);
+    expect(perTurn).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 3],
+    ]);
     for (let i = 0; i < 4; i++) await turn(MIN);
     // All placed: two pages a turn, least recently checked first, each page every other turn.
-    expect(perTurn.slice(3)).toEqual([[0, 2], [1, 3], [0, 2], [1, 3]]);
+    expect(perTurn.slice(3)).toEqual([
+      [0, 2],
+      [1, 3],
+      [0, 2],
+      [1, 3],
+    ]);
     s.listing.resolve('c3', 1);
     await turn(MIN);
     await turn(MIN);
@@ -290,7 +358,11 @@ describe('ResolutionWatch', () => {
   });
 
   it('unwatch drops a market; a throwing onResolved is reported and the market still leaves', async () => {
-    const s = setup(4, 2, { onResolved: () => { throw new Error('ledger closed'); } });
+    const s = setup(4, 2, {
+      onResolved: () => {
+        throw new Error('ledger closed');
+      },
+    });
     s.listing.resolve('c0', 0);
     s.listing.resolve('c2', 0);
     s.watch.watch('c0');
@@ -320,9 +392,13 @@ describe('ResolutionWatch', () => {
 
   it('rejects bad options', () => {
     const clock = new VirtualClock(T0);
-    const base = { clock, listPage: async () => ({ data: [], nextCursor: null, limit: 1, count: 0 }), onResolved: () => undefined };
-    expect(() => new ResolutionWatch({ ...base, intervalMs: 0 })).toThrow(RangeError);
-    expect(() => new ResolutionWatch({ ...base, budget: { requests: 0, windowMs: 1 } })).toThrow(RangeError);
-    expect(() => new ResolutionWatch({ ...base, maxPagesPerTurn: 1.5 })).toThrow(RangeError);
+    const base = {
+      clock,
+      listPage: async () => ({ data: [], nextCursor: null, limit: 1, count: 0 }),
+      onResolved: () => undefined,
+    };
+    expect(() => new ResolutionWatch({ ...base, intervalMs: 0 })).toThrow(OptionError);
+    expect(() => new ResolutionWatch({ ...base, budget: { requests: 0, windowMs: 1 } })).toThrow(OptionError);
+    expect(() => new ResolutionWatch({ ...base, maxPagesPerTurn: 1.5 })).toThrow(OptionError);
   });
 });

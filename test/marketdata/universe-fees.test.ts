@@ -7,9 +7,13 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { feeModelFromDetails } from '../../src/core/fees.js';
 import type { ClobMarketSettings } from '../../src/core/market.js';
 import { resolveUniverse, type UniversePort, type UniverseSpec } from '../../src/marketdata/universe.js';
-import { FakeGateway } from './fake-gateway.js';
+import { FakeGateway } from '../support/fake-gateway.js';
 
-const selector = (max: number): UniverseSpec => ({ tokens: [], conditions: [], selector: { active: true, acceptingOrders: true, tags: [], rewardsOnly: false, max } });
+const selector = (max: number): UniverseSpec => ({
+  tokens: [],
+  conditions: [],
+  selector: { active: true, acceptingOrders: true, tags: [], rewardsOnly: false, max },
+});
 
 function port(failFor: string | null = null): { port: UniversePort; reads: string[] } {
   const gw = new FakeGateway(new VirtualClock());
@@ -35,7 +39,10 @@ describe('universe fee models', () => {
     const p = port('m2');
     const u = await resolveUniverse(p.port, selector(2), undefined, 'fee-details');
     expect(p.reads).toEqual(['m1', 'm2']);
-    expect(u.map((m) => [m.conditionId, m.settings.fees])).toEqual([['m1', feeModelFromDetails({ r: 0.07, e: 1 })], ['m2', null]]);
+    expect(u.map((m) => [m.conditionId, m.settings.fees])).toEqual([
+      ['m1', feeModelFromDetails({ r: 0.07, e: 1 })],
+      ['m2', null],
+    ]);
     // The base fees stay as sent; they are not what is charged.
     expect(u[0]!.settings.takerBaseFeeBps).toBe(1000);
   });

@@ -4,12 +4,23 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { parseMarket } from '../../src/exchange/parse/markets.js';
-import { ClockRefreshScheduler, CronExpressionError, CronRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js';
 import {
-  diffUniverse, resolveUniverse, settingsFromClob, Universe, UniverseError,
-  type SelectorSpec, type UniverseDiff, type UniverseSpec,
+  ClockRefreshScheduler,
+  CronExpressionError,
+  CronRefreshScheduler,
+} from '../../src/marketdata/refresh-scheduler.js';
+import {
+  diffUniverse,
+  resolveUniverse,
+  settingsFromClob,
+  Universe,
+  UniverseError,
+  type SelectorSpec,
+  type UniverseDiff,
+  type UniverseSpec,
 } from '../../src/marketdata/universe.js';
-import { FakeGateway, fixtureJson } from './fake-gateway.js';
+import { FakeGateway } from '../support/fake-gateway.js';
+import { realJson } from '../support/fixtures.js';
 import { binary, SH, T0 } from './helpers.js';
 
 const SEL: SelectorSpec = { active: true, acceptingOrders: true, tags: [], rewardsOnly: false, max: 100 };
@@ -43,18 +54,39 @@ describe('selector over /sampling-markets', () => {
 
   it('active: false lets inactive, closed and archived markets through', async () => {
     const { gw } = world();
-    expect(ids(await resolveUniverse(gw, spec({ selector: { active: false } })))).toEqual(['plain', 'inactive', 'closed', 'archived', 'politics', 'sports', 'rewarded']);
+    expect(ids(await resolveUniverse(gw, spec({ selector: { active: false } })))).toEqual([
+      'plain',
+      'inactive',
+      'closed',
+      'archived',
+      'politics',
+      'sports',
+      'rewarded',
+    ]);
   });
 
   it('acceptingOrders: false lets markets that refuse orders (or have no book) through', async () => {
     const { gw } = world();
-    expect(ids(await resolveUniverse(gw, spec({ selector: { acceptingOrders: false } })))).toEqual(['plain', 'not-accepting', 'no-book', 'politics', 'sports', 'rewarded']);
+    expect(ids(await resolveUniverse(gw, spec({ selector: { acceptingOrders: false } })))).toEqual([
+      'plain',
+      'not-accepting',
+      'no-book',
+      'politics',
+      'sports',
+      'rewarded',
+    ]);
   });
 
   it('tags: any of them, case-insensitively', async () => {
     const { gw } = world();
-    expect(ids(await resolveUniverse(gw, spec({ selector: { tags: ['politics'] } })))).toEqual(['politics', 'rewarded']);
-    expect(ids(await resolveUniverse(gw, spec({ selector: { tags: ['SPORTS', 'elections'] } })))).toEqual(['politics', 'sports']);
+    expect(ids(await resolveUniverse(gw, spec({ selector: { tags: ['politics'] } })))).toEqual([
+      'politics',
+      'rewarded',
+    ]);
+    expect(ids(await resolveUniverse(gw, spec({ selector: { tags: ['SPORTS', 'elections'] } })))).toEqual([
+      'politics',
+      'sports',
+    ]);
     expect(ids(await resolveUniverse(gw, spec({ selector: { tags: ['crypto'] } })))).toEqual([]);
   });
 
@@ -75,9 +107,27 @@ describe('selector over /sampling-markets', () => {
 
   it('builds settings from the listing and pairs each token with its complement', async () => {
     const { gw } = world();
-    gw.addMarket({ conditionId: 'fine', tickSize: 0.001, minOrderSize: 15, negRisk: true, makerBaseFeeBps: 10, takerBaseFeeBps: 20, question: 'Fine?' });
-    const [m] = await resolveUniverse(gw, spec({ selector: { tags: [] } })).then((u) => u.filter((x) => x.conditionId === 'fine'));
-    expect(m?.settings).toMatchObject({ tickSize: 1_000, minOrderSize: 15 * SH, negRisk: true, makerBaseFeeBps: 10, takerBaseFeeBps: 20, question: 'Fine?', acceptingOrders: true });
+    gw.addMarket({
+      conditionId: 'fine',
+      tickSize: 0.001,
+      minOrderSize: 15,
+      negRisk: true,
+      makerBaseFeeBps: 10,
+      takerBaseFeeBps: 20,
+      question: 'Fine?',
+    });
+    const [m] = await resolveUniverse(gw, spec({ selector: { tags: [] } })).then((u) =>
+      u.filter((x) => x.conditionId === 'fine'),
+    );
+    expect(m?.settings).toMatchObject({
+      tickSize: 1_000,
+      minOrderSize: 15 * SH,
+      negRisk: true,
+      makerBaseFeeBps: 10,
+      takerBaseFeeBps: 20,
+      question: 'Fine?',
+      acceptingOrders: true,
+    });
     expect(m?.tokens).toEqual([
       { tokenId: 'fine-yes', outcome: 'Yes', complementTokenId: 'fine-no' },
       { tokenId: 'fine-no', outcome: 'No', complementTokenId: 'fine-yes' },
@@ -85,7 +135,7 @@ describe('selector over /sampling-markets', () => {
   });
 
   it('parses the real market record the fake listing is built on', () => {
-    const m = parseMarket(fixtureJson('clob_rest_market_single.json'));
+    const m = parseMarket(realJson('clob_rest_market_single.json'));
     expect(m.rewards.dailyRate).toBe(750 * SH);
     expect(m.tokens.map((t) => t.outcome)).toEqual(['Yes', 'No']);
   });
@@ -98,10 +148,19 @@ describe('explicit markets', () => {
     const u = await resolveUniverse(gw, spec({ conditions: ['explicit', 'sports'] }));
     expect(ids(u)).toEqual(['explicit', 'sports']);
     expect(gw.calls.settings).toEqual(['explicit', 'sports']);
-    expect(u[0]?.settings).toMatchObject({ tickSize: 1_000, minOrderSize: 10 * SH, acceptingOrders: true, question: '', endDateMs: null });
+    expect(u[0]?.settings).toMatchObject({
+      tickSize: 1_000,
+      minOrderSize: 10 * SH,
+      acceptingOrders: true,
+      question: '',
+      endDateMs: null,
+    });
     expect(u[0]?.settings.rewards?.dailyRate).toBe(5 * SH);
     expect(u[1]?.settings.rewards).toBeNull();
-    expect(u[0]?.tokens.map((t) => [t.tokenId, t.complementTokenId])).toEqual([['explicit-yes', 'explicit-no'], ['explicit-no', 'explicit-yes']]);
+    expect(u[0]?.tokens.map((t) => [t.tokenId, t.complementTokenId])).toEqual([
+      ['explicit-yes', 'explicit-no'],
+      ['explicit-no', 'explicit-yes'],
+    ]);
     expect(gw.calls.samplingPages).toBe(0); // the selector is not used
   });
 
@@ -116,7 +175,10 @@ describe('explicit markets', () => {
   it('conditions and tokens together: a condition brings its whole market', async () => {
     const { gw } = world();
     const u = await resolveUniverse(gw, spec({ conditions: ['plain'], tokens: ['plain-no', 'sports-yes'] }));
-    expect(u.map((m) => [m.conditionId, m.tokens.map((t) => t.tokenId)])).toEqual([['plain', ['plain-yes', 'plain-no']], ['sports', ['sports-yes']]]);
+    expect(u.map((m) => [m.conditionId, m.tokens.map((t) => t.tokenId)])).toEqual([
+      ['plain', ['plain-yes', 'plain-no']],
+      ['sports', ['sports-yes']],
+    ]);
   });
 
   it('an unknown token id fails with an error naming it', async () => {
@@ -131,7 +193,13 @@ describe('explicit markets', () => {
     const { gw } = world();
     gw.addMarket({ conditionId: 'fees', makerBaseFeeBps: 0, takerBaseFeeBps: 200, tickSize: 0.0001 });
     const s = settingsFromClob(await gw.getMarketSettings('fees'));
-    expect(s).toMatchObject({ conditionId: 'fees', takerBaseFeeBps: 200, tickSize: 100, rewards: null, negRisk: false });
+    expect(s).toMatchObject({
+      conditionId: 'fees',
+      takerBaseFeeBps: 200,
+      tickSize: 100,
+      rewards: null,
+      negRisk: false,
+    });
   });
 });
 
@@ -141,8 +209,11 @@ describe('refresh', () => {
     const diffs: UniverseDiff[] = [];
     const errors: unknown[] = [];
     const u = new Universe({
-      port: gw, spec: spec({ selector: { tags: ['politics', 'sports'] } }), scheduler: new ClockRefreshScheduler(clock, 60_000),
-      onChange: (d) => diffs.push(d), onError: (e) => errors.push(e),
+      port: gw,
+      spec: spec({ selector: { tags: ['politics', 'sports'] } }),
+      scheduler: new ClockRefreshScheduler(clock, 60_000),
+      onChange: (d) => diffs.push(d),
+      onError: (e) => errors.push(e),
     });
     await u.refresh();
     expect(ids(u.markets())).toEqual(['politics', 'sports', 'rewarded']);
@@ -166,7 +237,13 @@ describe('refresh', () => {
   it('a failed refresh keeps the previous universe and is reported', async () => {
     const { clock, gw } = world();
     const errors: unknown[] = [];
-    const u = new Universe({ port: gw, spec: spec(), scheduler: new ClockRefreshScheduler(clock, 1_000), onChange: () => undefined, onError: (e) => errors.push(e) });
+    const u = new Universe({
+      port: gw,
+      spec: spec(),
+      scheduler: new ClockRefreshScheduler(clock, 1_000),
+      onChange: () => undefined,
+      onError: (e) => errors.push(e),
+    });
     await u.refresh();
     const before = u.markets();
     gw.failNext('sampling');
@@ -180,7 +257,13 @@ describe('refresh', () => {
   it('a refresh that is still running when the next is due is skipped, not stacked', async () => {
     const { clock, gw } = world();
     gw.latencyMs = 2_500;
-    const u = new Universe({ port: gw, spec: spec(), scheduler: new ClockRefreshScheduler(clock, 1_000), onChange: () => undefined, onError: () => undefined });
+    const u = new Universe({
+      port: gw,
+      spec: spec(),
+      scheduler: new ClockRefreshScheduler(clock, 1_000),
+      onChange: () => undefined,
+      onError: () => undefined,
+    });
     u.start();
     await clock.advanceAsync(5_000);
     // runs start at 1000 and 4000 (each reads one page, 2.5 s)
@@ -203,7 +286,11 @@ describe('cron schedule', () => {
   it('rejects an invalid expression as a config error', () => {
     expect(() => new CronRefreshScheduler('every ten minutes')).toThrow(CronExpressionError);
     let caught: unknown = null;
-    try { new CronRefreshScheduler('61 * * * *'); } catch (e) { caught = e; }
+    try {
+      new CronRefreshScheduler('61 * * * *');
+    } catch (e) {
+      caught = e;
+    }
     expect(caught).toBeInstanceOf(CronExpressionError);
     expect((caught as CronExpressionError).code).toBe('CONFIG_CRON');
   });
@@ -211,7 +298,10 @@ describe('cron schedule', () => {
   it('accepts the default expression, starts and stops cleanly', () => {
     const s = new CronRefreshScheduler('*/10 * * * *');
     expect(s.describe()).toBe('cron */10 * * * * (UTC)');
-    s.start(async () => undefined, () => undefined);
+    s.start(
+      async () => undefined,
+      () => undefined,
+    );
     s.stop();
     s.stop();
   });

@@ -44,7 +44,8 @@ describe('account-lifecycle budgets', () => {
     // The long window of DELETE /cancel-market-orders (1500 / 10 min) binds before its 10 s one over time.
     let t = 0;
     let admitted = 0;
-    for (let i = 0; i < 2000; i++, t += 200) if (edge.check('k2', 'clob', 'DELETE /cancel-market-orders', t).admitted) admitted++;
+    for (let i = 0; i < 2000; i++, t += 200)
+      if (edge.check('k2', 'clob', 'DELETE /cancel-market-orders', t).admitted) admitted++;
     expect(admitted).toBe(1500);
   });
 });

@@ -2,7 +2,13 @@
 // and the simulator-side EdgeThrottle.
 import { describe, expect, it } from 'vitest';
 import {
-  AMBIGUOUS_ROUTES, ROUTE_API, TABLE8, budgetTableProblems, routeId, routeKey, scaleBudgets,
+  AMBIGUOUS_ROUTES,
+  ROUTE_API,
+  TABLE8,
+  budgetTableProblems,
+  routeId,
+  routeKey,
+  scaleBudgets,
 } from '../../src/ratelimit/budgets.js';
 import { isRateLimitConfig, resolveRateLimitConfig } from '../../src/ratelimit/config.js';
 import { RateLimitConfigError, RateLimitRouteError } from '../../src/ratelimit/errors.js';
@@ -16,24 +22,45 @@ const specOf = (route: string, api?: 'clob' | 'catalog' | 'data'): RouteSpec =>
 describe('table 8 as data', () => {
   it('holds the interface limits', () => {
     const b = TABLE8.buckets;
-    expect(b['clob POST /order']).toEqual([{ limit: 2400, windowMs: 10_000 }, { limit: 24_000, windowMs: 600_000 }]);
+    expect(b['clob POST /order']).toEqual([
+      { limit: 2400, windowMs: 10_000 },
+      { limit: 24_000, windowMs: 600_000 },
+    ]);
     expect(b['clob DELETE /order']).toEqual(b['clob POST /order']);
     expect(b['clob general']).toEqual([{ limit: 5000, windowMs: 10_000 }]);
     expect(b['catalog general']).toEqual([{ limit: 4000, windowMs: 10_000 }]);
     expect(b['catalog listings (/events + /markets)']).toEqual([{ limit: 900, windowMs: 10_000 }]);
     const tens = (name: string): number | undefined => b[name]?.[0]?.limit;
     expect([
-      tens('catalog GET /events'), tens('catalog GET /markets'), tens('catalog GET /tags'), tens('catalog GET /public-search'),
-      tens('clob GET /'), tens('clob GET /book'), tens('clob POST /books'), tens('clob GET /price'), tens('clob POST /prices'),
-      tens('clob GET /midpoint'), tens('clob GET /prices-history'), tens('clob POST /batch-prices-history'), tens('data GET /trades'),
+      tens('catalog GET /events'),
+      tens('catalog GET /markets'),
+      tens('catalog GET /tags'),
+      tens('catalog GET /public-search'),
+      tens('clob GET /'),
+      tens('clob GET /book'),
+      tens('clob POST /books'),
+      tens('clob GET /price'),
+      tens('clob POST /prices'),
+      tens('clob GET /midpoint'),
+      tens('clob GET /prices-history'),
+      tens('clob POST /batch-prices-history'),
+      tens('data GET /trades'),
     ]).toEqual([500, 300, 200, 350, 50, 200, 80, 200, 80, 200, 100, 80, 150]);
     expect(budgetTableProblems(TABLE8)).toEqual([]);
   });
 
   it('maps each route to its own buckets plus its group general cap', () => {
     expect(specOf('POST /orders').buckets).toEqual(['clob POST /order', 'clob general']);
-    expect(specOf('GET /events').buckets).toEqual(['catalog GET /events', 'catalog listings (/events + /markets)', 'catalog general']);
-    expect(specOf('GET /markets', 'catalog').buckets).toEqual(['catalog GET /markets', 'catalog listings (/events + /markets)', 'catalog general']);
+    expect(specOf('GET /events').buckets).toEqual([
+      'catalog GET /events',
+      'catalog listings (/events + /markets)',
+      'catalog general',
+    ]);
+    expect(specOf('GET /markets', 'catalog').buckets).toEqual([
+      'catalog GET /markets',
+      'catalog listings (/events + /markets)',
+      'catalog general',
+    ]);
     expect(specOf('GET /markets', 'clob').buckets).toEqual(['clob general']);
     expect(specOf('GET /events/slug/{slug}').buckets).toEqual(['catalog general']);
     expect(specOf('GET /positions').buckets).toEqual(['data general']);
@@ -67,10 +94,13 @@ describe('table 8 as data', () => {
 
   it('scales every limit down by the safety factor, never below 1', () => {
     const t = scaleBudgets(TABLE8, 0.9);
-    expect(t.buckets['clob POST /order']).toEqual([{ limit: 2160, windowMs: 10_000 }, { limit: 21_600, windowMs: 600_000 }]);
+    expect(t.buckets['clob POST /order']).toEqual([
+      { limit: 2160, windowMs: 10_000 },
+      { limit: 21_600, windowMs: 600_000 },
+    ]);
     expect(scaleBudgets(TABLE8, 0.001).buckets['clob GET /']?.[0]?.limit).toBe(1);
-    expect(() => scaleBudgets(TABLE8, 0)).toThrow(RangeError);
-    expect(() => scaleBudgets(TABLE8, 1.5)).toThrow(RangeError);
+    expect(() => scaleBudgets(TABLE8, 0)).toThrow(RateLimitConfigError);
+    expect(() => scaleBudgets(TABLE8, 1.5)).toThrow(RateLimitConfigError);
   });
 });
 
@@ -102,30 +132,53 @@ describe('resolveRateLimitConfig', () => {
     expect(c.budgets.general.data).toBeUndefined();
     expect(c.budgets.buckets['clob GET /book']).toEqual([{ limit: 100, windowMs: 10_000 }]);
     expect(c.backend).toEqual({
-      kind: 'redis', url: 'redis://:hunter2@127.0.0.1:6379', keyPrefix: 'oddsmaker:rl', timeSource: 'clock', connectTimeoutMs: 3000, commandTimeoutMs: 2000,
+      kind: 'redis',
+      url: 'redis://:hunter2@127.0.0.1:6379',
+      keyPrefix: 'oddsmaker:rl',
+      timeSource: 'clock',
+      connectTimeoutMs: 3000,
+      commandTimeoutMs: 2000,
     });
   });
 
   it('names the path and the value of a bad setting, and never echoes a Redis URL', () => {
     expect(() => resolveRateLimitConfig({ marginMs: -5 })).toThrow(/ratelimit\.marginMs: .*\(got -5\)/);
-    expect(() => resolveRateLimitConfig({ budgets: { buckets: { x: [{ limit: 1.5, windowMs: 10 }] } } }))
-      .toThrow(/ratelimit\.budgets\.buckets\.x\.0\.limit: .*\(got 1\.5\)/);
-    expect(() => resolveRateLimitConfig({ budgets: { routes: { 'clob GET /x': ['nope'] } } }))
-      .toThrow(/ratelimit\.budgets\.routes\.clob GET \/x: unknown bucket "nope"/);
-    expect(() => resolveRateLimitConfig({ budgets: { routes: { 'GET /x': [] } } })).toThrow(/must start with an API group/);
+    expect(() => resolveRateLimitConfig({ budgets: { buckets: { x: [{ limit: 1.5, windowMs: 10 }] } } })).toThrow(
+      /ratelimit\.budgets\.buckets\.x\.0\.limit: .*\(got 1\.5\)/,
+    );
+    expect(() => resolveRateLimitConfig({ budgets: { routes: { 'clob GET /x': ['nope'] } } })).toThrow(
+      /ratelimit\.budgets\.routes\.clob GET \/x: unknown bucket "nope"/,
+    );
+    expect(() => resolveRateLimitConfig({ budgets: { routes: { 'GET /x': [] } } })).toThrow(
+      /must start with an API group/,
+    );
     expect(() => resolveRateLimitConfig({ safetyFactor: 2 })).toThrow(RateLimitConfigError);
     expect(() => resolveRateLimitConfig({ surprise: 1 })).toThrow(/surprise/);
     let msg = '';
-    try { resolveRateLimitConfig({ backend: { kind: 'redis', url: 5 } }); } catch (e) { msg = (e as Error).message; }
+    try {
+      resolveRateLimitConfig({ backend: { kind: 'redis', url: 5 } });
+    } catch (e) {
+      msg = (e as Error).message;
+    }
     expect(msg).toMatch(/backend\.url.*redacted/);
-    try { resolveRateLimitConfig({ backend: { kind: 'redis', url: 'redis://:hunter2@h', timeSource: 'moon' } }); } catch (e) { msg = (e as Error).message; }
+    try {
+      resolveRateLimitConfig({ backend: { kind: 'redis', url: 'redis://:hunter2@h', timeSource: 'moon' } });
+    } catch (e) {
+      msg = (e as Error).message;
+    }
     expect(msg).toMatch(/timeSource/);
     expect(msg).not.toContain('hunter2');
     // Not a Redis URL: a config error (exit 2), the value not echoed either.
-    try { resolveRateLimitConfig({ backend: { kind: 'redis', url: 'http://:hunter2@h:1' } }); } catch (e) { msg = (e as Error).message; }
+    try {
+      resolveRateLimitConfig({ backend: { kind: 'redis', url: 'http://:hunter2@h:1' } });
+    } catch (e) {
+      msg = (e as Error).message;
+    }
     expect(msg).toMatch(/backend\.url: expected a redis:\/\/ or rediss:\/\/ URL/);
     expect(msg).not.toContain('hunter2');
-    expect(() => resolveRateLimitConfig({ backend: { kind: 'redis', url: 'redis://h', connectTimeoutMs: 0 } })).toThrow(/connectTimeoutMs/);
+    expect(() => resolveRateLimitConfig({ backend: { kind: 'redis', url: 'redis://h', connectTimeoutMs: 0 } })).toThrow(
+      /connectTimeoutMs/,
+    );
   });
 });
 
@@ -138,7 +191,8 @@ describe('parseRetryAfterMs', () => {
     expect(parseRetryAfterMs(['2', '9'], now)).toBe(2000);
     expect(parseRetryAfterMs('Thu, 01 Jan 2026 00:00:07 GMT', now)).toBe(7000);
     expect(parseRetryAfterMs('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
-    for (const bad of [null, undefined, '', '-1', '1e3', 'soon', '3 s', 'NaN']) expect(parseRetryAfterMs(bad, now)).toBeNull();
+    for (const bad of [null, undefined, '', '-1', '1e3', 'soon', '3 s', 'NaN'])
+      expect(parseRetryAfterMs(bad, now)).toBeNull();
   });
 });
 

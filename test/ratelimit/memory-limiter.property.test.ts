@@ -13,10 +13,19 @@ type Route = 'POST /order' | 'POST /orders' | 'DELETE /order' | 'GET /book' | 'G
 
 /** Which table-8 budget each route's sends count in (besides the CLOB general cap). */
 const BUDGET_OF: Record<Route, string | null> = {
-  'POST /order': 'post', 'POST /orders': 'post', 'DELETE /order': 'del', 'GET /book': 'book', 'GET /sampling-markets': null,
+  'POST /order': 'post',
+  'POST /orders': 'post',
+  'DELETE /order': 'del',
+  'GET /book': 'book',
+  'GET /sampling-markets': null,
 };
 
-interface Sends { post: number[]; del: number[]; book: number[]; general: number[] }
+interface Sends {
+  post: number[];
+  del: number[];
+  book: number[];
+  general: number[];
+}
 
 function newSends(): Sends {
   return { post: [], del: [], book: [], general: [] };
@@ -33,9 +42,12 @@ function note(s: Sends, route: Route, at: number, cost: number): void {
 function assertTable8(s: Sends, margin: number): void {
   // The exchange's windows carry no margin: the limiter must hold them exactly.
   for (const [times, limit, w] of [
-    [s.post, 2400, 10_000], [s.post, 24_000, 600_000],
-    [s.del, 2400, 10_000], [s.del, 24_000, 600_000],
-    [s.book, 200, 10_000], [s.general, 5000, 10_000],
+    [s.post, 2400, 10_000],
+    [s.post, 24_000, 600_000],
+    [s.del, 2400, 10_000],
+    [s.del, 24_000, 600_000],
+    [s.book, 200, 10_000],
+    [s.general, 5000, 10_000],
   ] as const) {
     const c = checkWindow(times, limit, w);
     expect(c.violations).toBe(0);
@@ -44,7 +56,13 @@ function assertTable8(s: Sends, margin: number): void {
   }
 }
 
-const routeArb = fc.constantFrom<Route>('POST /order', 'POST /orders', 'DELETE /order', 'GET /book', 'GET /sampling-markets');
+const routeArb = fc.constantFrom<Route>(
+  'POST /order',
+  'POST /orders',
+  'DELETE /order',
+  'GET /book',
+  'GET /sampling-markets',
+);
 const prioArb = fc.constantFrom<Priority>('cancel', 'replace', 'new', 'read');
 
 describe('MemoryRateLimiter properties (table 8, virtual clock)', () => {
@@ -52,7 +70,16 @@ describe('MemoryRateLimiter properties (table 8, virtual clock)', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 500 }),
-        fc.array(fc.record({ gap: fc.integer({ min: 0, max: 9000 }), n: fc.integer({ min: 0, max: 900 }), route: routeArb, priority: prioArb, cost: fc.integer({ min: 1, max: 3 }) }), { minLength: 100, maxLength: 300 }),
+        fc.array(
+          fc.record({
+            gap: fc.integer({ min: 0, max: 9000 }),
+            n: fc.integer({ min: 0, max: 900 }),
+            route: routeArb,
+            priority: prioArb,
+            cost: fc.integer({ min: 1, max: 3 }),
+          }),
+          { minLength: 100, maxLength: 300 },
+        ),
         (margin, bursts) => {
           const clock = new VirtualClock();
           const lim = new MemoryRateLimiter({ clock, config: { marginMs: margin } });
@@ -79,14 +106,17 @@ describe('MemoryRateLimiter properties (table 8, virtual clock)', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 0, max: 300 }),
-        fc.array(fc.record({
-          gap: fc.integer({ min: 0, max: 40 }),
-          n: fc.integer({ min: 1, max: 60 }),
-          route: routeArb,
-          priority: prioArb,
-          cost: fc.integer({ min: 1, max: 3 }),
-          abortAfter: fc.option(fc.integer({ min: 0, max: 20_000 }), { freq: 5 }),
-        }), { minLength: 50, maxLength: 150 }),
+        fc.array(
+          fc.record({
+            gap: fc.integer({ min: 0, max: 40 }),
+            n: fc.integer({ min: 1, max: 60 }),
+            route: routeArb,
+            priority: prioArb,
+            cost: fc.integer({ min: 1, max: 3 }),
+            abortAfter: fc.option(fc.integer({ min: 0, max: 20_000 }), { freq: 5 }),
+          }),
+          { minLength: 50, maxLength: 150 },
+        ),
         async (margin, arrivals) => {
           const clock = new VirtualClock();
           const lim = new MemoryRateLimiter({ clock, config: { marginMs: margin } });
@@ -102,12 +132,20 @@ describe('MemoryRateLimiter properties (table 8, virtual clock)', () => {
               const ac = new AbortController();
               if (a.abortAfter !== null) clock.setTimeout(() => ac.abort(new Error('aborted')), a.abortAfter);
               outstanding++;
-              lim.acquire(a.route, { priority: a.priority, cost: a.cost, signal: ac.signal }).then((p) => {
-                note(sends, a.route, p.sentAt, a.cost);
-                const list = admittedSeq.get(key) ?? [];
-                list.push(id);
-                admittedSeq.set(key, list);
-              }, () => undefined).finally(() => { outstanding--; });
+              lim
+                .acquire(a.route, { priority: a.priority, cost: a.cost, signal: ac.signal })
+                .then(
+                  (p) => {
+                    note(sends, a.route, p.sentAt, a.cost);
+                    const list = admittedSeq.get(key) ?? [];
+                    list.push(id);
+                    admittedSeq.set(key, list);
+                  },
+                  () => undefined,
+                )
+                .finally(() => {
+                  outstanding--;
+                });
             }
           }
           await clock.runUntil(() => outstanding === 0 && lim.queueDepth().total === 0);
@@ -128,8 +166,14 @@ const TIGHT: RateLimitConfigInput = {
     replace: true,
     buckets: {
       general: [{ limit: 12, windowMs: 1000 }],
-      post: [{ limit: 6, windowMs: 1000 }, { limit: 30, windowMs: 10_000 }],
-      del: [{ limit: 4, windowMs: 1000 }, { limit: 8, windowMs: 5000 }],
+      post: [
+        { limit: 6, windowMs: 1000 },
+        { limit: 30, windowMs: 10_000 },
+      ],
+      del: [
+        { limit: 4, windowMs: 1000 },
+        { limit: 8, windowMs: 5000 },
+      ],
       book: [{ limit: 8, windowMs: 1000 }],
     },
     general: { clob: 'general' },
@@ -142,7 +186,12 @@ const TIGHT: RateLimitConfigInput = {
   },
 };
 
-interface Req { readonly at: number; readonly route: Route; readonly priority: Priority; readonly cost: number }
+interface Req {
+  readonly at: number;
+  readonly route: Route;
+  readonly priority: Priority;
+  readonly cost: number;
+}
 
 /** Runs the requests (sorted by arrival) and returns each one's send time, by index. */
 async function runScenario(reqs: readonly Req[]): Promise<number[]> {
@@ -153,9 +202,15 @@ async function runScenario(reqs: readonly Req[]): Promise<number[]> {
   let now = 0;
   for (let i = 0; i < reqs.length; i++) {
     const r = reqs[i] as Req;
-    if (r.at > now) { await clock.advanceAsync(r.at - now); now = r.at; }
+    if (r.at > now) {
+      await clock.advanceAsync(r.at - now);
+      now = r.at;
+    }
     pending++;
-    void lim.acquire(r.route, { priority: r.priority, cost: r.cost }).then((p) => { out[i] = p.sentAt; pending--; });
+    void lim.acquire(r.route, { priority: r.priority, cost: r.cost }).then((p) => {
+      out[i] = p.sentAt;
+      pending--;
+    });
   }
   await clock.runUntil(() => pending === 0);
   expect(pending).toBe(0);
@@ -163,18 +218,29 @@ async function runScenario(reqs: readonly Req[]): Promise<number[]> {
 }
 
 const reqsArb = (routes: fc.Arbitrary<{ route: Route; priority: Priority }>): fc.Arbitrary<Req[]> =>
-  fc.array(fc.record({ gap: fc.integer({ min: 0, max: 80 }), rp: routes, cost: fc.integer({ min: 1, max: 2 }) }), { minLength: 20, maxLength: 150 })
+  fc
+    .array(fc.record({ gap: fc.integer({ min: 0, max: 80 }), rp: routes, cost: fc.integer({ min: 1, max: 2 }) }), {
+      minLength: 20,
+      maxLength: 150,
+    })
     .map((xs) => {
       let t = 0;
-      return xs.map((x) => { t += x.gap; return { at: t, route: x.rp.route, priority: x.rp.priority, cost: x.cost }; });
+      return xs.map((x) => {
+        t += x.gap;
+        return { at: t, route: x.rp.route, priority: x.rp.priority, cost: x.cost };
+      });
     });
 
 describe('MemoryRateLimiter priority properties (virtual clock)', () => {
   it('a cancel never waits behind a placement or read that arrived after it', async () => {
     const mixed = fc.oneof(
       fc.constant({ route: 'DELETE /order' as Route, priority: 'cancel' as Priority }),
-      fc.constantFrom<Route>('POST /order', 'POST /orders').chain((route) => fc.constantFrom<Priority>('replace', 'new').map((priority) => ({ route, priority }))),
-      fc.constantFrom<Route>('GET /book', 'GET /sampling-markets').map((route) => ({ route, priority: 'read' as Priority })),
+      fc
+        .constantFrom<Route>('POST /order', 'POST /orders')
+        .chain((route) => fc.constantFrom<Priority>('replace', 'new').map((priority) => ({ route, priority }))),
+      fc
+        .constantFrom<Route>('GET /book', 'GET /sampling-markets')
+        .map((route) => ({ route, priority: 'read' as Priority })),
     );
     await fc.assert(
       fc.asyncProperty(reqsArb(mixed), fc.nat(), async (reqs, cutSeed) => {
@@ -195,7 +261,9 @@ describe('MemoryRateLimiter priority properties (virtual clock)', () => {
   it('reads never delay a trading write that arrived before them', async () => {
     const mixed = fc.oneof(
       fc.constant({ route: 'POST /order' as Route, priority: 'new' as Priority }),
-      fc.constantFrom<Route>('GET /book', 'GET /sampling-markets').map((route) => ({ route, priority: 'read' as Priority })),
+      fc
+        .constantFrom<Route>('GET /book', 'GET /sampling-markets')
+        .map((route) => ({ route, priority: 'read' as Priority })),
     );
     await fc.assert(
       fc.asyncProperty(reqsArb(mixed), fc.nat(), async (reqs, cutSeed) => {

@@ -9,7 +9,8 @@ import type { RateLimitConfigInput } from '../../src/ratelimit/config.js';
 
 function make(config: RateLimitConfigInput = {}): { clock: VirtualClock; lim: MemoryRateLimiter } {
   const clock = new VirtualClock();
-  return { clock, lim: new MemoryRateLimiter({ clock, config }) };
+  // The windows alone: the per-signer buckets have their own tests (signer-*.test.ts).
+  return { clock, lim: new MemoryRateLimiter({ clock, config: { signerTier: 'off', ...config } }) };
 }
 
 /** A small table so that orderings are easy to read: general 10 / 1 s, trading 5 / 1 s each. */
@@ -99,10 +100,13 @@ describe('MemoryRateLimiter with table 8', () => {
   });
 
   it('enforces the combined /events + /markets cap', () => {
-    const { lim } = make({ budgets: { buckets: { 'catalog listings (/events + /markets)': [{ limit: 600, windowMs: 10_000 }] } } });
+    const { lim } = make({
+      budgets: { buckets: { 'catalog listings (/events + /markets)': [{ limit: 600, windowMs: 10_000 }] } },
+    });
     expect(admitN(lim, 'GET /events', 500, 'read')).toBe(500);
     let markets = 0;
-    for (let i = 0; i < 300; i++) if (lim.tryAcquire('GET /markets', { priority: 'read', api: 'catalog' }) !== null) markets++;
+    for (let i = 0; i < 300; i++)
+      if (lim.tryAcquire('GET /markets', { priority: 'read', api: 'catalog' }) !== null) markets++;
     expect(markets).toBe(100);
     // Other catalog routes only see the general cap.
     expect(admitN(lim, 'GET /events/slug/{slug}', 50, 'read')).toBe(50);
@@ -130,7 +134,9 @@ describe('MemoryRateLimiter scheduling', () => {
     const { clock, lim } = make(SMALL);
     expect(admitN(lim, 'POST /order', 5)).toBe(5);
     let permit: Permit | undefined;
-    void lim.acquire('POST /order', { priority: 'new' }).then((p) => { permit = p; });
+    void lim.acquire('POST /order', { priority: 'new' }).then((p) => {
+      permit = p;
+    });
     await clock.advanceAsync(999);
     expect(permit).toBeUndefined();
     expect(lim.queueDepth()).toEqual({ total: 1, cancel: 0, replace: 0, new: 1, read: 0 });
@@ -144,7 +150,10 @@ describe('MemoryRateLimiter scheduling', () => {
   it('admits cancels first, then replacements, then new placements, then reads', async () => {
     const { clock, lim } = make(SMALL);
     // Fill the general cap with reads sent 0..9 ms: one slot frees per ms from t = 1000.
-    for (let i = 0; i < 10; i++) { expect(lim.tryAcquire('GET /sampling-markets', { priority: 'read' })).not.toBeNull(); clock.advance(1); }
+    for (let i = 0; i < 10; i++) {
+      expect(lim.tryAcquire('GET /sampling-markets', { priority: 'read' })).not.toBeNull();
+      clock.advance(1);
+    }
     const order: string[] = [];
     const go = (route: string, priority: Priority, tag: string): void => {
       void lim.acquire(route, { priority }).then(() => order.push(tag));
@@ -163,7 +172,9 @@ describe('MemoryRateLimiter scheduling', () => {
     const { clock, lim } = make(SMALL);
     expect(admitN(lim, 'POST /order', 5)).toBe(5); // general: 5 of 10 used
     let placed = false;
-    void lim.acquire('POST /order', { priority: 'new' }).then(() => { placed = true; });
+    void lim.acquire('POST /order', { priority: 'new' }).then(() => {
+      placed = true;
+    });
     // Reads share only the general cap: they may use it, but one slot stays held for the placement.
     expect(admitN(lim, 'GET /book', 8, 'read')).toBe(4);
     await clock.advanceAsync(1000);
@@ -174,7 +185,8 @@ describe('MemoryRateLimiter scheduling', () => {
     const { clock, lim } = make(SMALL);
     const writes: number[] = [];
     const reads: number[] = [];
-    for (let i = 0; i < 20; i++) void lim.acquire('POST /order', { priority: 'new' }).then((p) => writes.push(p.sentAt));
+    for (let i = 0; i < 20; i++)
+      void lim.acquire('POST /order', { priority: 'new' }).then((p) => writes.push(p.sentAt));
     // A read every 10 ms for 5 s.
     for (let t = 0; t < 5000; t += 10) {
       void lim.acquire('GET /sampling-markets', { priority: 'read' }).then((p) => reads.push(p.sentAt));
@@ -191,29 +203,35 @@ describe('MemoryRateLimiter scheduling', () => {
   it.each([
     ['cancel', 'DELETE /order', 'new', 'POST /order'],
     ['new', 'POST /order', 'read', 'GET /book'],
-  ] as const)('holds room for every queued %s (%s), not only the first, against later %s (%s) requests', async (hiPrio, hiRoute, loPrio, loRoute) => {
-    // The high-priority route's own window (2 per 2 s) outlasts the general cap's (4 per 1 s).
-    const clock = new VirtualClock();
-    const lim = new MemoryRateLimiter({ clock, config: {
-      marginMs: 0,
-      budgets: {
-        replace: true,
-        buckets: { general: [{ limit: 4, windowMs: 1000 }], hi: [{ limit: 2, windowMs: 2000 }] },
-        general: { clob: 'general' },
-        routes: { [`clob ${hiRoute}`]: ['hi'] },
-      },
-    } });
-    const hi: number[] = [];
-    const lo: number[] = [];
-    for (let i = 0; i < 4; i++) void lim.acquire(hiRoute, { priority: hiPrio }).then((p) => hi.push(p.sentAt));
-    await clock.advanceAsync(1500);
-    for (let i = 0; i < 3; i++) void lim.acquire(loRoute, { priority: loPrio }).then((p) => lo.push(p.sentAt));
-    await clock.advanceAsync(2000);
-    // Two queued high-priority requests hold two general slots: only two of the later ones go
-    // at 1500, and both queued requests go the moment their own window frees.
-    expect(hi).toEqual([0, 0, 2000, 2000]);
-    expect(lo).toEqual([1500, 1500, 2500]);
-  });
+  ] as const)(
+    'holds room for every queued %s (%s), not only the first, against later %s (%s) requests',
+    async (hiPrio, hiRoute, loPrio, loRoute) => {
+      // The high-priority route's own window (2 per 2 s) outlasts the general cap's (4 per 1 s).
+      const clock = new VirtualClock();
+      const lim = new MemoryRateLimiter({
+        clock,
+        config: {
+          marginMs: 0,
+          budgets: {
+            replace: true,
+            buckets: { general: [{ limit: 4, windowMs: 1000 }], hi: [{ limit: 2, windowMs: 2000 }] },
+            general: { clob: 'general' },
+            routes: { [`clob ${hiRoute}`]: ['hi'] },
+          },
+        },
+      });
+      const hi: number[] = [];
+      const lo: number[] = [];
+      for (let i = 0; i < 4; i++) void lim.acquire(hiRoute, { priority: hiPrio }).then((p) => hi.push(p.sentAt));
+      await clock.advanceAsync(1500);
+      for (let i = 0; i < 3; i++) void lim.acquire(loRoute, { priority: loPrio }).then((p) => lo.push(p.sentAt));
+      await clock.advanceAsync(2000);
+      // Two queued high-priority requests hold two general slots: only two of the later ones go
+      // at 1500, and both queued requests go the moment their own window frees.
+      expect(hi).toEqual([0, 0, 2000, 2000]);
+      expect(lo).toEqual([1500, 1500, 2500]);
+    },
+  );
 
   it('keeps arrival order within a route and class', async () => {
     const { clock, lim } = make(SMALL);
@@ -231,7 +249,9 @@ describe('MemoryRateLimiter scheduling', () => {
     expect(lim.peekWaitMs('POST /order')).toBe(2000);
     expect(lim.peekUtilisation('POST /order').pausedForMs).toBe(2000);
     let sentAt = -1;
-    void lim.acquire('POST /order', { priority: 'new' }).then((p) => { sentAt = p.sentAt; });
+    void lim.acquire('POST /order', { priority: 'new' }).then((p) => {
+      sentAt = p.sentAt;
+    });
     await clock.advanceAsync(2500);
     expect(sentAt).toBe(2000);
   });
@@ -276,7 +296,9 @@ describe('MemoryRateLimiter scheduling', () => {
     const ac = new AbortController();
     const first = lim.acquire('DELETE /order', { priority: 'cancel', signal: ac.signal }).catch((e: unknown) => e);
     let second: Permit | undefined;
-    void lim.acquire('DELETE /order', { priority: 'cancel' }).then((p) => { second = p; });
+    void lim.acquire('DELETE /order', { priority: 'cancel' }).then((p) => {
+      second = p;
+    });
     expect(lim.queueDepth().cancel).toBe(2);
     ac.abort(new Error('stale'));
     expect(((await first) as Error).message).toBe('stale');
@@ -340,6 +362,11 @@ describe('MemoryRateLimiter scheduling', () => {
     ]);
     clock.advance(500);
     expect(lim.peekUtilisation('POST /order').windows[1]?.used).toBe(2);
-    expect(lim.bucketUsage().map((w) => w.bucket).sort()).toEqual(['book', 'general', 'post']);
+    expect(
+      lim
+        .bucketUsage()
+        .map((w) => w.bucket)
+        .sort(),
+    ).toEqual(['book', 'general', 'post']);
   });
 });

@@ -13,6 +13,7 @@ import type { RateLimitConfigInput } from '../../src/ratelimit/config.js';
 import type { Priority } from '../../src/ratelimit/types.js';
 import { checkWindow } from './support/checker.js';
 import { redisAvailable, startRedis, type RedisHandle } from './support/redis-server.js';
+import { drive, settle } from './support/redis-drive.js';
 
 const HAVE_REDIS = redisAvailable();
 if (!HAVE_REDIS) console.warn('redis-server not installed: Redis limiter tests skipped (CI installs it via .ci/run)');
@@ -23,64 +24,63 @@ const SMALL: RateLimitConfigInput = {
     replace: true,
     buckets: {
       general: [{ limit: 40, windowMs: 1000 }],
-      post: [{ limit: 24, windowMs: 1000 }, { limit: 100, windowMs: 10_000 }],
-      del: [{ limit: 24, windowMs: 1000 }, { limit: 100, windowMs: 10_000 }],
+      post: [
+        { limit: 24, windowMs: 1000 },
+        { limit: 100, windowMs: 10_000 },
+      ],
+      del: [
+        { limit: 24, windowMs: 1000 },
+        { limit: 100, windowMs: 10_000 },
+      ],
       book: [{ limit: 10, windowMs: 1000 }],
     },
     general: { clob: 'general' },
-    routes: { 'clob POST /order': ['post'], 'clob POST /orders': ['post'], 'clob DELETE /order': ['del'], 'clob GET /book': ['book'] },
+    routes: {
+      'clob POST /order': ['post'],
+      'clob POST /orders': ['post'],
+      'clob DELETE /order': ['del'],
+      'clob GET /book': ['book'],
+    },
   },
 };
-
-/** Lets real I/O (Redis replies) and the continuations it triggers finish. */
-async function settle(lims: readonly RedisRateLimiter[]): Promise<void> {
-  for (let round = 0; round < 1000; round++) {
-    await Promise.all(lims.map((l) => l.settled()));
-    await new Promise<void>((r) => setImmediate(r));
-    if (lims.every((l) => !l.busy)) {
-      await new Promise<void>((r) => setImmediate(r));
-      if (lims.every((l) => !l.busy)) return;
-    }
-  }
-  throw new Error('limiters never settled');
-}
-
-/** Advances the virtual clock timer by timer up to `until`, settling Redis I/O at each step. */
-async function drive(clock: VirtualClock, lims: readonly RedisRateLimiter[], until: number): Promise<void> {
-  for (;;) {
-    await settle(lims);
-    const next = clock.nextTimerAt();
-    if (next === null || next > until) break;
-    clock.advanceTo(next);
-  }
-  clock.advanceTo(until);
-  await settle(lims);
-}
 
 describe.skipIf(!HAVE_REDIS)('RedisRateLimiter', () => {
   let server: RedisHandle;
   let prefixSeq = 0;
   const prefix = (): string => `t${process.pid}-${prefixSeq++}`;
 
-  beforeAll(async () => { server = await startRedis(); });
-  afterAll(async () => { await server.stop(); });
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
 
-  async function limiters(n: number, clock: VirtualClock | SystemClock, config: RateLimitConfigInput, extra: { timeSource?: 'clock' | 'server' } = {}): Promise<RedisRateLimiter[]> {
+  async function limiters(
+    n: number,
+    clock: VirtualClock | SystemClock,
+    config: RateLimitConfigInput,
+    extra: { timeSource?: 'clock' | 'server' } = {},
+  ): Promise<RedisRateLimiter[]> {
     const keyPrefix = prefix();
     const out: RedisRateLimiter[] = [];
-    for (let i = 0; i < n; i++) out.push(new RedisRateLimiter({ clock, redis: await server.client(), config, keyPrefix, ...extra }));
+    for (let i = 0; i < n; i++)
+      out.push(new RedisRateLimiter({ clock, redis: await server.client(), config, keyPrefix, ...extra }));
     return out;
   }
 
   it('admits the same requests at the same times as the in-memory limiter', async () => {
     const clock = new VirtualClock();
-    const [red] = await limiters(1, clock, SMALL) as [RedisRateLimiter];
+    const [red] = (await limiters(1, clock, SMALL)) as [RedisRateLimiter];
     const mclock = new VirtualClock();
     const mem = new MemoryRateLimiter({ clock: mclock, config: SMALL });
     const routes = ['POST /order', 'POST /orders', 'DELETE /order', 'GET /book', 'GET /sampling-markets'] as const;
     // Sequential requests (each awaited): the decisions depend only on the windows.
     let seed = 7;
-    const rnd = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     for (let i = 0; i < 400; i++) {
       const gap = rnd(4) === 0 ? rnd(400) : 0;
       const route = routes[rnd(routes.length)] as string;
@@ -104,43 +104,57 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter', () => {
   it('two processes sharing a prefix never exceed any window together (random arrivals, priorities, costs)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({
-          who: fc.integer({ min: 0, max: 1 }),
-          gap: fc.integer({ min: 0, max: 60 }),
-          n: fc.integer({ min: 1, max: 12 }),
-          route: fc.constantFrom('POST /order', 'POST /orders', 'DELETE /order', 'GET /book'),
-          priority: fc.constantFrom<Priority>('cancel', 'replace', 'new', 'read'),
-          cost: fc.integer({ min: 1, max: 3 }),
-        }), { minLength: 20, maxLength: 50 }),
+        fc.array(
+          fc.record({
+            who: fc.integer({ min: 0, max: 1 }),
+            gap: fc.integer({ min: 0, max: 60 }),
+            n: fc.integer({ min: 1, max: 12 }),
+            route: fc.constantFrom('POST /order', 'POST /orders', 'DELETE /order', 'GET /book'),
+            priority: fc.constantFrom<Priority>('cancel', 'replace', 'new', 'read'),
+            cost: fc.integer({ min: 1, max: 3 }),
+          }),
+          { minLength: 20, maxLength: 50 },
+        ),
         async (arrivals) => {
           const clock = new VirtualClock();
           const lims = await limiters(2, clock, SMALL);
           // Closed whatever happens, so a failing run leaves no limiter polling a closed connection.
           try {
-          const post: number[] = [];
-          const del: number[] = [];
-          const book: number[] = [];
-          const general: number[] = [];
-          let outstanding = 0;
-          for (const a of arrivals) {
-            await drive(clock, lims, clock.now() + a.gap);
-            for (let i = 0; i < a.n; i++) {
-              outstanding++;
-              void (lims[a.who] as RedisRateLimiter).acquire(a.route, { priority: a.priority, cost: a.cost }).then((p) => {
-                for (let c = 0; c < a.cost; c++) {
-                  general.push(p.sentAt);
-                  if (a.route === 'DELETE /order') del.push(p.sentAt);
-                  else if (a.route === 'GET /book') book.push(p.sentAt);
-                  else post.push(p.sentAt);
-                }
-              }).finally(() => { outstanding--; });
+            const post: number[] = [];
+            const del: number[] = [];
+            const book: number[] = [];
+            const general: number[] = [];
+            let outstanding = 0;
+            for (const a of arrivals) {
+              await drive(clock, lims, clock.now() + a.gap);
+              for (let i = 0; i < a.n; i++) {
+                outstanding++;
+                void (lims[a.who] as RedisRateLimiter)
+                  .acquire(a.route, { priority: a.priority, cost: a.cost })
+                  .then((p) => {
+                    for (let c = 0; c < a.cost; c++) {
+                      general.push(p.sentAt);
+                      if (a.route === 'DELETE /order') del.push(p.sentAt);
+                      else if (a.route === 'GET /book') book.push(p.sentAt);
+                      else post.push(p.sentAt);
+                    }
+                  })
+                  .finally(() => {
+                    outstanding--;
+                  });
+              }
             }
-          }
-          await drive(clock, lims, clock.now() + 60_000);
-          expect(outstanding).toBe(0);
-          for (const [times, limit, w] of [
-            [post, 24, 1000], [post, 100, 10_000], [del, 24, 1000], [del, 100, 10_000], [book, 10, 1000], [general, 40, 1000],
-          ] as const) expect(checkWindow(times, limit, w).violations).toBe(0);
+            await drive(clock, lims, clock.now() + 60_000);
+            expect(outstanding).toBe(0);
+            for (const [times, limit, w] of [
+              [post, 24, 1000],
+              [post, 100, 10_000],
+              [del, 24, 1000],
+              [del, 100, 10_000],
+              [book, 10, 1000],
+              [general, 40, 1000],
+            ] as const)
+              expect(checkWindow(times, limit, w).violations).toBe(0);
           } finally {
             await Promise.all(lims.map((l) => l.close()));
           }
@@ -153,7 +167,8 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter', () => {
 
   it('holds table 8 across two processes at saturation for 11 virtual minutes', async () => {
     const clock = new VirtualClock();
-    const lims = await limiters(2, clock, { marginMs: 100 });
+    // The windows alone: the per-signer buckets have their own tests (signer-redis.test.ts).
+    const lims = await limiters(2, clock, { marginMs: 100, signerTier: 'off' });
     const sent: number[] = [];
     let stop = false;
     const worker = async (lim: RedisRateLimiter): Promise<void> => {
@@ -176,13 +191,15 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter', () => {
 
   it('a 429 seen by one process pauses the route in every process', async () => {
     const clock = new VirtualClock();
-    const [a, b] = await limiters(2, clock, SMALL) as [RedisRateLimiter, RedisRateLimiter];
+    const [a, b] = (await limiters(2, clock, SMALL)) as [RedisRateLimiter, RedisRateLimiter];
     a.onThrottled('POST /order', 1500);
     await a.settled();
     expect(await b.wouldWaitMs('POST /orders')).toBe(1500);
     expect(await b.wouldWaitMs('DELETE /order')).toBe(0);
     let sentAt = -1;
-    void b.acquire('POST /order', { priority: 'new' }).then((p) => { sentAt = p.sentAt; });
+    void b.acquire('POST /order', { priority: 'new' }).then((p) => {
+      sentAt = p.sentAt;
+    });
     await drive(clock, [a, b], clock.now() + 1000);
     expect(sentAt).toBe(-1);
     await drive(clock, [a, b], clock.now() + 1000);
@@ -192,7 +209,7 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter', () => {
 
   it('orders its own waiters by priority and refuses past maxWaitMs', async () => {
     const clock = new VirtualClock();
-    const [lim] = await limiters(1, clock, SMALL) as [RedisRateLimiter];
+    const [lim] = (await limiters(1, clock, SMALL)) as [RedisRateLimiter];
     for (let i = 0; i < 40; i++) await lim.acquire('GET /sampling-markets', { priority: 'read' });
     const order: string[] = [];
     void lim.acquire('GET /book', { priority: 'read' }).then(() => order.push('read'));
@@ -208,7 +225,12 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter', () => {
 
   it('uses Redis TIME as the one time base when asked', async () => {
     const clock = new SystemClock();
-    const [a, b] = await limiters(2, clock, { marginMs: 0, budgets: { buckets: { 'clob GET /': [{ limit: 3, windowMs: 60_000 }] } } }, { timeSource: 'server' });
+    const [a, b] = await limiters(
+      2,
+      clock,
+      { marginMs: 0, budgets: { buckets: { 'clob GET /': [{ limit: 3, windowMs: 60_000 }] } } },
+      { timeSource: 'server' },
+    );
     const pa = await (a as RedisRateLimiter).acquire('GET /', { priority: 'read' });
     await (b as RedisRateLimiter).acquire('GET /', { priority: 'read' });
     await (b as RedisRateLimiter).acquire('GET /', { priority: 'read' });
@@ -229,7 +251,13 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter', () => {
     expect(a).toBeInstanceOf(RedisRateLimiter);
     for (let i = 0; i < 10; i++) await (i % 2 === 0 ? a : b).acquire('GET /book', { priority: 'read' });
     expect(await a.wouldWaitMs('GET /book')).toBe(1000);
-    expect((await b.utilisation('GET /book')).windows[0]).toEqual({ bucket: 'book', limit: 10, windowMs: 1000, used: 10, utilisation: 1 });
+    expect((await b.utilisation('GET /book')).windows[0]).toEqual({
+      bucket: 'book',
+      limit: 10,
+      windowMs: 1000,
+      used: 10,
+      utilisation: 1,
+    });
     await a.close();
     await b.close();
     expect((await createRateLimiter({ clock })).constructor.name).toBe('MemoryRateLimiter');

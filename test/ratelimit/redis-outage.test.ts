@@ -22,7 +22,11 @@ const TINY = {
   marginMs: 0,
   budgets: {
     replace: true,
-    buckets: { general: [{ limit: 100, windowMs: 1000 }], post: [{ limit: 1, windowMs: 60_000 }], del: [{ limit: 100, windowMs: 1000 }] },
+    buckets: {
+      general: [{ limit: 100, windowMs: 1000 }],
+      post: [{ limit: 1, windowMs: 60_000 }],
+      del: [{ limit: 100, windowMs: 1000 }],
+    },
     general: { clob: 'general' },
     routes: { 'clob POST /order': ['post'], 'clob DELETE /order': ['del'] },
   },
@@ -39,15 +43,21 @@ class HealthLog {
     for (const w of ws) w(h);
   };
   next(): Promise<BackendHealth> {
-    return new Promise((r) => { this.waiters.push(r); });
+    return new Promise((r) => {
+      this.waiters.push(r);
+    });
   }
 }
 
 describe.skipIf(!HAVE_REDIS)('RedisRateLimiter when Redis goes away', () => {
   let server: RedisHandle;
   const consoleErrors = vi.spyOn(console, 'error');
-  beforeAll(async () => { server = await startRedis(); });
-  afterAll(async () => { await server.stop(); });
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
   afterEach(() => {
     // ioredis prints "[ioredis] Unhandled error event" through console.error: never.
     expect(consoleErrors.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('ioredis'))).toEqual([]);
@@ -57,7 +67,16 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter when Redis goes away', () => {
     const clock = new SystemClock();
     const health = new HealthLog();
     const url = server.url;
-    const config = { ...TINY, backend: { kind: 'redis' as const, url, keyPrefix: `outage${process.pid}`, connectTimeoutMs: 2000, commandTimeoutMs: 1000 } };
+    const config = {
+      ...TINY,
+      backend: {
+        kind: 'redis' as const,
+        url,
+        keyPrefix: `outage${process.pid}`,
+        connectTimeoutMs: 2000,
+        commandTimeoutMs: 1000,
+      },
+    };
     // The limiter's own client, as createRateLimiter builds it, watched here for reconnect attempts.
     const redis = await connectRedis({ url, connectTimeoutMs: 2000, commandTimeoutMs: 1000 });
     const limiter = new RedisRateLimiter({ clock, redis, config, ownsClient: true, onHealth: health.listener });
@@ -72,20 +91,30 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter when Redis goes away', () => {
       const lost = health.next();
       await server.kill();
       const down = await lost;
-      expect(down).toMatchObject({ ok: false, reason: expect.stringMatching(new RegExp(`^Redis at 127\\.0\\.0\\.1:${server.port}`)) });
+      expect(down).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(new RegExp(`^Redis at 127\\.0\\.0\\.1:${server.port}`)),
+      });
       expect(limiter.health()).toMatchObject({ ok: false });
 
       // Fail closed: the queued request fails at once, and nothing new is admitted, cancels included.
       await expect(queued).rejects.toBeInstanceOf(RateLimitStoreError);
       for (const p of ['cancel', 'replace', 'new', 'read'] as const) {
-        await expect(limiter.acquire('DELETE /order', { priority: p })).rejects.toMatchObject({ code: 'RATE_LIMIT_STORE' });
+        await expect(limiter.acquire('DELETE /order', { priority: p })).rejects.toMatchObject({
+          code: 'RATE_LIMIT_STORE',
+        });
       }
       await expect(limiter.wouldWaitMs('DELETE /order')).rejects.toMatchObject({ code: 'RATE_LIMIT_STORE' });
       expect(limiter.queueDepth().total).toBe(0);
 
       // Several reconnect attempts fail meanwhile: still one loss reported.
-      for (let i = 0; i < 3; i++) await new Promise<void>((r) => { redis.once('reconnecting', () => r()); });
-      await expect(limiter.acquire('DELETE /order', { priority: 'cancel' })).rejects.toMatchObject({ code: 'RATE_LIMIT_STORE' });
+      for (let i = 0; i < 3; i++)
+        await new Promise<void>((r) => {
+          redis.once('reconnecting', () => r());
+        });
+      await expect(limiter.acquire('DELETE /order', { priority: 'cancel' })).rejects.toMatchObject({
+        code: 'RATE_LIMIT_STORE',
+      });
       expect(health.seen).toHaveLength(1);
 
       const back = health.next();
@@ -100,23 +129,36 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter when Redis goes away', () => {
       await limiter.close();
     }
     // Closed for good: no reconnect attempt keeps the process alive.
-    if (redis.status !== 'end') await new Promise<void>((r) => { redis.once('end', () => r()); });
+    if (redis.status !== 'end')
+      await new Promise<void>((r) => {
+        redis.once('end', () => r());
+      });
   });
 
   it('fails closed after commandTimeoutMs when Redis hangs, and recovers on the next answered script', async () => {
     const health = new HealthLog();
     const limiter = await createRateLimiter({
-      clock: new SystemClock(), onHealth: health.listener,
-      config: { ...TINY, backend: { kind: 'redis', url: server.url, keyPrefix: `hang${process.pid}`, commandTimeoutMs: 300 } },
+      clock: new SystemClock(),
+      onHealth: health.listener,
+      config: {
+        ...TINY,
+        backend: { kind: 'redis', url: server.url, keyPrefix: `hang${process.pid}`, commandTimeoutMs: 300 },
+      },
     });
     try {
       (await limiter.acquire('DELETE /order', { priority: 'cancel' })).release();
       server.freeze();
       const lost = health.next();
       const t0 = performance.now();
-      await expect(limiter.acquire('DELETE /order', { priority: 'cancel' })).rejects.toMatchObject({ code: 'RATE_LIMIT_STORE', message: expect.stringMatching(/timed out/) });
+      await expect(limiter.acquire('DELETE /order', { priority: 'cancel' })).rejects.toMatchObject({
+        code: 'RATE_LIMIT_STORE',
+        message: expect.stringMatching(/timed out/),
+      });
       expect(performance.now() - t0).toBeLessThan(5_000); // bounded by the command timeout, not by Redis
-      expect(await lost).toMatchObject({ ok: false, reason: expect.stringMatching(/^Redis at 127\.0\.0\.1:\d+: rate-limit store failed: Command timed out/) });
+      expect(await lost).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/^Redis at 127\.0\.0\.1:\d+: rate-limit store failed: Command timed out/),
+      });
       server.thaw();
       // The connection never dropped: the next admission is the probe that finds it back.
       const back = health.next();
@@ -132,7 +174,8 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimiter when Redis goes away', () => {
   it('reports nothing on an orderly close', async () => {
     const health = new HealthLog();
     const limiter: RateLimiter = await createRateLimiter({
-      clock: new SystemClock(), onHealth: health.listener,
+      clock: new SystemClock(),
+      onHealth: health.listener,
       config: { ...TINY, backend: { kind: 'redis', url: server.url, keyPrefix: `close${process.pid}` } },
     });
     (await limiter.acquire('DELETE /order', { priority: 'cancel' })).release();

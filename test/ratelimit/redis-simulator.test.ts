@@ -5,8 +5,8 @@
 //
 // The simulator runs in this process (startSimulator, 127.0.0.1, port 0, no background flow) and
 // throttles trading writes per API key, exactly (EdgeThrottle, no margin); both children use its one
-// test account, so they share one edge budget. Each child (support/sim-child.ts, transpiled by
-// support/child-build.ts) signs its own orders and sends POST /orders with 15 orders per call
+// test account, so they share one edge budget. Each child (support/sim-child.ts, run from its source
+// through the test loader, test/support/ts-loader) signs its own orders and sends POST /orders with 15 orders per call
 // through the project's HttpGateway, gated by a RedisRateLimiter with a 250 ms margin (two
 // processes, an HTTP hop and a shared 2-core machine: the margin absorbs their jitter).
 //
@@ -17,7 +17,7 @@
 // simulator's HTTP server, timed with the clock the edge reads. This test replaces
 // redis-two-process.test.ts, which asserted the same against a stand-in server (the edge's
 // EdgeThrottle behind node:http, raw fetch) before the simulator existed.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import type { Price, Shares } from '../../src/core/money.js';
@@ -26,25 +26,27 @@ import { resolveRateLimitConfig, type RateLimitConfigInput } from '../../src/rat
 import { routeKey } from '../../src/ratelimit/budgets.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
 import { checkWindow } from './support/checker.js';
-import { buildChild, type BuiltChild } from './support/child-build.js';
 import { redisAvailable, startRedis, type RedisHandle } from './support/redis-server.js';
 import type { ChildInput, ChildMarket, ChildResult } from './support/sim-child.js';
+import { NodeChild, TS_LOADER } from '../support/child.js';
 
 const HAVE_REDIS = redisAvailable();
-if (!HAVE_REDIS) console.warn('redis-server not installed: Redis + simulator test skipped (CI installs it via .ci/run)');
+if (!HAVE_REDIS)
+  console.warn('redis-server not installed: Redis + simulator test skipped (CI installs it via .ci/run)');
 
 const SHORT = { limit: 50, windowMs: 1000 };
 const LONG = { limit: 200, windowMs: 5000 };
 const BUDGETS = { buckets: { 'clob POST /order': [SHORT, LONG] } };
 /** The children's limiter: table 8 with the scaled trading windows, and a margin. */
-const CLIENT_CONFIG: RateLimitConfigInput = { marginMs: 250, budgets: BUDGETS };
+// Table 8's windows alone: the simulator runs the spec dialect, which has no per-signer buckets.
+const CLIENT_CONFIG: RateLimitConfigInput = { marginMs: 250, budgets: BUDGETS, signerTier: 'off' };
 /** The simulator's edge: the same table (the edge never adds a margin). */
 const EDGE_TABLE = resolveRateLimitConfig({ budgets: BUDGETS }).budgets;
 const ORDERS_PER_CALL = 15;
 const WORKERS = 8;
 const SHARED_MS = 6500;
 const CONTROL_MS = 2500;
-const CHILD = 'test/ratelimit/support/sim-child.ts';
+const CHILD = fileURLToPath(new URL('./support/sim-child.ts', import.meta.url));
 
 interface Seen {
   /** Arrival, on the clock the edge reads (monotonic ms). */
@@ -74,55 +76,63 @@ interface RunOutcome {
 async function warmVerifier(sim: RunningSimulator, m: ChildMarket, clock: SystemClock): Promise<void> {
   const signer = new OrderSigner(sim.account.privateKey, sim.venue.dialect);
   for (let i = 0; i < 2; i++) {
-    const o = signer.sign(buildOrder(
-      { tokenId: m.tokenIds[0], conditionId: m.conditionId, side: 'BUY', price: (m.tick * Math.ceil(10_000 / m.tick)) as Price,
-        size: Math.max(m.minOrderSize, 5_000_000) as Shares, orderType: 'GTC', tick: m.tick as Price, negRisk: m.negRisk },
-      { maker: signer.address, signer: signer.address, signatureType: 0, timestampMs: clock.now() },
-    ));
-    expect(await sim.ctx.verifier.verifyMany([{ digest: o.id, signature: o.signature, signer: o.signer }])).toEqual([true]);
+    const o = signer.sign(
+      buildOrder(
+        {
+          tokenId: m.tokenIds[0],
+          conditionId: m.conditionId,
+          side: 'BUY',
+          price: (m.tick * Math.ceil(10_000 / m.tick)) as Price,
+          size: Math.max(m.minOrderSize, 5_000_000) as Shares,
+          orderType: 'GTC',
+          tick: m.tick as Price,
+          negRisk: m.negRisk,
+        },
+        { maker: signer.address, signer: signer.address, signatureType: 0, timestampMs: clock.now() },
+      ),
+    );
+    expect(await sim.ctx.verifier.verifyMany([{ digest: o.id, signature: o.signature, signer: o.signer }])).toEqual([
+      true,
+    ]);
   }
 }
 
-/** A child process driven over stdio (see sim-child.ts for the protocol). */
+/**
+ * A child process driven over stdio (see sim-child.ts for the protocol), run from its TypeScript
+ * source through the test loader by the one child harness (test/support/child.ts).
+ */
 class Child {
-  private readonly proc: ChildProcess;
-  private out = '';
-  private err = '';
-  private readonly readyP: Promise<void>;
+  private readonly proc: NodeChild;
   private readonly doneP: Promise<ChildResult>;
 
-  constructor(entry: string, input: ChildInput) {
-    this.proc = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let onReady: () => void = () => undefined;
-    this.readyP = new Promise<void>((r) => { onReady = r; });
-    this.proc.stdout?.on('data', (d: Buffer) => {
-      this.out += d.toString();
-      if (/^READY$/m.test(this.out)) onReady();
-    });
-    this.proc.stderr?.on('data', (d: Buffer) => { this.err += d.toString(); });
-    this.doneP = new Promise<ChildResult>((resolve, reject) => {
-      this.proc.on('exit', (code, signal) => {
-        if (code !== 0) { reject(new Error(`child ${input.name} exited ${String(code ?? signal)}: ${this.err.slice(0, 2000)}`)); return; }
-        try {
-          resolve(JSON.parse(this.out.trim().split('\n').pop() ?? '') as ChildResult);
-        } catch (e) {
-          reject(new Error(`child ${input.name}: bad output ${this.out.slice(-500)} ${this.err.slice(0, 500)}: ${String(e)}`));
-        }
-      });
+  constructor(input: ChildInput) {
+    this.proc = new NodeChild(CHILD, [], { stdin: 'pipe', nodeArgs: ['--import', TS_LOADER], env: {} });
+    this.doneP = this.proc.exited.then((e) => {
+      if (e.code !== 0)
+        throw new Error(
+          `child ${input.name} exited ${String(e.code ?? e.signal)}: ${this.proc.stderr.join('\n').slice(0, 2000)}`,
+        );
+      try {
+        return JSON.parse(this.proc.stdout.at(-1) ?? '') as ChildResult;
+      } catch (err) {
+        throw new Error(
+          `child ${input.name}: bad output ${this.proc.stdout.slice(-3).join(' | ')} ${this.proc.stderr.join(' | ').slice(0, 500)}: ${String(err)}`,
+        );
+      }
     });
     // Avoid an unhandled rejection while nobody awaits yet; callers await `done`.
     this.doneP.catch(() => undefined);
     // The input holds the account's secrets: stdin, never argv or a file.
-    this.proc.stdin?.write(`${JSON.stringify(input)}\n`);
+    this.proc.child.stdin?.write(`${JSON.stringify(input)}\n`);
   }
 
   /** Resolves when the child is ready; rejects if it dies first. */
-  ready(): Promise<void> {
-    return Promise.race([this.readyP, this.doneP.then(() => { throw new Error('child exited before READY'); })]);
+  async ready(): Promise<void> {
+    await this.proc.waitFor((l) => l.msg === 'READY', `child READY`, 60_000);
   }
 
   go(): void {
-    this.proc.stdin?.end('GO\n');
+    this.proc.child.stdin?.end('GO\n');
   }
 
   get done(): Promise<ChildResult> {
@@ -130,39 +140,56 @@ class Child {
   }
 
   kill(): void {
-    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
+    void this.proc.kill();
   }
 }
 
 function withTimeout<T>(clock: SystemClock, p: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const id = clock.setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-    p.then((v) => { clock.clearTimeout(id); resolve(v); }, (e: unknown) => { clock.clearTimeout(id); reject(e); });
+    p.then(
+      (v) => {
+        clock.clearTimeout(id);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clock.clearTimeout(id);
+        reject(e);
+      },
+    );
   });
 }
 
 describe.skipIf(!HAVE_REDIS)('two processes drive the simulator through one Redis budget', () => {
   let redis: RedisHandle;
-  let built: BuiltChild;
   const clock = new SystemClock();
   const live: { sim: RunningSimulator | null; children: Child[] } = { sim: null, children: [] };
 
   beforeAll(async () => {
     redis = await startRedis();
-    built = buildChild([CHILD]);
   });
 
   afterAll(async () => {
     for (const c of live.children) c.kill();
     await live.sim?.close();
     await redis?.stop();
-    built?.remove();
   });
 
   /** One run: a fresh simulator, two children with the given key prefixes, sending for durationMs. */
-  async function run(prefixes: readonly [string, string], durationMs: number, presignedCalls: number): Promise<RunOutcome> {
+  async function run(
+    prefixes: readonly [string, string],
+    durationMs: number,
+    presignedCalls: number,
+  ): Promise<RunOutcome> {
     const sim = await startSimulator({
-      seed: 4, markets: 12, flow: 'none', limits: 'on', budgets: EDGE_TABLE, host: '127.0.0.1', port: 0, clock,
+      seed: 4,
+      markets: 12,
+      flow: 'none',
+      limits: 'on',
+      budgets: EDGE_TABLE,
+      host: '127.0.0.1',
+      port: 0,
+      clock,
       verifier: { workers: 1 },
     });
     live.sim = sim;
@@ -171,28 +198,56 @@ describe.skipIf(!HAVE_REDIS)('two processes drive the simulator through one Redi
     sim.app.server.prependListener('request', (req, res) => {
       const url = req.url ?? '/';
       if (url.startsWith('/_sim/')) return;
-      const s: Seen = { at: clock.monotonic(), route: routeKey(req.method ?? 'GET', url), who: String(req.headers['user-agent'] ?? '?'), status: null };
+      const s: Seen = {
+        at: clock.monotonic(),
+        route: routeKey(req.method ?? 'GET', url),
+        who: String(req.headers['user-agent'] ?? '?'),
+        status: null,
+      };
       seen.push(s);
-      res.once('finish', () => { s.status = res.statusCode; });
+      res.once('finish', () => {
+        s.status = res.statusCode;
+      });
     });
     const markets: ChildMarket[] = sim.venue.world.markets
       .filter((m) => m.state.acceptingOrders && !m.state.closed)
-      .map((m) => ({ tokenIds: m.tokenIds, conditionId: m.conditionId, tick: m.state.tick, negRisk: m.negRisk, minOrderSize: m.state.minOrderSize }));
+      .map((m) => ({
+        tokenIds: m.tokenIds,
+        conditionId: m.conditionId,
+        tick: m.state.tick,
+        negRisk: m.negRisk,
+        minOrderSize: m.state.minOrderSize,
+      }));
     expect(markets.length).toBeGreaterThan(0);
     await warmVerifier(sim, markets[0] as ChildMarket, clock);
     const input = (name: string, keyPrefix: string): ChildInput => ({
-      name, redisUrl: redis.url, keyPrefix, simUrl: sim.url, dialect: sim.venue.dialect.name, account: { ...sim.account },
-      rateLimit: CLIENT_CONFIG, markets, durationMs, workers: WORKERS, ordersPerCall: ORDERS_PER_CALL, presignedCalls,
+      name,
+      redisUrl: redis.url,
+      keyPrefix,
+      simUrl: sim.url,
+      dialect: sim.venue.dialect.name,
+      account: { ...sim.account },
+      rateLimit: CLIENT_CONFIG,
+      markets,
+      durationMs,
+      workers: WORKERS,
+      ordersPerCall: ORDERS_PER_CALL,
+      presignedCalls,
     });
-    const children = [new Child(built.path(CHILD), input('A', prefixes[0])), new Child(built.path(CHILD), input('B', prefixes[1]))];
+    const children = [new Child(input('A', prefixes[0])), new Child(input('B', prefixes[1]))];
     live.children = children;
     await withTimeout(clock, Promise.all(children.map((c) => c.ready())), 20_000, 'children ready');
     const t0 = clock.monotonic();
     for (const c of children) c.go();
-    const results = await withTimeout(clock, Promise.all(children.map((c) => c.done)), durationMs + 15_000, 'children done');
+    const results = await withTimeout(
+      clock,
+      Promise.all(children.map((c) => c.done)),
+      durationMs + 15_000,
+      'children done',
+    );
     const elapsedMs = clock.monotonic() - t0;
     const res = await fetch(`${sim.url}/_sim/state`);
-    const state = await res.json() as { throttled: number };
+    const state = (await res.json()) as { throttled: number };
     const venueOrders = sim.venue.stats().orders;
     await sim.close();
     live.sim = null;
@@ -206,9 +261,11 @@ describe.skipIf(!HAVE_REDIS)('two processes drive the simulator through one Redi
     const admitted = r.seen.filter((s) => s.status === 200).map((s) => s.at);
     const short = checkWindow(admitted, SHORT.limit, SHORT.windowMs);
     const long = checkWindow(admitted, LONG.limit, LONG.windowMs);
-    console.info(`shared: A ${JSON.stringify(a)} B ${JSON.stringify(b)}; server: ${r.seen.length} calls, ${admitted.length} admitted, `
-      + `max ${short.max} per ${SHORT.windowMs} ms, ${long.max} per ${LONG.windowMs} ms, /_sim/state throttled ${r.simThrottled}, `
-      + `${r.venueOrders} orders in the venue, sending ${Math.round(r.elapsedMs)} ms`);
+    console.info(
+      `shared: A ${JSON.stringify(a)} B ${JSON.stringify(b)}; server: ${r.seen.length} calls, ${admitted.length} admitted, ` +
+        `max ${short.max} per ${SHORT.windowMs} ms, ${long.max} per ${LONG.windowMs} ms, /_sim/state throttled ${r.simThrottled}, ` +
+        `${r.venueOrders} orders in the venue, sending ${Math.round(r.elapsedMs)} ms`,
+    );
 
     // 0 throttled: as the children saw it, as the simulator counted it, as the server answered.
     expect(a.throttled + b.throttled).toBe(0);
@@ -242,8 +299,10 @@ describe.skipIf(!HAVE_REDIS)('two processes drive the simulator through one Redi
     const r = await run([`solo-A-${process.pid}`, `solo-B-${process.pid}`], CONTROL_MS, 60);
     const [a, b] = r.children as [ChildResult, ChildResult];
     const throttledSeen = r.seen.filter((s) => s.status === 429).length;
-    console.info(`control: A ${JSON.stringify(a)} B ${JSON.stringify(b)}; server: ${r.seen.length} calls, ${throttledSeen} answered 429, `
-      + `/_sim/state throttled ${r.simThrottled}`);
+    console.info(
+      `control: A ${JSON.stringify(a)} B ${JSON.stringify(b)}; server: ${r.seen.length} calls, ${throttledSeen} answered 429, ` +
+        `/_sim/state throttled ${r.simThrottled}`,
+    );
     expect(a.throttled + b.throttled).toBeGreaterThan(0);
     expect(r.simThrottled).toBe(a.throttled + b.throttled);
     expect(throttledSeen).toBe(r.simThrottled);

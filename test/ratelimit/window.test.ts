@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SlidingWindowLog, WindowSet } from '../../src/ratelimit/window.js';
 import { checkWindow } from './support/checker.js';
+import { RateLimitConfigError } from '../../src/ratelimit/errors.js';
 
 describe('SlidingWindowLog', () => {
   it('admits exactly limit sends in a window and frees each slot one window after its send', () => {
@@ -59,10 +60,10 @@ describe('SlidingWindowLog', () => {
   });
 
   it('rejects invalid shapes', () => {
-    expect(() => new SlidingWindowLog(0, 1000)).toThrow(RangeError);
-    expect(() => new SlidingWindowLog(1.5, 1000)).toThrow(RangeError);
-    expect(() => new SlidingWindowLog(1, 0)).toThrow(RangeError);
-    expect(() => new SlidingWindowLog(1, 10, -1)).toThrow(RangeError);
+    expect(() => new SlidingWindowLog(0, 1000)).toThrow(RateLimitConfigError);
+    expect(() => new SlidingWindowLog(1.5, 1000)).toThrow(RateLimitConfigError);
+    expect(() => new SlidingWindowLog(1, 0)).toThrow(RateLimitConfigError);
+    expect(() => new SlidingWindowLog(1, 10, -1)).toThrow(RateLimitConfigError);
   });
 
   it('property: greedy admission never puts more than limit sends in any window, and refuses only when full', () => {
@@ -71,7 +72,9 @@ describe('SlidingWindowLog', () => {
         fc.integer({ min: 1, max: 20 }),
         fc.integer({ min: 1, max: 500 }),
         fc.integer({ min: 0, max: 30 }),
-        fc.array(fc.record({ gap: fc.integer({ min: 0, max: 120 }), cost: fc.integer({ min: 1, max: 4 }) }), { maxLength: 400 }),
+        fc.array(fc.record({ gap: fc.integer({ min: 0, max: 120 }), cost: fc.integer({ min: 1, max: 4 }) }), {
+          maxLength: 400,
+        }),
         (limit, windowMs, margin, arrivals) => {
           const w = new SlidingWindowLog(limit, windowMs, margin);
           const sent: number[] = [];
@@ -96,7 +99,10 @@ describe('SlidingWindowLog', () => {
 
 describe('WindowSet', () => {
   it('admits only when every window has room and records in all', () => {
-    const set = WindowSet.of([{ limit: 2, windowMs: 100 }, { limit: 3, windowMs: 1000 }]);
+    const set = WindowSet.of([
+      { limit: 2, windowMs: 100 },
+      { limit: 3, windowMs: 1000 },
+    ]);
     expect(set.tryAdmit(0)).toBe(true);
     expect(set.tryAdmit(0)).toBe(true);
     expect(set.tryAdmit(50)).toBe(false); // short window full

@@ -7,13 +7,26 @@ import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/clock.js';
 import { mulMicros, type Micros, type Price, type Shares } from '../../src/core/money.js';
 import type { Rewards } from '../../src/core/market.js';
+import type { LiveOrder } from '../../src/core/order.js';
+import type { DesiredQuote } from '../../src/core/quote.js';
 import { KILL_SWITCH_ARMED, tripKillSwitch } from '../../src/execution/risk.js';
-import type { DesiredQuote, LiveOrder } from '../../src/execution/types.js';
 import { Ledger, type LedgerPosition } from '../../src/ledger/index.js';
 import { BookCache } from '../../src/marketdata/book-cache.js';
 import {
-  buildStrategyInput, collateral, cycleRewardScores, lastFillSeq, marketsByToken, newFills, planCycle, riskTokens, runCycle,
-  scoreMillionths, strategyFill, utcDay, type CycleContext, type CycleControl,
+  buildStrategyInput,
+  collateral,
+  cycleRewardScores,
+  lastFillSeq,
+  marketsByToken,
+  newFills,
+  planCycle,
+  riskTokens,
+  runCycle,
+  scoreMillionths,
+  strategyFill,
+  utcDay,
+  type CycleContext,
+  type CycleControl,
 } from '../../src/runtime/cycle.js';
 import { IncrementalReconciler } from '../../src/runtime/incremental-reconcile.js';
 import { riskLimitsFromConfig } from '../../src/runtime/limits.js';
@@ -26,13 +39,38 @@ import { FakeExecutor } from './fake-executor.js';
 
 function position(tokenId: string, size: number, cost: number, realized: number): LedgerPosition {
   return {
-    tokenId, conditionId: 'c', size: size as Shares, cost: cost as Micros, avgPrice: null, realized: realized as Micros,
-    fees: 0 as Micros, bought: size as Shares, sold: 0 as Shares, pendingSize: 0 as Shares, updatedAtMs: T0,
+    tokenId,
+    conditionId: 'c',
+    size: size as Shares,
+    cost: cost as Micros,
+    avgPrice: null,
+    realized: realized as Micros,
+    fees: 0 as Micros,
+    bought: size as Shares,
+    sold: 0 as Shares,
+    pendingSize: 0 as Shares,
+    updatedAtMs: T0,
   };
 }
 
-function order(id: string, side: 'BUY' | 'SELL', price: number, size: number, matched = 0, state: LiveOrder['state'] = 'live'): LiveOrder {
-  return { id, tokenId: 't', side, price: price as Price, originalSize: size as Shares, sizeMatched: matched as Shares, state, createdAtMs: T0 };
+function order(
+  id: string,
+  side: 'BUY' | 'SELL',
+  price: number,
+  size: number,
+  matched = 0,
+  state: LiveOrder['state'] = 'live',
+): LiveOrder {
+  return {
+    id,
+    tokenId: 't',
+    side,
+    price: price as Price,
+    originalSize: size as Shares,
+    sizeMatched: matched as Shares,
+    state,
+    createdAtMs: T0,
+  };
 }
 
 describe('collateral', () => {
@@ -40,7 +78,11 @@ describe('collateral', () => {
     const c = collateral(
       (1_000 * SH) as Micros,
       [position('a', 10 * SH, 5 * SH, 2 * SH), position('b', 0, 0, -1 * SH)],
-      [order('1', 'BUY', 400_000, 10 * SH, 4 * SH), order('2', 'SELL', 600_000, 10 * SH), order('3', 'BUY', 333_333, 3 * SH, 0, 'inflight')],
+      [
+        order('1', 'BUY', 400_000, 10 * SH, 4 * SH),
+        order('2', 'SELL', 600_000, 10 * SH),
+        order('3', 'BUY', 333_333, 3 * SH, 0, 'inflight'),
+      ],
     );
     // 1000 + 2 − 1 − 5 = 996; bids: 0.4 × 6 = 2.4, 0.333333 × 3 = 0.999999 (rounded up)
     expect(c.available).toBe(996 * SH);
@@ -50,16 +92,23 @@ describe('collateral', () => {
 
   it('property: free is never negative and equals available − reserved when that is not', () => {
     const ord = fc.record({
-      side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'), price: fc.integer({ min: 1, max: 999_999 }),
-      size: fc.integer({ min: 1, max: 1_000 }), matched: fc.integer({ min: 0, max: 1_000 }),
+      side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+      price: fc.integer({ min: 1, max: 999_999 }),
+      size: fc.integer({ min: 1, max: 1_000 }),
+      matched: fc.integer({ min: 0, max: 1_000 }),
     });
-    fc.assert(fc.property(fc.integer({ min: 0, max: 10_000 }), fc.array(ord, { maxLength: 20 }), (cap, os) => {
-      const open = os.map((o, i) => order(String(i), o.side, o.price, o.size * 10_000, Math.min(o.matched, o.size) * 10_000));
-      const c = collateral((cap * SH) as Micros, [], open);
-      let reserved = 0;
-      for (const o of open) if (o.side === 'BUY') reserved += mulMicros(o.price, o.originalSize - o.sizeMatched, 'ceil');
-      return c.reserved === reserved && c.free === Math.max(0, cap * SH - reserved) && c.free >= 0;
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.array(ord, { maxLength: 20 }), (cap, os) => {
+        const open = os.map((o, i) =>
+          order(String(i), o.side, o.price, o.size * 10_000, Math.min(o.matched, o.size) * 10_000),
+        );
+        const c = collateral((cap * SH) as Micros, [], open);
+        let reserved = 0;
+        for (const o of open)
+          if (o.side === 'BUY') reserved += mulMicros(o.price, o.originalSize - o.sizeMatched, 'ceil');
+        return c.reserved === reserved && c.free === Math.max(0, cap * SH - reserved) && c.free >= 0;
+      }),
+    );
   });
 });
 
@@ -75,25 +124,53 @@ describe('views built from the cache', () => {
   it('the strategy input carries books, mids, recent mids, positions, complements and open orders per token', () => {
     const cache = filled();
     const o: LiveOrder = { ...order('x', 'BUY', 390_000, 10 * SH), tokenId: 'm-yes' };
-    const input = buildStrategyInput(cache, T0 + 1_000, new Map([['m-no', (3 * SH) as Shares]]), [o], (50 * SH) as Micros);
+    const input = buildStrategyInput(
+      cache,
+      T0 + 1_000,
+      new Map([['m-no', (3 * SH) as Shares]]),
+      [o],
+      (50 * SH) as Micros,
+    );
     expect(input.nowMs).toBe(T0 + 1_000);
     expect(input.freeCollateral).toBe(50 * SH);
     expect(input.openOrders).toEqual([o]);
     const [yes, no] = input.markets[0]?.tokens ?? [];
-    expect(yes).toMatchObject({ tokenId: 'm-yes', outcome: 'Yes', complementTokenId: 'm-no', bookAtMs: T0, mid: 400_000, position: 0, openOrders: [o] });
+    expect(yes).toMatchObject({
+      tokenId: 'm-yes',
+      outcome: 'Yes',
+      complementTokenId: 'm-no',
+      bookAtMs: T0,
+      mid: 400_000,
+      position: 0,
+      openOrders: [o],
+    });
     expect(yes?.recentMids).toEqual([{ atMs: T0, mid: 400_000 }]);
     // the list is data: later polls do not change it
     cache.apply({ receivedAtMs: T0 + 900, books: [bookAround('m', 'm-no', 700_000)], mids: new Map() });
     expect(no?.recentMids).toEqual([{ atMs: T0 + 500, mid: 600_000 }]);
     const later = buildStrategyInput(cache, T0 + 1_000, new Map(), [], 0 as Micros).markets[0]?.tokens[1];
     expect(later?.recentMids.map((x) => x.mid)).toEqual([600_000, 700_000]);
-    expect(no).toMatchObject({ tokenId: 'm-no', complementTokenId: 'm-yes', bookAtMs: T0 + 500, mid: 600_000, position: 3 * SH, openOrders: [] });
+    expect(no).toMatchObject({
+      tokenId: 'm-no',
+      complementTokenId: 'm-yes',
+      bookAtMs: T0 + 500,
+      mid: 600_000,
+      position: 3 * SH,
+      openOrders: [],
+    });
     expect(input.markets[0]?.settings.conditionId).toBe('m');
   });
 
   it("risk's token view dates both tokens of a market by its older book", () => {
     const t = riskTokens(filled());
-    expect(t.get('m-yes')).toMatchObject({ marketId: 'm', complementTokenId: 'm-no', tickSize: 10_000, minOrderSize: 5 * SH, mark: 400_000, dataAtMs: T0 });
+    expect(t.get('m-yes')).toMatchObject({
+      marketId: 'm',
+      complementTokenId: 'm-no',
+      tickSize: 10_000,
+      minOrderSize: 5 * SH,
+      mark: 400_000,
+      dataAtMs: T0,
+    });
     expect(t.get('m-no')?.dataAtMs).toBe(T0);
   });
 
@@ -102,7 +179,11 @@ describe('views built from the cache', () => {
     const a = marketsByToken(cache);
     expect(marketsByToken(cache)).toBe(a);
     expect(a.get('m-no')?.tickSize).toBe(10_000);
-    cache.apply({ receivedAtMs: T0 + 600, books: [bookAround('m', 'm-no', 600_000, { tick: 1_000 })], mids: new Map() });
+    cache.apply({
+      receivedAtMs: T0 + 600,
+      books: [bookAround('m', 'm-no', 600_000, { tick: 1_000 })],
+      mids: new Map(),
+    });
     const b = marketsByToken(cache);
     expect(b).not.toBe(a);
     expect(b.get('m-yes')?.tickSize).toBe(1_000);
@@ -119,11 +200,21 @@ describe('planCycle', () => {
     const executor = new FakeExecutor(clock, ledger);
     const config = validateConfig({ poll: { maxBookAgeMs: 3_000 } });
     const ctx: CycleContext = {
-      clock, cache, executor, ledger, limits: riskLimitsFromConfig(config), capital: (1_000 * SH) as Micros, reconciler: new IncrementalReconciler({ toleranceBps: 1_000 }),
+      clock,
+      cache,
+      executor,
+      ledger,
+      limits: riskLimitsFromConfig(config),
+      capital: (1_000 * SH) as Micros,
+      reconciler: new IncrementalReconciler({ toleranceBps: 1_000 }),
       runner: bands.create({}, { clock, log: silentLogger }),
     };
     const feed = (mid = 500_000): void => {
-      cache.apply({ receivedAtMs: clock.now(), books: ms.flatMap((m) => m.tokens.map((t) => bookAround(m.conditionId, t.tokenId, mid))), mids: new Map() });
+      cache.apply({
+        receivedAtMs: clock.now(),
+        books: ms.flatMap((m) => m.tokens.map((t) => bookAround(m.conditionId, t.tokenId, mid))),
+        mids: new Map(),
+      });
     };
     const control: CycleControl = { quoting: true, killSwitch: KILL_SWITCH_ARMED, pollFills: false, fillSeq: 0 };
     ctx.runner.start(buildStrategyInput(cache, clock.now(), new Map(), [], ctx.capital));
@@ -132,9 +223,22 @@ describe('planCycle', () => {
 
   it('runCycle reads the trade feed before the order lookups, and only when fills are due', async () => {
     const s = setup();
-    const ctx: CycleContext = { ...s.ctx, tradeFeed: { poll: () => { s.executor.events.push('tradeFeed.poll'); return Promise.resolve({ complete: true }); } } };
+    const ctx: CycleContext = {
+      ...s.ctx,
+      tradeFeed: {
+        poll: () => {
+          s.executor.events.push('tradeFeed.poll');
+          return Promise.resolve({ complete: true });
+        },
+      },
+    };
     s.feed();
-    const snapshot = (): Parameters<typeof runCycle>[2] => ({ receivedAtMs: s.clock.now(), books: [], mids: new Map(), complete: true });
+    const snapshot = (): Parameters<typeof runCycle>[2] => ({
+      receivedAtMs: s.clock.now(),
+      books: [],
+      mids: new Map(),
+      complete: true,
+    });
     await runCycle(ctx, s.control, snapshot());
     expect(s.executor.events).toEqual(['apply']);
     await runCycle(ctx, { ...s.control, pollFills: true }, snapshot());
@@ -148,21 +252,34 @@ describe('planCycle', () => {
     expect(p.desired).toBe(12);
     expect(p.risk.accepted).toHaveLength(12);
     expect(p.plan.placements).toHaveLength(12);
-    expect(p.quotesByMarket).toEqual(new Map([['m0', 6], ['m1', 6]]));
+    expect(p.quotesByMarket).toEqual(
+      new Map([
+        ['m0', 6],
+        ['m1', 6],
+      ]),
+    );
     expect(p.staleMarkets).toEqual([]);
   });
 
   it('property: applying a plan and planning again on the same data gives an empty plan', async () => {
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 10, max: 90 }), fc.integer({ min: 10, max: 90 }), async (n, a, b) => {
-      const s = setup(n);
-      s.feed(a * 10_000);
-      await s.executor.apply(planCycle(s.ctx, s.control, s.clock.now()).plan, marketsByToken(s.cache));
-      s.feed(b * 10_000);
-      await s.executor.apply(planCycle(s.ctx, s.control, s.clock.now()).plan, marketsByToken(s.cache));
-      const again = planCycle(s.ctx, s.control, s.clock.now()).plan;
-      s.ledger.close();
-      return again.placements.length === 0 && again.cancels.length === 0;
-    }), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 10, max: 90 }),
+        fc.integer({ min: 10, max: 90 }),
+        async (n, a, b) => {
+          const s = setup(n);
+          s.feed(a * 10_000);
+          await s.executor.apply(planCycle(s.ctx, s.control, s.clock.now()).plan, marketsByToken(s.cache));
+          s.feed(b * 10_000);
+          await s.executor.apply(planCycle(s.ctx, s.control, s.clock.now()).plan, marketsByToken(s.cache));
+          const again = planCycle(s.ctx, s.control, s.clock.now()).plan;
+          s.ledger.close();
+          return again.placements.length === 0 && again.cancels.length === 0;
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('with quoting off the strategy is not asked and every resting quote is cancelled', async () => {
@@ -179,7 +296,11 @@ describe('planCycle', () => {
     const s = setup();
     s.feed();
     await s.executor.apply(planCycle(s.ctx, s.control, s.clock.now()).plan, marketsByToken(s.cache));
-    const p = planCycle(s.ctx, { ...s.control, killSwitch: tripKillSwitch(KILL_SWITCH_ARMED, 'test', T0) }, s.clock.now());
+    const p = planCycle(
+      s.ctx,
+      { ...s.control, killSwitch: tripKillSwitch(KILL_SWITCH_ARMED, 'test', T0) },
+      s.clock.now(),
+    );
     expect(p.desired).toBe(12);
     expect(p.risk.dropped.every((d) => d.reason === 'kill-switch')).toBe(true);
     expect(p.plan.cancels).toHaveLength(12);
@@ -202,7 +323,16 @@ describe('planCycle', () => {
     s.feed();
     const ctx: CycleContext = {
       ...s.ctx,
-      runner: { name: 'x', params: {}, start: () => undefined, fill: () => undefined, stop: () => undefined, quote: () => { throw new RangeError('boom'); } },
+      runner: {
+        name: 'x',
+        params: {},
+        start: () => undefined,
+        fill: () => undefined,
+        stop: () => undefined,
+        quote: () => {
+          throw new RangeError('boom');
+        },
+      },
     };
     const p = planCycle(ctx, s.control, s.clock.now());
     expect(p.strategyError).toBeInstanceOf(RangeError);
@@ -214,10 +344,18 @@ describe('planCycle', () => {
 describe('expected reward score', () => {
   // 3 ¢ window, 10-share minimum, a market paying rewards next to one that does not.
   const REWARDS: Rewards = {
-    rates: [], dailyRate: (100 * SH) as Micros, minSize: (10 * SH) as Shares, maxSpreadCents: 3, maxSpread: 30_000 as Price,
+    rates: [],
+    dailyRate: (100 * SH) as Micros,
+    minSize: (10 * SH) as Shares,
+    maxSpreadCents: 3,
+    maxSpread: 30_000 as Price,
   };
-  const q = (tokenId: string, side: 'BUY' | 'SELL', price: number, size: number): DesiredQuote =>
-    ({ tokenId, side, price: price as Price, size: (size * SH) as Shares });
+  const q = (tokenId: string, side: 'BUY' | 'SELL', price: number, size: number): DesiredQuote => ({
+    tokenId,
+    side,
+    price: price as Price,
+    size: (size * SH) as Shares,
+  });
   const QUOTES: readonly DesiredQuote[] = [
     q('r-yes', 'BUY', 490_000, 40), // s = 1 ¢: ((3 − 1)/3)² · 40 = 160/9, Q_one
     q('r-no', 'BUY', 490_000, 20), // a bid on the complement, s = 1 ¢: ((3 − 1)/3)² · 20 = 80/9, Q_two
@@ -237,9 +375,21 @@ describe('expected reward score', () => {
     const executor = new FakeExecutor(clock, ledger);
     const config = validateConfig({ poll: { maxBookAgeMs: 3_000 } });
     const ctx: CycleContext = {
-      clock, cache, executor, ledger, limits: riskLimitsFromConfig(config), capital: (1_000 * SH) as Micros,
+      clock,
+      cache,
+      executor,
+      ledger,
+      limits: riskLimitsFromConfig(config),
+      capital: (1_000 * SH) as Micros,
       reconciler: new IncrementalReconciler({ toleranceBps: 1_000 }),
-      runner: { name: 'fixed', params: {}, start: () => undefined, fill: () => undefined, stop: () => undefined, quote: () => quotes },
+      runner: {
+        name: 'fixed',
+        params: {},
+        start: () => undefined,
+        fill: () => undefined,
+        stop: () => undefined,
+        quote: () => quotes,
+      },
     };
     const books = ms.flatMap((m) => m.tokens.map((t) => bookAround(m.conditionId, t.tokenId, 500_000)));
     const control: CycleControl = { quoting: true, killSwitch: KILL_SWITCH_ARMED, pollFills: false, fillSeq: 0 };
@@ -267,7 +417,12 @@ describe('expected reward score', () => {
     s.clock.advance(3_001);
     const p = planCycle(s.ctx, s.control, s.clock.now());
     expect(p.risk.accepted).toEqual([]);
-    expect(p.rewardScores).toEqual(new Map([['r', 0], ['n', 0]]));
+    expect(p.rewardScores).toEqual(
+      new Map([
+        ['r', 0],
+        ['n', 0],
+      ]),
+    );
     expect(p.rewardScore).toBe(0);
   });
 
@@ -280,27 +435,45 @@ describe('expected reward score', () => {
     expect(s.ledger.recentCycles(1)[0]?.rewardScore).toBe(10_000_000);
     // Next cycle, with our quotes now resting: they are taken off the book before scoring (same mid).
     s.clock.advance(1_000);
-    const r2 = await runCycle(s.ctx, s.control, { receivedAtMs: s.clock.now(), books: s.books, mids: new Map(), complete: true });
+    const r2 = await runCycle(s.ctx, s.control, {
+      receivedAtMs: s.clock.now(),
+      books: s.books,
+      mids: new Map(),
+      complete: true,
+    });
     expect(r2.rewardScores.get('r')).toBeCloseTo(10, 12);
     expect(s.ledger.recentCycles(1)[0]?.rewardScore).toBe(10_000_000);
     s.ledger.close();
   });
 
   it('property: the total is the sum over markets and no market scores more than its qualifying size', () => {
-    fc.assert(fc.property(fc.array(fc.record({
-      token: fc.constantFrom('r-yes', 'r-no', 'n-yes', 'n-no'), side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
-      price: fc.integer({ min: 1, max: 99 }), size: fc.integer({ min: 1, max: 50 }),
-    }), { maxLength: 20 }), (qs) => {
-      const s = setup();
-      s.cache.apply({ receivedAtMs: T0, books: s.books, mids: new Map() });
-      const quotes = qs.map((x) => q(x.token, x.side, x.price * 10_000, x.size));
-      const input = buildStrategyInput(s.cache, T0, new Map(), [], (1_000 * SH) as Micros);
-      const { byMarket, total } = cycleRewardScores(input.markets, quotes);
-      s.ledger.close();
-      const sized = quotes.filter((x) => x.tokenId.startsWith('r-') && x.size >= 10 * SH).reduce((a, x) => a + x.size / SH, 0);
-      const r = byMarket.get('r') ?? -1;
-      return byMarket.get('n') === 0 && r >= 0 && r <= sized + 1e-9 && Math.abs(total - r) < 1e-12;
-    }), { numRuns: 50 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            token: fc.constantFrom('r-yes', 'r-no', 'n-yes', 'n-no'),
+            side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+            price: fc.integer({ min: 1, max: 99 }),
+            size: fc.integer({ min: 1, max: 50 }),
+          }),
+          { maxLength: 20 },
+        ),
+        (qs) => {
+          const s = setup();
+          s.cache.apply({ receivedAtMs: T0, books: s.books, mids: new Map() });
+          const quotes = qs.map((x) => q(x.token, x.side, x.price * 10_000, x.size));
+          const input = buildStrategyInput(s.cache, T0, new Map(), [], (1_000 * SH) as Micros);
+          const { byMarket, total } = cycleRewardScores(input.markets, quotes);
+          s.ledger.close();
+          const sized = quotes
+            .filter((x) => x.tokenId.startsWith('r-') && x.size >= 10 * SH)
+            .reduce((a, x) => a + x.size / SH, 0);
+          const r = byMarket.get('r') ?? -1;
+          return byMarket.get('n') === 0 && r >= 0 && r <= sized + 1e-9 && Math.abs(total - r) < 1e-12;
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 
   it('stores a score as share millionths, rounded to the nearest, never negative', () => {
@@ -316,8 +489,16 @@ describe('fills from the ledger', () => {
     const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
     for (let i = 0; i < 2_500; i++) {
       ledger.recordFill({
-        tokenId: 't', conditionId: 'c', side: i % 2 === 0 ? 'BUY' : 'SELL', price: 500_000 as Price, size: SH as Shares,
-        feeMicros: 0 as Micros, liquidity: 'maker', timeMs: T0 + i, source: 'sim', dedupKey: `f${i}`,
+        tokenId: 't',
+        conditionId: 'c',
+        side: i % 2 === 0 ? 'BUY' : 'SELL',
+        price: 500_000 as Price,
+        size: SH as Shares,
+        feeMicros: 0 as Micros,
+        liquidity: 'maker',
+        timeMs: T0 + i,
+        source: 'sim',
+        dedupKey: `f${i}`,
       });
     }
     const all = newFills(ledger, 0);
@@ -327,7 +508,14 @@ describe('fills from the ledger', () => {
     expect(tail.map((f) => f.dedupKey)).toEqual(Array.from({ length: 100 }, (_, i) => `f${2_400 + i}`));
     expect(newFills(ledger, all[2_499]?.seq ?? 0)).toEqual([]);
     expect(lastFillSeq(ledger)).toBe(all[2_499]?.seq);
-    expect(strategyFill(all[0] as never, new Map())).toEqual({ orderId: '', tokenId: 't', side: 'BUY', price: 500_000, size: SH, atMs: T0 });
+    expect(strategyFill(all[0] as never, new Map())).toEqual({
+      orderId: '',
+      tokenId: 't',
+      side: 'BUY',
+      price: 500_000,
+      size: SH,
+      atMs: T0,
+    });
     ledger.close();
   });
 

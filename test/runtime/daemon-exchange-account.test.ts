@@ -45,8 +45,14 @@ function setup(config: Record<string, unknown> = {}) {
   const clockRef = { now: (): number => 0 };
   const account = new ExchangeAccount(() => clockRef.now());
   const h = harness({
-    config: { exchange: { heartbeatExpiryMs: 6_000, heartbeatIntervalMs: 2_000 }, ledger: { balanceCheckIntervalMs: 10_000 }, ...config },
-    prepare: (gw) => { Object.assign(gw, { heartbeat: account.heartbeat, collateralBalance: account.collateralBalance }); },
+    config: {
+      exchange: { heartbeatExpiryMs: 6_000, heartbeatIntervalMs: 2_000 },
+      ledger: { balanceCheckIntervalMs: 10_000 },
+      ...config,
+    },
+    prepare: (gw) => {
+      Object.assign(gw, { heartbeat: account.heartbeat, collateralBalance: account.collateralBalance });
+    },
   });
   clockRef.now = () => h.clock.now();
   return { ...h, account };
@@ -58,7 +64,7 @@ async function started(h: ReturnType<typeof setup>): Promise<void> {
 }
 
 describe('daemon: the exchange heartbeat', () => {
-  it('beats from the end of startup reconciliation, every interval, through the stop\'s cancelAll and never after', async () => {
+  it("beats from the end of startup reconciliation, every interval, through the stop's cancelAll and never after", async () => {
     const h = setup();
     await h.daemon.start();
     // No beat before startup reconciliation is done: the first goes with the start's end.
@@ -75,7 +81,12 @@ describe('daemon: the exchange heartbeat', () => {
     const cancelAll = h.executor.cancelAll.bind(h.executor);
     let cancelStart = 0;
     let cancelEnd = 0;
-    h.executor.cancelAll = async () => { cancelStart = h.clock.now(); await h.clock.sleep(5_000); cancelEnd = h.clock.now(); return cancelAll(); };
+    h.executor.cancelAll = async () => {
+      cancelStart = h.clock.now();
+      await h.clock.sleep(5_000);
+      cancelEnd = h.clock.now();
+      return cancelAll();
+    };
     const stopping = h.daemon.stop();
     await h.clock.runUntil(() => cancelEnd !== 0, 10_000);
     await stopping;
@@ -100,14 +111,22 @@ describe('daemon: the exchange heartbeat', () => {
     expect(st).toMatchObject({ quoting: false, heartbeat: { lapsed: true, lapses: 1 } });
     const health = healthOf(st);
     expect(health.healthy).toBe(false);
-    expect(health.reasons.join('\n')).toMatch(/heartbeat lapsed: none accepted for over 6000 ms, the exchange has cancelled our orders/);
+    expect(health.reasons.join('\n')).toMatch(
+      /heartbeat lapsed: none accepted for over 6000 ms, the exchange has cancelled our orders/,
+    );
     // The re-read, through the executor's public methods (right at the lapse, before any cycle).
     expect(h.executor.events.slice(before, before + 2)).toEqual(['resolveUnknown', 'pollFills']);
     expect(h.lines.filter((l) => l.component === 'heartbeat' && l.level === 50)).toHaveLength(1);
     // Quoting is off: the next cycle pulls every resting quote.
     await h.clock.advanceAsync(1_000);
     expect(h.executor.liveOrders()).toEqual([]);
-    const view = buildStatusView({ nowMs: h.clock.now(), status: h.daemon.status(), orders: [], mids: new Map(), pnl: null });
+    const view = buildStatusView({
+      nowMs: h.clock.now(),
+      status: h.daemon.status(),
+      orders: [],
+      mids: new Map(),
+      pnl: null,
+    });
     expect(statusViewSchema.parse(view).heartbeat).toMatchObject({ lapsed: true, expiryMs: 6_000 });
 
     h.account.beatMode = 'ok';
@@ -125,8 +144,12 @@ describe('daemon: the exchange heartbeat', () => {
     expect(h.account.beats).toEqual([]);
     expect(h.daemon.status().heartbeat).toBeNull();
     await h.daemon.stop();
-    expect(() => validateConfig({ exchange: { heartbeatExpiryMs: 6_000, heartbeatIntervalMs: 6_000 } })).toThrow(ConfigError);
-    expect(() => validateConfig({ exchange: { heartbeatExpiryMs: 6_000, heartbeatIntervalMs: 6_000 } })).toThrow(/exchange\.heartbeatIntervalMs/);
+    expect(() => validateConfig({ exchange: { heartbeatExpiryMs: 6_000, heartbeatIntervalMs: 6_000 } })).toThrow(
+      ConfigError,
+    );
+    expect(() => validateConfig({ exchange: { heartbeatExpiryMs: 6_000, heartbeatIntervalMs: 6_000 } })).toThrow(
+      /exchange\.heartbeatIntervalMs/,
+    );
     expect(validateConfig({}).exchange).toMatchObject({ heartbeat: true, heartbeatExpiryMs: 10_000 });
   });
 });
@@ -139,7 +162,9 @@ describe('daemon: the exchange collateral balance', () => {
     expect(h.account.balanceReads).toBe(1); // at start, before the first cycle
     const st = h.daemon.status();
     expect(st.collateral).toMatchObject({ balance: 5 * SH, recent: true, zeroAllowances: [] });
-    const reserved = h.executor.liveOrders().filter((o) => o.side === 'BUY')
+    const reserved = h.executor
+      .liveOrders()
+      .filter((o) => o.side === 'BUY')
       .reduce((n, o) => n + mulMicros(o.price, o.originalSize - o.sizeMatched, 'ceil'), 0);
     expect(reserved).toBeLessThanOrEqual(5 * SH);
     const last = st.lastCycle;
@@ -164,13 +189,23 @@ describe('daemon: the exchange collateral balance', () => {
 
   it('reports a zero allowance for the exchange contract in /healthz and the status', async () => {
     const h = setup();
-    h.account.allowances = new Map([['0xexchange', 0n], ['0xnegrisk', 10n ** 30n]]);
+    h.account.allowances = new Map([
+      ['0xexchange', 0n],
+      ['0xnegrisk', 10n ** 30n],
+    ]);
     await started(h);
     const st = h.daemon.status();
     expect(st.collateral?.zeroAllowances).toEqual(['0xexchange']);
-    expect(healthOf(st).reasons).toContain('zero collateral allowance for the exchange contract(s) 0xexchange: orders would be refused');
-    const view = statusViewSchema.parse(buildStatusView({ nowMs: h.clock.now(), status: st, orders: [], mids: new Map(), pnl: null }));
-    expect(view.collateral).toMatchObject({ zeroAllowances: ['0xexchange'], allowances: { '0xnegrisk': (10n ** 30n).toString() } });
+    expect(healthOf(st).reasons).toContain(
+      'zero collateral allowance for the exchange contract(s) 0xexchange: orders would be refused',
+    );
+    const view = statusViewSchema.parse(
+      buildStatusView({ nowMs: h.clock.now(), status: st, orders: [], mids: new Map(), pnl: null }),
+    );
+    expect(view.collateral).toMatchObject({
+      zeroAllowances: ['0xexchange'],
+      allowances: { '0xnegrisk': (10n ** 30n).toString() },
+    });
     await h.daemon.stop();
   });
 

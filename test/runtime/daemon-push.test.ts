@@ -35,7 +35,9 @@ describe('daemon push feed', () => {
   it('a polling daemon refuses push()', async () => {
     const h = harness();
     await h.daemon.start();
-    expect(() => h.daemon.push({ receivedAtMs: h.clock.now(), books: [], mids: new Map(), complete: true })).toThrow(InvariantError);
+    expect(() => h.daemon.push({ receivedAtMs: h.clock.now(), books: [], mids: new Map(), complete: true })).toThrow(
+      InvariantError,
+    );
     await h.daemon.stop();
   });
 

@@ -6,17 +6,39 @@ import type { Clock } from '../../src/core/clock.js';
 import type { Position } from '../../src/core/market.js';
 import type { Micros, Price, Shares } from '../../src/core/money.js';
 import type { AccountPort } from '../../src/exchange/gateway.js';
-import { FakeGateway, FakeGatewayError } from '../marketdata/fake-gateway.js';
+import { FakeGateway, FakeGatewayError } from '../support/fake-gateway.js';
 
 /** A position of `size` share millionths named by `asset` (`<condition>:<index>` or a token id). */
 export function position(asset: string, size: number, over: Partial<Position> = {}): Position {
   const m = /^(.+):(\d+)$/.exec(asset);
   return {
-    proxyWallet: '0x0000000000000000000000000000000000000001', asset, conditionId: m?.[1] ?? '', size: size as Shares,
-    avgPrice: 500_000 as Price, initialValue: 0 as Micros, currentValue: 0 as Micros, cashPnl: 0 as Micros, percentPnl: 0,
-    totalBought: 0 as Micros, realizedPnl: 0 as Micros, percentRealizedPnl: 0, curPrice: 500_000 as Price, redeemable: false,
-    mergeable: false, negativeRisk: false, title: '', slug: '', icon: '', eventId: null, eventSlug: '', outcome: '', oppositeOutcome: '',
-    oppositeAsset: '', outcomeIndex: m === null ? 0 : Number(m[2]), timestamp: 0, endDate: null,
+    proxyWallet: '0x0000000000000000000000000000000000000001',
+    asset,
+    conditionId: m?.[1] ?? '',
+    size: size as Shares,
+    avgPrice: 500_000 as Price,
+    initialValue: 0 as Micros,
+    currentValue: 0 as Micros,
+    cashPnl: 0 as Micros,
+    percentPnl: 0,
+    totalBought: 0 as Micros,
+    realizedPnl: 0 as Micros,
+    percentRealizedPnl: 0,
+    curPrice: 500_000 as Price,
+    redeemable: false,
+    mergeable: false,
+    negativeRisk: false,
+    title: '',
+    slug: '',
+    icon: '',
+    eventId: null,
+    eventSlug: '',
+    outcome: '',
+    oppositeOutcome: '',
+    oppositeAsset: '',
+    outcomeIndex: m === null ? 0 : Number(m[2]),
+    timestamp: 0,
+    endDate: null,
     ...over,
   };
 }

@@ -47,13 +47,21 @@ export function tracedBands(trace: string[], fills: unknown[] = []): StrategyMod
     name: 'traced-bands',
     summary: 'bands, with its calls recorded',
     parseParams: (raw, path) => bands.parseParams(raw, path) as BandsParams,
-    onStart: () => { trace.push('strategy.start'); return undefined; },
+    onStart: () => {
+      trace.push('strategy.start');
+      return undefined;
+    },
     quote: (ctx) => {
       trace.push('strategy.quote');
       return ctx.markets.flatMap((m) => m.tokens.flatMap((t) => ladder(ctx.params, m, t)));
     },
-    onFill: (_ctx, fill) => { fills.push(fill); return undefined; },
-    onStop: () => { trace.push('strategy.stop'); },
+    onFill: (_ctx, fill) => {
+      fills.push(fill);
+      return undefined;
+    },
+    onStop: () => {
+      trace.push('strategy.stop');
+    },
   });
 }
 
@@ -67,7 +75,17 @@ export function harness(opts: HarnessOptions = {}) {
   const fills: unknown[] = [];
   const executor = new FakeExecutor(clock, ledger, trace);
   const lines: LogLine[] = [];
-  const logger = createLogger({ clock, pretty: false, base: null, level: 'debug', destination: { write: (l) => { lines.push(JSON.parse(l) as LogLine); } } });
+  const logger = createLogger({
+    clock,
+    pretty: false,
+    base: null,
+    level: 'debug',
+    destination: {
+      write: (l) => {
+        lines.push(JSON.parse(l) as LogLine);
+      },
+    },
+  });
   const config = validateConfig({
     markets: { conditions: opts.markets ?? ['m1', 'm2'] },
     poll: { intervalMs: 1_000, maxBookAgeMs: 3_000, orderLookupIntervalMs: 2_000 },
@@ -76,7 +94,12 @@ export function harness(opts: HarnessOptions = {}) {
     ...opts.config,
   });
   const daemon = new Daemon({
-    config, clock, logger, gateway: gw, executor, ledger,
+    config,
+    clock,
+    logger,
+    gateway: gw,
+    executor,
+    ledger,
     strategy: opts.strategy ?? tracedBands(trace, fills),
     refreshScheduler: new ClockRefreshScheduler(clock, opts.refreshMs ?? 600_000),
     positionsCheckScheduler: new ClockRefreshScheduler(clock, opts.positionsCheckMs ?? 300_000),

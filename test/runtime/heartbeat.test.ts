@@ -23,7 +23,9 @@ class FakeBeats implements HeartbeatPort {
     this.sent.push({ id, atMs: this.clock.now() });
     if (this.mode === 'fail') return Promise.reject(new Error('503 service unavailable'));
     if (this.mode === 'hang') {
-      return new Promise((_res, rej) => { signal?.addEventListener('abort', () => rej(signal.reason), { once: true }); });
+      return new Promise((_res, rej) => {
+        signal?.addEventListener('abort', () => rej(signal.reason), { once: true });
+      });
     }
     if (this.refuseWith !== null) {
       const current = this.refuseWith;
@@ -38,9 +40,28 @@ function setup(intervalMs = 3_000, expiryMs = 10_000) {
   const clock = new VirtualClock();
   const port = new FakeBeats(clock);
   const lines: LogLine[] = [];
-  const log = createLogger({ clock, pretty: false, base: null, level: 'debug', destination: { write: (l) => { lines.push(JSON.parse(l) as LogLine); } } });
+  const log = createLogger({
+    clock,
+    pretty: false,
+    base: null,
+    level: 'debug',
+    destination: {
+      write: (l) => {
+        lines.push(JSON.parse(l) as LogLine);
+      },
+    },
+  });
   let lapses = 0;
-  const hb = new Heartbeat({ port, clock, log, intervalMs, expiryMs, onLapse: () => { lapses++; } });
+  const hb = new Heartbeat({
+    port,
+    clock,
+    log,
+    intervalMs,
+    expiryMs,
+    onLapse: () => {
+      lapses++;
+    },
+  });
   return { clock, port, lines, hb, lapses: () => lapses };
 }
 
@@ -49,16 +70,26 @@ const infos = (lines: LogLine[]): LogLine[] => lines.filter((l) => l.level === 3
 const errors = (lines: LogLine[]): LogLine[] => lines.filter((l) => l.level === 50);
 
 describe('heartbeat', () => {
-  it('beats at start and every interval, chaining each answer\'s id, on the clock only', async () => {
+  it("beats at start and every interval, chaining each answer's id, on the clock only", async () => {
     const s = setup();
     const t0 = s.clock.now();
     s.hb.start();
     await s.clock.advanceAsync(0);
     await s.clock.advanceAsync(9_000);
     expect(s.port.sent).toEqual([
-      { id: null, atMs: t0 }, { id: 'hb-1', atMs: t0 + 3_000 }, { id: 'hb-2', atMs: t0 + 6_000 }, { id: 'hb-3', atMs: t0 + 9_000 },
+      { id: null, atMs: t0 },
+      { id: 'hb-1', atMs: t0 + 3_000 },
+      { id: 'hb-2', atMs: t0 + 6_000 },
+      { id: 'hb-3', atMs: t0 + 9_000 },
     ]);
-    expect(s.hb.status()).toMatchObject({ running: true, beats: 4, failures: 0, lapsed: false, lastAcceptedAtMs: t0 + 9_000, failingSinceMs: null });
+    expect(s.hb.status()).toMatchObject({
+      running: true,
+      beats: 4,
+      failures: 0,
+      lapsed: false,
+      lastAcceptedAtMs: t0 + 9_000,
+      failingSinceMs: null,
+    });
     expect(s.lines).toEqual([]);
     await s.hb.stop();
     await s.clock.advanceAsync(60_000);
@@ -132,17 +163,33 @@ describe('heartbeat', () => {
 
   it('refuses an interval that is not below the expiry', () => {
     const s = setup();
-    expect(() => new Heartbeat({ port: s.port, clock: s.clock, log: createLogger({ clock: s.clock, level: 'silent' }), intervalMs: 10_000, expiryMs: 10_000 })).toThrow(/below the expiry/);
+    expect(
+      () =>
+        new Heartbeat({
+          port: s.port,
+          clock: s.clock,
+          log: createLogger({ clock: s.clock, level: 'silent' }),
+          intervalMs: 10_000,
+          expiryMs: 10_000,
+        }),
+    ).toThrow(/below the expiry/);
   });
 });
 
-describe('rereadOrders (a lapse\'s re-read)', () => {
+describe("rereadOrders (a lapse's re-read)", () => {
   it('resolves every unknown order, then looks up every live order and final read owed', async () => {
     const calls: string[] = [];
     let live = 3;
     const executor = {
-      resolveUnknown: (o?: { all?: boolean }) => { calls.push(`resolve all=${String(o?.all)}`); return Promise.resolve({ lookedUp: 0, live: 0, closed: 0, notFound: 0, failed: 0, fills: [] }); },
-      pollFills: (o?: { limit?: number }) => { calls.push(`poll limit=${String(o?.limit)}`); live = 0; return Promise.resolve({ lookedUp: 5, closed: 3, failed: 0, fills: [] }); },
+      resolveUnknown: (o?: { all?: boolean }) => {
+        calls.push(`resolve all=${String(o?.all)}`);
+        return Promise.resolve({ lookedUp: 0, live: 0, closed: 0, notFound: 0, failed: 0, fills: [] });
+      },
+      pollFills: (o?: { limit?: number }) => {
+        calls.push(`poll limit=${String(o?.limit)}`);
+        live = 0;
+        return Promise.resolve({ lookedUp: 5, closed: 3, failed: 0, fills: [] });
+      },
       liveOrders: () => Array.from({ length: live }, () => ({}) as never),
       fillReads: () => ({ pendingSettlements: 2 }) as never,
     };

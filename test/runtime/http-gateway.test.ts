@@ -2,8 +2,6 @@
 // each call reaches the limiter with its priority and API group, cancels overtake placements and
 // reads when the budget is short, a 429 pauses the route for its Retry-After and is not refunded,
 // permits are released (an in-flight cap never deadlocks), not-found lookups are null, paging.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { DIALECTS } from '../../src/exchange/dialect.js';
@@ -13,12 +11,21 @@ import { MemoryRateLimiter } from '../../src/ratelimit/memory-limiter.js';
 import type { RateLimitConfigInput } from '../../src/ratelimit/config.js';
 import type { AcquireOptions, Permit, RateLimiter } from '../../src/ratelimit/types.js';
 import { HttpGateway, defaultPriority, isNotFound } from '../../src/runtime/http-gateway.js';
-import { ADDRESS, CREDS, ORDER_ID, clobMarket, orderLookup, position, samplingPageFromReal, submission } from '../exchange/client/payloads.js';
+import {
+  ADDRESS,
+  CREDS,
+  ORDER_ID,
+  clobMarket,
+  orderLookup,
+  position,
+  samplingPageFromReal,
+  submission,
+} from '../exchange/client/payloads.js';
 import { json, run, startServer, type Recorded, type TestServer } from '../exchange/http/test-server.js';
 import type { ServerResponse } from 'node:http';
+import { realJson } from '../support/fixtures.js';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/http-gateway/', import.meta.url));
-const real = JSON.parse(readFileSync(`${FIXTURES}clob_rest_order_responses.json`, 'utf8')) as {
+const real = realJson('clob_rest_order_responses.json') as {
   post_order_live: WirePlacementResult;
   cancel_order: WireCancelResult;
 };
@@ -27,7 +34,10 @@ const real = JSON.parse(readFileSync(`${FIXTURES}clob_rest_order_responses.json`
 class SpyLimiter implements RateLimiter {
   readonly acquired: { route: string; priority: string; api: string | undefined; at: number }[] = [];
   readonly throttled: { route: string; retryAfterMs: number | null | undefined }[] = [];
-  constructor(readonly inner: MemoryRateLimiter, private readonly clock: VirtualClock) {}
+  constructor(
+    readonly inner: MemoryRateLimiter,
+    private readonly clock: VirtualClock,
+  ) {}
   async acquire(route: string, opts: AcquireOptions): Promise<Permit> {
     const p = await this.inner.acquire(route, opts);
     this.acquired.push({ route, priority: opts.priority, api: opts.api, at: this.clock.now() });
@@ -74,14 +84,23 @@ async function setup(config: RateLimitConfigInput = {}, positionsPageSize?: numb
   const limiter = new SpyLimiter(new MemoryRateLimiter({ clock, config }), clock);
   const gw = new HttpGateway({
     client: {
-      clobUrl: `${server.url}/clob`, dataUrl: `${server.url}/data`, dialect: DIALECTS.spec, credentials: CREDS, address: ADDRESS,
-      clock, random: () => 0, backoff: { baseDelayMs: 100, maxDelayMs: 100 },
+      clobUrl: `${server.url}/clob`,
+      dataUrl: `${server.url}/data`,
+      dialect: DIALECTS.spec,
+      credentials: CREDS,
+      address: ADDRESS,
+      clock,
+      random: () => 0,
+      backoff: { baseDelayMs: 100, maxDelayMs: 100 },
     },
     limiter,
     ...(positionsPageSize !== undefined ? { positionsPageSize } : {}),
   });
   const h: H = {
-    server, clock, limiter, gw,
+    server,
+    clock,
+    limiter,
+    gw,
     on: (key, a) => answers.set(key, typeof a === 'function' ? (a as Answer) : (_req, res) => json(res, 200, a)),
   };
   open.push(h);
@@ -91,7 +110,12 @@ async function setup(config: RateLimitConfigInput = {}, positionsPageSize?: numb
 /** One bucket of `limit` per second shared by every CLOB route, no margin. */
 const TIGHT = (limit: number, extra: Partial<RateLimitConfigInput> = {}): RateLimitConfigInput => ({
   marginMs: 0,
-  budgets: { replace: true, buckets: { general: [{ limit, windowMs: 1000 }] }, general: { clob: 'general' }, routes: {} },
+  budgets: {
+    replace: true,
+    buckets: { general: [{ limit, windowMs: 1000 }] },
+    general: { clob: 'general' },
+    routes: {},
+  },
   ...extra,
 });
 
@@ -118,7 +142,11 @@ describe('HttpGateway and the limiter', () => {
       ['GET /clob-markets/{condition_id}', 'read', 'clob'],
     ]);
     expect(h.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'POST /clob/orders', 'POST /clob/orders', 'DELETE /clob/order', `GET /clob/data/order/${ORDER_ID}`, 'GET /clob/clob-markets/0xabc',
+      'POST /clob/orders',
+      'POST /clob/orders',
+      'DELETE /clob/order',
+      `GET /clob/data/order/${ORDER_ID}`,
+      'GET /clob/clob-markets/0xabc',
     ]);
     // Signed routes carry the L2 headers.
     expect(h.server.requests[0]!.headers['svc_api_key']).toBe(CREDS.apiKey);
@@ -138,7 +166,13 @@ describe('HttpGateway and the limiter', () => {
       h.gw.cancelOrder(ORDER_ID),
     ]);
     await run(h.clock, all);
-    const order = h.server.requests.slice(1).map((r) => (r.method === 'POST' ? `POST ${String((JSON.parse(r.body) as Array<{ order: { salt: string } }>)[0]!.order.salt)}` : r.method));
+    const order = h.server.requests
+      .slice(1)
+      .map((r) =>
+        r.method === 'POST'
+          ? `POST ${String((JSON.parse(r.body) as Array<{ order: { salt: string } }>)[0]!.order.salt)}`
+          : r.method,
+      );
     expect(order).toEqual(['DELETE', 'POST 11', 'POST 10', 'GET']);
     // Admission is the send time: one a second, as the window allows.
     expect(h.limiter.acquired.slice(1).map((a) => a.at - t0)).toEqual([1000, 2000, 3000, 4000]);
@@ -147,7 +181,10 @@ describe('HttpGateway and the limiter', () => {
   it('a 429 pauses the route for its Retry-After; the write is not retried and its send is not refunded', async () => {
     const h = await setup({ marginMs: 0 });
     h.on('POST /clob/orders', (_req, res) => json(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '3' }));
-    const err = await run(h.clock, h.gw.postOrders([submission()], 'new')).then(() => null, (e: unknown) => e);
+    const err = await run(h.clock, h.gw.postOrders([submission()], 'new')).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ExchangeHttpError);
     expect(err).toMatchObject({ code: 'EXCHANGE_THROTTLED', retryAfterMs: 3000, ambiguous: false });
     expect(h.server.requests).toHaveLength(1);
@@ -161,13 +198,20 @@ describe('HttpGateway and the limiter', () => {
   it('a retried read passes the gate once per attempt and holds one in-flight slot at a time', async () => {
     const h = await setup({ maxInFlight: 1 });
     let n = 0;
-    h.on(`GET /clob/data/order/${ORDER_ID}`, (_req, res) => { n++; if (n === 1) json(res, 500, { error: 'internal' }); else json(res, 200, orderLookup); });
+    h.on(`GET /clob/data/order/${ORDER_ID}`, (_req, res) => {
+      n++;
+      if (n === 1) json(res, 500, { error: 'internal' });
+      else json(res, 200, orderLookup);
+    });
     const rec = await run(h.clock, h.gw.getOrder(ORDER_ID));
     expect(rec?.id).toBe(ORDER_ID);
     expect(h.limiter.acquired.map((a) => a.route)).toEqual(['GET /data/order/{id}', 'GET /data/order/{id}']);
     expect(h.limiter.inner.inFlightCount()).toBe(0);
     // With one slot, concurrent calls take turns and all complete.
-    const many = await run(h.clock, Promise.all([h.gw.getOrder(ORDER_ID), h.gw.getOrder(ORDER_ID), h.gw.getOrder(ORDER_ID)]));
+    const many = await run(
+      h.clock,
+      Promise.all([h.gw.getOrder(ORDER_ID), h.gw.getOrder(ORDER_ID), h.gw.getOrder(ORDER_ID)]),
+    );
     expect(many.every((r) => r?.id === ORDER_ID)).toBe(true);
     expect(h.limiter.inner.inFlightCount()).toBe(0);
   });
@@ -181,7 +225,10 @@ describe('HttpGateway routes', () => {
     h.on('GET /clob/data/order/0x03', (_req, res) => json(res, 401, { error: 'Unauthorized/Invalid api key' }));
     expect(await run(h.clock, h.gw.getOrder('0x01'))).toBeNull();
     expect(await run(h.clock, h.gw.getOrder('0x02'))).toBeNull();
-    const e = await run(h.clock, h.gw.getOrder('0x03')).then(() => null, (x: unknown) => x);
+    const e = await run(h.clock, h.gw.getOrder('0x03')).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toMatchObject({ code: 'EXCHANGE_UNAUTHORIZED' });
     expect(isNotFound(e)).toBe(false);
   });
@@ -194,10 +241,16 @@ describe('HttpGateway routes', () => {
     });
     const all = await run(h.clock, h.gw.getPositions(ADDRESS));
     expect(all).toHaveLength(5);
-    expect(h.server.requests.map((r) => [r.query.get('offset'), r.query.get('limit'), r.query.get('sizeThreshold')])).toEqual([
-      ['0', '2', '0'], ['2', '2', '0'], ['4', '2', '0'],
+    expect(
+      h.server.requests.map((r) => [r.query.get('offset'), r.query.get('limit'), r.query.get('sizeThreshold')]),
+    ).toEqual([
+      ['0', '2', '0'],
+      ['2', '2', '0'],
+      ['4', '2', '0'],
     ]);
-    expect(h.limiter.acquired.map((a) => [a.route, a.api])).toEqual(Array.from({ length: 3 }, () => ['GET /positions', 'data']));
+    expect(h.limiter.acquired.map((a) => [a.route, a.api])).toEqual(
+      Array.from({ length: 3 }, () => ['GET /positions', 'data']),
+    );
   });
 
   it('samplingMarkets follows the cursor through every page, each page through the gate', async () => {
@@ -205,10 +258,20 @@ describe('HttpGateway routes', () => {
     h.on('GET /clob/sampling-markets', (req, res) => {
       json(res, 200, samplingPageFromReal(req.query.get('next_cursor') === 'MTAw' ? 'LTE=' : 'MTAw'));
     });
-    const got = await run(h.clock, (async () => { let n = 0; for await (const _m of h.gw.samplingMarkets()) n++; return n; })());
+    const got = await run(
+      h.clock,
+      (async () => {
+        let n = 0;
+        for await (const _m of h.gw.samplingMarkets()) n++;
+        return n;
+      })(),
+    );
     expect(got).toBeGreaterThan(100);
     expect(h.server.requests).toHaveLength(2);
-    expect(h.limiter.acquired.map((a) => [a.route, a.priority])).toEqual([['GET /sampling-markets', 'read'], ['GET /sampling-markets', 'read']]);
+    expect(h.limiter.acquired.map((a) => [a.route, a.priority])).toEqual([
+      ['GET /sampling-markets', 'read'],
+      ['GET /sampling-markets', 'read'],
+    ]);
   });
 
   it('empty batches send nothing; close() closes the client', async () => {
@@ -217,7 +280,10 @@ describe('HttpGateway routes', () => {
     expect((await h.gw.getMidpoints([])).size).toBe(0);
     expect(h.server.requests).toHaveLength(0);
     await h.gw.close();
-    const e = await run(h.clock, h.gw.getOrder(ORDER_ID)).then(() => null, (x: unknown) => x);
+    const e = await run(h.clock, h.gw.getOrder(ORDER_ID)).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toMatchObject({ code: 'EXCHANGE_CLOSED' });
   });
 

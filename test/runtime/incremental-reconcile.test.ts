@@ -3,21 +3,32 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Price, Shares } from '../../src/core/money.js';
+import type { LiveOrder, LiveOrderState } from '../../src/core/order.js';
+import type { DesiredQuote } from '../../src/core/quote.js';
 import { reconcile } from '../../src/execution/reconcile.js';
-import type { DesiredQuote, LiveOrder, LiveOrderState } from '../../src/execution/types.js';
 import { IncrementalReconciler } from '../../src/runtime/incremental-reconcile.js';
 
 const TOKENS = ['tok-a', 'tok-b', 'tok-c', 'tok-d'];
 const TOL = { toleranceBps: 1_000, toleranceShares: 0 };
 
-const quoteArb = (tokenId: string) => fc.record({
-  side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
-  price: fc.integer({ min: 40, max: 45 }).map((c) => c * 10_000),
-  size: fc.integer({ min: 1, max: 30 }).map((s) => s * 1_000_000),
-  tag: fc.option(fc.constantFrom('band-0', 'band-1'), { nil: undefined }),
-}).map((q): DesiredQuote => ({ tokenId, side: q.side, price: q.price as Price, size: q.size as Shares, ...(q.tag !== undefined ? { tag: q.tag } : {}) }));
+const quoteArb = (tokenId: string) =>
+  fc
+    .record({
+      side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+      price: fc.integer({ min: 40, max: 45 }).map((c) => c * 10_000),
+      size: fc.integer({ min: 1, max: 30 }).map((s) => s * 1_000_000),
+      tag: fc.option(fc.constantFrom('band-0', 'band-1'), { nil: undefined }),
+    })
+    .map((q): DesiredQuote => ({
+      tokenId,
+      side: q.side,
+      price: q.price as Price,
+      size: q.size as Shares,
+      ...(q.tag !== undefined ? { tag: q.tag } : {}),
+    }));
 
-const orderArb = (tokenId: string) => fc.record({
+/** An order's own fields; its token is the one it is drawn for, set when the step is applied. */
+const orderArb = fc.record({
   side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
   price: fc.integer({ min: 40, max: 45 }).map((c) => c * 10_000),
   size: fc.integer({ min: 1, max: 30 }),
@@ -27,54 +38,84 @@ const orderArb = (tokenId: string) => fc.record({
 });
 
 /** Per token: keep last step's inputs, or draw new ones. */
-const stepArb = fc.tuple(...TOKENS.map((t) => fc.record({
-  keep: fc.boolean(),
-  desired: fc.array(quoteArb(t), { maxLength: 5 }),
-  orders: fc.array(orderArb(t), { maxLength: 5 }),
-  min: fc.constantFrom(0, 5_000_000),
-})));
+const stepArb = fc.tuple(
+  ...TOKENS.map((t) =>
+    fc.record({
+      keep: fc.boolean(),
+      desired: fc.array(quoteArb(t), { maxLength: 5 }),
+      orders: fc.array(orderArb, { maxLength: 5 }),
+      min: fc.constantFrom(0, 5_000_000),
+    }),
+  ),
+);
 
 describe('IncrementalReconciler', () => {
   it('property: equals reconcile exactly over any sequence of inputs', () => {
-    fc.assert(fc.property(fc.array(stepArb, { minLength: 1, maxLength: 8 }), (steps) => {
-      const inc = new IncrementalReconciler(TOL);
-      const cur = new Map<string, { desired: DesiredQuote[]; orders: LiveOrder[]; min: number }>();
-      let nextId = 0;
-      for (const step of steps) {
-        step.forEach((s, i) => {
-          const token = TOKENS[i] as string;
-          if (s.keep && cur.has(token)) return;
-          cur.set(token, {
-            desired: s.desired,
-            orders: s.orders.map((o) => ({
-              id: `id-${nextId++}`, tokenId: token, side: o.side, price: o.price as Price, originalSize: (o.size * 1_000_000) as Shares,
-              sizeMatched: (Math.min(o.matched, o.size) * 1_000_000) as Shares, state: o.state, createdAtMs: 1_000 + o.age,
-            })),
-            min: s.min,
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 8 }), (steps) => {
+        const inc = new IncrementalReconciler(TOL);
+        const cur = new Map<string, { desired: DesiredQuote[]; orders: LiveOrder[]; min: number }>();
+        let nextId = 0;
+        for (const step of steps) {
+          step.forEach((s, i) => {
+            const token = TOKENS[i] as string;
+            if (s.keep && cur.has(token)) return;
+            cur.set(token, {
+              desired: s.desired,
+              orders: s.orders.map((o) => ({
+                id: `id-${nextId++}`,
+                tokenId: token,
+                side: o.side,
+                price: o.price as Price,
+                originalSize: (o.size * 1_000_000) as Shares,
+                sizeMatched: (Math.min(o.matched, o.size) * 1_000_000) as Shares,
+                state: o.state,
+                createdAtMs: 1_000 + o.age,
+              })),
+              min: s.min,
+            });
           });
-        });
-        const desired = [...cur.values()].flatMap((v) => v.desired);
-        const live = [...cur.values()].flatMap((v) => v.orders);
-        const minOf = (t: string): number => cur.get(t)?.min ?? 0;
-        expect(inc.plan(desired, live, minOf)).toEqual(reconcile(desired, live, { ...TOL, minOrderSize: minOf }));
-      }
-    }), { numRuns: 300 });
+          const desired = [...cur.values()].flatMap((v) => v.desired);
+          const live = [...cur.values()].flatMap((v) => v.orders);
+          const minOf = (t: string): number => cur.get(t)?.min ?? 0;
+          expect(inc.plan(desired, live, minOf)).toEqual(reconcile(desired, live, { ...TOL, minOrderSize: minOf }));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('recomputes only the tokens whose inputs changed, and rejects a duplicated order id', () => {
     const inc = new IncrementalReconciler(TOL);
-    const q = (tokenId: string, price: number): DesiredQuote => ({ tokenId, side: 'BUY', price: price as Price, size: 10_000_000 as Shares });
+    const q = (tokenId: string, price: number): DesiredQuote => ({
+      tokenId,
+      side: 'BUY',
+      price: price as Price,
+      size: 10_000_000 as Shares,
+    });
     const desired = [q('a', 400_000), q('b', 410_000), q('c', 420_000)];
     inc.plan(desired, []);
     expect(inc.lastRecomputed).toBe(3);
-    const again = inc.plan(desired.map((x) => ({ ...x })), []);
+    const again = inc.plan(
+      desired.map((x) => ({ ...x })),
+      [],
+    );
     expect(inc.lastRecomputed).toBe(0);
     expect(again.placements).toHaveLength(3); // nothing was placed: the same plan again
     inc.plan([q('a', 400_000), q('b', 430_000), q('c', 420_000)], []);
     expect(inc.lastRecomputed).toBe(1);
     inc.plan([q('a', 400_000), q('b', 430_000), q('c', 420_000)], [], (t) => (t === 'c' ? 20_000_000 : 0));
     expect(inc.lastRecomputed).toBe(1); // c's minimum changed
-    const o: LiveOrder = { id: 'x', tokenId: 'a', side: 'BUY', price: 400_000 as Price, originalSize: 10_000_000 as Shares, sizeMatched: 0 as Shares, state: 'live', createdAtMs: 0 };
+    const o: LiveOrder = {
+      id: 'x',
+      tokenId: 'a',
+      side: 'BUY',
+      price: 400_000 as Price,
+      originalSize: 10_000_000 as Shares,
+      sizeMatched: 0 as Shares,
+      state: 'live',
+      createdAtMs: 0,
+    };
     expect(() => inc.plan([], [o, { ...o, tokenId: 'b' }])).toThrow(/appears twice/);
   });
 });

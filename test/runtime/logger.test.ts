@@ -9,7 +9,14 @@ import { buildL1Headers } from '../../src/exchange/auth/l1.js';
 import { buildL2Headers } from '../../src/exchange/auth/l2.js';
 import { credentialsFromEnv } from '../../src/exchange/auth/credentials.js';
 import { getDialect } from '../../src/exchange/dialect.js';
-import { createLogger, isSecretKey, readableLine, REDACTED, scrub, secretValueFilter } from '../../src/runtime/logger.js';
+import {
+  createLogger,
+  isSecretKey,
+  readableLine,
+  REDACTED,
+  scrub,
+  secretValueFilter,
+} from '../../src/runtime/logger.js';
 
 const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I=';
 const PASSPHRASE = 'ab'.repeat(32);
@@ -20,7 +27,14 @@ function capture(opts: { pretty?: boolean; secrets?: string[] } = {}) {
   const clock = new VirtualClock(Date.UTC(2026, 0, 1, 12, 30, 5, 250));
   const lines: string[] = [];
   const log = createLogger({
-    clock, pretty: opts.pretty ?? false, destination: { write: (l) => { lines.push(l); } }, base: null,
+    clock,
+    pretty: opts.pretty ?? false,
+    destination: {
+      write: (l) => {
+        lines.push(l);
+      },
+    },
+    base: null,
     ...(opts.secrets !== undefined ? { secrets: opts.secrets } : {}),
   });
   return { clock, lines, log };
@@ -38,14 +52,29 @@ describe('logger output', () => {
     log.warn('late');
     expect(lines).toHaveLength(2);
     const a = JSON.parse(lines[0] as string) as Record<string, unknown>;
-    expect(a).toEqual({ level: 30, time: Date.UTC(2026, 0, 1, 12, 30, 5, 250), msg: 'cycle', books: 500, quotes: 1200 });
+    expect(a).toEqual({
+      level: 30,
+      time: Date.UTC(2026, 0, 1, 12, 30, 5, 250),
+      msg: 'cycle',
+      books: 500,
+      quotes: 1200,
+    });
     expect((JSON.parse(lines[1] as string) as { time: number }).time).toBe(Date.UTC(2026, 0, 1, 12, 30, 6, 250));
   });
 
   it('honours the level', () => {
     const clock = new VirtualClock();
     const lines: string[] = [];
-    const log = createLogger({ clock, level: 'warn', pretty: false, destination: { write: (l) => { lines.push(l); } } });
+    const log = createLogger({
+      clock,
+      level: 'warn',
+      pretty: false,
+      destination: {
+        write: (l) => {
+          lines.push(l);
+        },
+      },
+    });
     log.info('hidden');
     log.error('shown');
     expect(lines).toHaveLength(1);
@@ -73,7 +102,11 @@ describe('logger output', () => {
 describe('secret redaction', () => {
   it('never prints the fields of a credentials object, plain or self-redacting', () => {
     const { lines, log } = capture();
-    const creds = credentialsFromEnv({ ODDSMAKER_API_KEY: API_KEY, ODDSMAKER_API_SECRET: SECRET, ODDSMAKER_API_PASSPHRASE: PASSPHRASE });
+    const creds = credentialsFromEnv({
+      ODDSMAKER_API_KEY: API_KEY,
+      ODDSMAKER_API_SECRET: SECRET,
+      ODDSMAKER_API_PASSPHRASE: PASSPHRASE,
+    });
     log.info({ creds }, 'loaded');
     log.info({ creds: { apiKey: API_KEY, secret: SECRET, passphrase: PASSPHRASE } }, 'plain');
     log.info({ secret: SECRET, passphrase: PASSPHRASE, privateKey: PRIVATE_KEY }, 'top level');
@@ -85,14 +118,26 @@ describe('secret redaction', () => {
 
   it('never prints signed L2 headers of either dialect', () => {
     const { lines, log } = capture();
-    const creds = credentialsFromEnv({ ODDSMAKER_API_KEY: API_KEY, ODDSMAKER_API_SECRET: SECRET, ODDSMAKER_API_PASSPHRASE: PASSPHRASE });
+    const creds = credentialsFromEnv({
+      ODDSMAKER_API_KEY: API_KEY,
+      ODDSMAKER_API_SECRET: SECRET,
+      ODDSMAKER_API_PASSPHRASE: PASSPHRASE,
+    });
     for (const name of ['spec', 'polymarket'] as const) {
       const headers = buildL2Headers({
-        dialect: getDialect(name), credentials: creds, address: '0x0000000000000000000000000000000000000001',
-        timestampSec: 1_700_000_000, method: 'POST', path: '/orders', body: '[]',
+        dialect: getDialect(name),
+        credentials: creds,
+        address: '0x0000000000000000000000000000000000000001',
+        timestampSec: 1_700_000_000,
+        method: 'POST',
+        path: '/orders',
+        body: '[]',
       });
       log.info({ headers }, 'request');
-      log.info({ req: { headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) } }, 'lower-case');
+      log.info(
+        { req: { headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) } },
+        'lower-case',
+      );
       log.info({ request: { method: 'POST', headers } }, 'nested');
       for (const [k, v] of Object.entries(headers)) {
         if (/SIGNATURE|PASSPHRASE|API_KEY/.test(k)) expect(lines.join('')).not.toContain(v);
@@ -108,7 +153,12 @@ describe('secret redaction', () => {
     const { lines, log } = capture();
     const wallet = new Wallet(PRIVATE_KEY);
     for (const name of ['spec', 'polymarket'] as const) {
-      const headers = await buildL1Headers({ dialect: getDialect(name), wallet, timestampSec: 1_700_000_000, nonce: 0 });
+      const headers = await buildL1Headers({
+        dialect: getDialect(name),
+        wallet,
+        timestampSec: 1_700_000_000,
+        nonce: 0,
+      });
       log.info({ headers }, 'derive');
       const sig = Object.entries(headers).find(([k]) => k.endsWith('SIGNATURE'))?.[1] as string;
       expect(sig).toMatch(/^0x[0-9a-f]{130}$/);
@@ -121,12 +171,23 @@ describe('secret redaction', () => {
 
   it('redacts at any depth, in arrays, maps, child bindings and errors', () => {
     const { lines, log } = capture();
-    log.info({ a: { b: { c: { d: { privateKey: PRIVATE_KEY } } } }, list: [{ api_secret: SECRET }], m: new Map([['POLY_PASSPHRASE', PASSPHRASE]]) }, 'deep');
+    log.info(
+      {
+        a: { b: { c: { d: { privateKey: PRIVATE_KEY } } } },
+        list: [{ api_secret: SECRET }],
+        m: new Map([['POLY_PASSPHRASE', PASSPHRASE]]),
+      },
+      'deep',
+    );
     log.child({ auth: { passphrase: PASSPHRASE } }).info('child');
-    const err = Object.assign(new Error('request failed'), { config: { headers: { Authorization: `Bearer ${SECRET}` } } });
+    const err = Object.assign(new Error('request failed'), {
+      config: { headers: { Authorization: `Bearer ${SECRET}` } },
+    });
     log.error({ err }, 'error');
     assertClean(lines.join(''));
-    expect(JSON.parse(lines[2] as string)).toMatchObject({ err: { message: 'request failed', config: { headers: { Authorization: REDACTED } } } });
+    expect(JSON.parse(lines[2] as string)).toMatchObject({
+      err: { message: 'request failed', config: { headers: { Authorization: REDACTED } } },
+    });
   });
 
   it('censors given secret values even inside message text', () => {
@@ -138,22 +199,45 @@ describe('secret redaction', () => {
   });
 
   it('classifies secret key names across spellings', () => {
-    for (const k of ['secret', 'apiSecret', 'passphrase', 'SVC_PASSPHRASE', 'poly_signature', 'POLY_API_KEY', 'privateKey', 'private_key', 'Authorization', 'proxy-authorization', 'ODDSMAKER_KEYSTORE_PASSWORD']) {
+    for (const k of [
+      'secret',
+      'apiSecret',
+      'passphrase',
+      'SVC_PASSPHRASE',
+      'poly_signature',
+      'POLY_API_KEY',
+      'privateKey',
+      'private_key',
+      'Authorization',
+      'proxy-authorization',
+      'ODDSMAKER_KEYSTORE_PASSWORD',
+    ]) {
       expect(isSecretKey(k), k).toBe(true);
     }
-    for (const k of ['SVC_TIMESTAMP', 'SVC_ADDRESS', 'tokenId', 'price', 'market', 'seed']) expect(isSecretKey(k), k).toBe(false);
+    for (const k of ['SVC_TIMESTAMP', 'SVC_ADDRESS', 'tokenId', 'price', 'market', 'seed'])
+      expect(isSecretKey(k), k).toBe(false);
   });
 
   it('property: a secret under any secret-bearing key at any depth never reaches the line', () => {
-    const keyArb = fc.constantFrom('secret', 'passphrase', 'privateKey', 'SVC_SIGNATURE', 'POLY_PASSPHRASE', 'svc_api_key', 'authorization');
+    const keyArb = fc.constantFrom(
+      'secret',
+      'passphrase',
+      'privateKey',
+      'SVC_SIGNATURE',
+      'POLY_PASSPHRASE',
+      'svc_api_key',
+      'authorization',
+    );
     const pathArb = fc.array(fc.constantFrom('a', 'headers', 'creds', 'x_y'), { maxLength: 6 });
-    fc.assert(fc.property(pathArb, keyArb, fc.stringMatching(/^[A-Za-z0-9+/]{16,40}$/), (path, key, secret) => {
-      let obj: Record<string, unknown> = { [key]: secret };
-      for (const p of [...path].reverse()) obj = { [p]: obj };
-      const { lines, log } = capture();
-      log.info(obj, 'p');
-      return !(lines[0] as string).includes(secret);
-    }));
+    fc.assert(
+      fc.property(pathArb, keyArb, fc.stringMatching(/^[A-Za-z0-9+/]{16,40}$/), (path, key, secret) => {
+        let obj: Record<string, unknown> = { [key]: secret };
+        for (const p of [...path].reverse()) obj = { [p]: obj };
+        const { lines, log } = capture();
+        log.info(obj, 'p');
+        return !(lines[0] as string).includes(secret);
+      }),
+    );
   });
 
   it('scrub leaves the input untouched and handles cycles', () => {

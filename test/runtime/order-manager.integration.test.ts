@@ -15,8 +15,9 @@ import { Daemon } from '../../src/runtime/daemon.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import type { StrategyFill } from '../../src/strategy/sdk.js';
 import { T0 } from '../marketdata/helpers.js';
-import { FakeVenue } from './fake-venue.js';
+import { FakeVenue } from '../support/fake-venue.js';
 import { tracedBands, type LogLine } from './harness.js';
+import { stopLine } from '../support/stop-line.js';
 
 const SH = 1_000_000;
 const KEY = `0x${'4c'.repeat(32)}`;
@@ -31,12 +32,28 @@ function setup() {
   venue.addMarket({ conditionId: M2, tokens: ['2001', '2002'] });
   const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
   const lines: LogLine[] = [];
-  const logger = createLogger({ clock, pretty: false, base: null, destination: { write: (l) => { lines.push(JSON.parse(l) as LogLine); } } });
+  const logger = createLogger({
+    clock,
+    pretty: false,
+    base: null,
+    destination: {
+      write: (l) => {
+        lines.push(JSON.parse(l) as LogLine);
+      },
+    },
+  });
   const signer = new OrderSigner(KEY, dialect);
   let salt = 0;
   const manager = new OrderManager({
-    clock, gateway: venue, ledger, dialect, owner: '123e4567-e89b-12d3-a456-426614174000',
-    signer: { address: signer.address, signBatch: async (os: readonly UnsignedOrder[]) => os.map((o) => signer.sign(o)) },
+    clock,
+    gateway: venue,
+    ledger,
+    dialect,
+    owner: '123e4567-e89b-12d3-a456-426614174000',
+    signer: {
+      address: signer.address,
+      signBatch: async (os: readonly UnsignedOrder[]) => os.map((o) => signer.sign(o)),
+    },
     random: () => ((salt++ % 1000) + 0.5) / 1000,
     logger: logger.child({ component: 'orders' }),
     config: { unknownLookupDelayMs: 0 },
@@ -50,7 +67,13 @@ function setup() {
   const trace: string[] = [];
   const fills: StrategyFill[] = [];
   const daemon = new Daemon({
-    config, clock, logger, gateway: venue, executor: manager, ledger, strategy: tracedBands(trace, fills),
+    config,
+    clock,
+    logger,
+    gateway: venue,
+    executor: manager,
+    ledger,
+    strategy: tracedBands(trace, fills),
     refreshScheduler: new ClockRefreshScheduler(clock, 600_000),
   });
   return { clock, venue, ledger, manager, daemon, lines, fills };
@@ -61,22 +84,22 @@ describe('daemon + order manager', () => {
     const s = setup();
     await s.daemon.start();
     await s.clock.advanceAsync(0);
-    expect(s.venue.live()).toHaveLength(12);
+    expect(s.venue.liveOrders()).toHaveLength(12);
     expect(s.ledger.openOrders()).toHaveLength(12);
-    expect(s.lines.find((l) => l.msg === 'cycle')).toMatchObject({ quotes: 12, placed: 12, openOrders: 12 });
+    expect(s.ledger.recentCycles()).toContainEqual(expect.objectContaining({ quotes: 12, placed: 12 }));
 
-    const bid = s.venue.live().find((o) => o.tokenId === '1001' && o.price === 490_000);
+    const bid = s.venue.liveOrders().find((o) => o.tokenId === '1001' && o.price === 490_000);
     expect(bid).toBeDefined();
     s.venue.fill(bid?.id as string, 4 * SH);
     await s.clock.advanceAsync(2_000); // the next lookup round finds it
     expect(s.ledger.position('1001')?.size).toBe(4 * SH);
-    expect(s.fills.map((f) => [f.orderId, f.size, f.tag])).toEqual([[bid?.id, 4 * SH as Shares, 'band-0']]);
+    expect(s.fills.map((f) => [f.orderId, f.size, f.tag])).toEqual([[bid?.id, (4 * SH) as Shares, 'band-0']]);
     await s.clock.advanceAsync(1_000);
-    expect(s.lines.filter((l) => l.msg === 'cycle').some((l) => l.fills === 1)).toBe(true);
+    expect(s.ledger.recentCycles().some((c) => c.fills === 1)).toBe(true);
 
     const r = await s.daemon.stop();
     expect(r.timedOut).toBe(false);
-    expect(s.venue.live()).toEqual([]);
+    expect(s.venue.liveOrders()).toEqual([]);
     expect(r.cancelAll?.remaining).toEqual([]);
     expect(s.ledger.isOpen).toBe(false);
   });
@@ -85,13 +108,13 @@ describe('daemon + order manager', () => {
     const s = setup();
     await s.daemon.start();
     await s.clock.advanceAsync(0);
-    expect(s.venue.live()).toHaveLength(12);
+    expect(s.venue.liveOrders()).toHaveLength(12);
     await s.daemon.tripKillSwitch('operator');
     await s.clock.advanceAsync(3_000);
-    expect(s.venue.live()).toEqual([]);
+    expect(s.venue.liveOrders()).toEqual([]);
     s.daemon.clearKillSwitch();
     await s.clock.advanceAsync(1_000);
-    expect(s.venue.live()).toHaveLength(12);
+    expect(s.venue.liveOrders()).toHaveLength(12);
     await s.daemon.stop();
   });
 
@@ -99,7 +122,7 @@ describe('daemon + order manager', () => {
     const s = setup();
     await s.daemon.start();
     await s.clock.advanceAsync(0);
-    const [a, b] = s.venue.live();
+    const [a, b] = s.venue.liveOrders();
     // Fills the daemon has not read yet when the stop begins: the final reads must find them.
     s.venue.fill(a?.id as string, 2 * SH);
     s.venue.fill(b?.id as string, 1 * SH);
@@ -109,10 +132,16 @@ describe('daemon + order manager', () => {
     const r = await stopping;
     expect(r.timedOut).toBe(false);
     expect(r.remainingLive).toHaveLength(12);
-    expect(new Set(r.remainingLive)).toEqual(new Set(s.venue.live().map((o) => o.id)));
+    expect(new Set(r.remainingLive)).toEqual(new Set(s.venue.liveOrders().map((o) => o.id)));
     expect(r.cancelAll).toMatchObject({ fillsRecorded: 2, fillSharesRecorded: 3 * SH });
-    const line = s.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('daemon stopped'));
-    expect(line).toMatchObject({ level: 50, remaining: 12, fillsRecorded: 2, fillShares: '3', timedOut: false });
-    expect(line?.msg).toMatch(/12 orders possibly still live.*cancelled by the next start/);
+    // The stop line, an error naming every order possibly still live.
+    expect(stopLine(s.lines)).toMatchObject({
+      level: 50,
+      remaining: 12,
+      fillsRecorded: 2,
+      fillShares: '3',
+      timedOut: false,
+    });
+    expect(new Set(stopLine(s.lines)?.remainingIds as string[])).toEqual(new Set(r.remainingLive));
   });
 });

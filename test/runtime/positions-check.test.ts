@@ -29,8 +29,16 @@ type H = ReturnType<typeof harness>;
 /** A ledger position of `shares` of a token, bought at 0.5 (as an earlier run's fill). */
 function hold(h: H, tokenId: string, conditionId: string, shares: number): void {
   h.ledger.recordFill({
-    tokenId, conditionId, side: 'BUY', price: 500_000 as Price, size: Math.round(shares * SH) as Shares, feeMicros: 0 as Micros,
-    liquidity: 'maker', timeMs: h.clock.now(), source: 'sim', dedupKey: `${tokenId}:${shares}:${h.clock.now()}`,
+    tokenId,
+    conditionId,
+    side: 'BUY',
+    price: 500_000 as Price,
+    size: Math.round(shares * SH) as Shares,
+    feeMicros: 0 as Micros,
+    liquidity: 'maker',
+    timeMs: h.clock.now(),
+    source: 'sim',
+    dedupKey: `${tokenId}:${shares}:${h.clock.now()}`,
   });
 }
 
@@ -48,15 +56,35 @@ describe('positions check: agreement and differences', () => {
     hold(h, 'm2-no', 'm2', 2.5);
     h.gw.positions = [position('m1:0', 4 * SH), position('m2:1', 2.5 * SH)];
     await started(h);
-    expect(h.lines.find((l) => l.msg === 'positions check scheduled')).toMatchObject({ schedule: `every ${PERIOD} ms`, address: ACCOUNT });
+    expect(h.lines.find((l) => l.msg === 'positions check scheduled')).toMatchObject({
+      schedule: `every ${PERIOD} ms`,
+      address: ACCOUNT,
+    });
     await h.clock.advanceAsync(PERIOD - 1);
     expect(h.gw.positionCalls).toEqual([]); // not at start: on the schedule
     await h.clock.advanceAsync(1);
     expect(h.gw.positionCalls).toEqual([ACCOUNT]);
-    expect(checkLines(h)).toEqual([expect.objectContaining({ msg: AGREE, level: 30, positions: 2, exchangePositions: 2, component: 'positions-check' })]);
+    expect(checkLines(h)).toEqual([
+      expect.objectContaining({
+        msg: AGREE,
+        level: 30,
+        positions: 2,
+        exchangePositions: 2,
+        component: 'positions-check',
+      }),
+    ]);
     expect(h.daemon.status().positionsCheck).toMatchObject({
-      address: ACCOUNT, runs: 1, running: false,
-      last: { outcome: 'agree', ledgerPositions: 2, exchangePositions: 2, differences: [], error: null, atMs: h.clock.now() },
+      address: ACCOUNT,
+      runs: 1,
+      running: false,
+      last: {
+        outcome: 'agree',
+        ledgerPositions: 2,
+        exchangePositions: 2,
+        differences: [],
+        error: null,
+        atMs: h.clock.now(),
+      },
     });
 
     // A fill recorded while running is part of the next check.
@@ -82,21 +110,57 @@ describe('positions check: agreement and differences', () => {
     expect(h.gw.positionCalls).toHaveLength(2);
     // One line per difference, in token order.
     expect(checkLines(h)).toEqual([
-      expect.objectContaining({ msg: DIFFER, level: 40, kind: 'size_mismatch', token: 'm1-yes', asset: 'm1:0', ledgerSize: '4', exchangeSize: '3.5', diff: '-0.5' }),
-      expect.objectContaining({ msg: DIFFER, level: 40, kind: 'missing_on_exchange', token: 'm2-no', asset: null, ledgerSize: '2', exchangeSize: '0', diff: '-2' }),
-      expect.objectContaining({ msg: DIFFER, level: 40, kind: 'missing_in_ledger', token: 'm2-yes', asset: 'm2:0', ledgerSize: '0', exchangeSize: '1', diff: '1' }),
+      expect.objectContaining({
+        msg: DIFFER,
+        level: 40,
+        kind: 'size_mismatch',
+        token: 'm1-yes',
+        asset: 'm1:0',
+        ledgerSize: '4',
+        exchangeSize: '3.5',
+        diff: '-0.5',
+      }),
+      expect.objectContaining({
+        msg: DIFFER,
+        level: 40,
+        kind: 'missing_on_exchange',
+        token: 'm2-no',
+        asset: null,
+        ledgerSize: '2',
+        exchangeSize: '0',
+        diff: '-2',
+      }),
+      expect.objectContaining({
+        msg: DIFFER,
+        level: 40,
+        kind: 'missing_in_ledger',
+        token: 'm2-yes',
+        asset: 'm2:0',
+        ledgerSize: '0',
+        exchangeSize: '1',
+        diff: '1',
+      }),
     ]);
     const last = h.daemon.status().positionsCheck?.last;
     expect(last?.outcome).toBe('differ');
     expect(last?.unconfirmed).toBe(0);
     expect(last?.differences.map((d) => [d.kind, d.tokenId, d.ledgerSize, d.exchangeSize])).toEqual([
-      ['size_mismatch', 'm1-yes', 4 * SH, 3.5 * SH], ['missing_on_exchange', 'm2-no', 2 * SH, 0], ['missing_in_ledger', 'm2-yes', 0, 1 * SH],
+      ['size_mismatch', 'm1-yes', 4 * SH, 3.5 * SH],
+      ['missing_on_exchange', 'm2-no', 2 * SH, 0],
+      ['missing_in_ledger', 'm2-yes', 0, 1 * SH],
     ]);
     // Nothing is corrected: the ledger is as it was, and the check reports until the sides agree.
-    expect(h.ledger.positions({ openOnly: true }).map((p) => [p.tokenId, p.size])).toEqual([['m1-yes', 4 * SH], ['m2-no', 2 * SH]]);
+    expect(h.ledger.positions({ openOnly: true }).map((p) => [p.tokenId, p.size])).toEqual([
+      ['m1-yes', 4 * SH],
+      ['m2-no', 2 * SH],
+    ]);
     h.gw.positions = [position('m1:0', 4 * SH), position('m2:1', 2 * SH)];
     await h.clock.advanceAsync(PERIOD);
-    expect(checkLines(h).slice(3).map((l) => l.msg)).toEqual([AGREE]);
+    expect(
+      checkLines(h)
+        .slice(3)
+        .map((l) => l.msg),
+    ).toEqual([AGREE]);
     expect(h.daemon.status().positionsCheck?.last?.outcome).toBe('agree');
     await h.daemon.stop();
   });
@@ -158,7 +222,9 @@ describe('positions check: failures, overlap and stop', () => {
     await h.clock.advanceAsync(PERIOD);
     expect(checkLines(h)).toEqual([expect.objectContaining({ msg: FAILED, level: 40, address: ACCOUNT })]);
     expect(h.daemon.status()).toMatchObject({
-      state: 'running', quoting: true, positionsCheck: { runs: 1, last: { outcome: 'error', differences: [] } },
+      state: 'running',
+      quoting: true,
+      positionsCheck: { runs: 1, last: { outcome: 'error', differences: [] } },
     });
     expect(h.daemon.status().positionsCheck?.last?.error).toContain('503');
     await h.clock.advanceAsync(PERIOD);
@@ -232,10 +298,20 @@ describe('positions check: its schedule in config', () => {
     const config = validateConfig({ markets: { conditions: ['m1'] }, ledger: { positionsCheckCron: '*/2 * * * *' } });
     const ledger = Ledger.open(':memory:', { clock: h.clock, synchronous: 'NORMAL' });
     const daemon = new Daemon({
-      config, clock: h.clock, gateway: h.gw, executor: new FakeExecutor(h.clock, ledger), ledger, address: ACCOUNT,
-      logger: createLogger({ clock: h.clock, level: 'silent' }), strategy: tracedBands([]),
+      config,
+      clock: h.clock,
+      gateway: h.gw,
+      executor: new FakeExecutor(h.clock, ledger),
+      ledger,
+      address: ACCOUNT,
+      logger: createLogger({ clock: h.clock, level: 'silent' }),
+      strategy: tracedBands([]),
     });
-    expect(daemon.status().positionsCheck).toMatchObject({ schedule: 'cron */2 * * * * (UTC)', address: ACCOUNT, runs: 0 });
+    expect(daemon.status().positionsCheck).toMatchObject({
+      schedule: 'cron */2 * * * * (UTC)',
+      address: ACCOUNT,
+      runs: 0,
+    });
     await daemon.stop(); // never started: nothing was scheduled
     await h.daemon.stop();
   });
@@ -243,17 +319,27 @@ describe('positions check: its schedule in config', () => {
   it('a bad cron expression is a ConfigError naming ledger.positionsCheckCron and the value', () => {
     for (const bad of ['every 5 minutes', '61 * * * *', '']) {
       let err: unknown;
-      try { validateConfig({ ledger: { positionsCheckCron: bad } }); } catch (e) { err = e; }
+      try {
+        validateConfig({ ledger: { positionsCheckCron: bad } });
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(ConfigError);
       const problems = (err as ConfigError).problems;
       expect(problems).toHaveLength(1);
       expect(problems[0]).toContain('ledger.positionsCheckCron');
       expect(problems[0]).toContain(JSON.stringify(bad));
     }
-    expect(validateConfig({ ledger: { positionsCheckCron: '30 */10 * * * *' } }).ledger.positionsCheckCron).toBe('30 */10 * * * *');
+    expect(validateConfig({ ledger: { positionsCheckCron: '30 */10 * * * *' } }).ledger.positionsCheckCron).toBe(
+      '30 */10 * * * *',
+    );
     // The scheduler refuses it too, naming the key it was given.
-    expect(() => new CronRefreshScheduler('nope', 'UTC', { path: 'ledger.positionsCheckCron' })).toThrow(CronExpressionError);
-    expect(() => new CronRefreshScheduler('nope', 'UTC', { path: 'ledger.positionsCheckCron' })).toThrow(/^ledger\.positionsCheckCron: not a valid cron expression: "nope"$/);
+    expect(() => new CronRefreshScheduler('nope', 'UTC', { path: 'ledger.positionsCheckCron' })).toThrow(
+      CronExpressionError,
+    );
+    expect(() => new CronRefreshScheduler('nope', 'UTC', { path: 'ledger.positionsCheckCron' })).toThrow(
+      /^ledger\.positionsCheckCron: not a valid cron expression: "nope"$/,
+    );
     expect(() => new CronRefreshScheduler('nope')).toThrow(/^markets\.refreshCron:/);
   });
 });

@@ -19,17 +19,10 @@ import { RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { ClockRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js';
 import { buildRuntime } from '../../src/runtime/modes.js';
 import { Venue } from '../../src/sim/venue/index.js';
+import { driveUntil as drive } from '../support/drive.js';
 
 const T0 = Date.UTC(2026, 2, 2, 12, 0, 0);
 const SH = 1_000_000;
-
-async function drive(clock: VirtualClock, done: () => boolean, what: string, stepMs = 50, maxSteps = 40_000): Promise<void> {
-  for (let i = 0; i < maxSteps && !done(); i++) {
-    await new Promise<void>((r) => setImmediate(r));
-    if (i % 4 === 3) clock.advance(stepMs);
-  }
-  if (!done()) throw new Error(`drive: ${what} not reached`);
-}
 
 describe('daemon: a resolved market is settled in the ledger and recorded', () => {
   it('fill → resolve → universe drops it → watch finds it → settlement, RESOLVED, backtest', async () => {
@@ -50,8 +43,15 @@ describe('daemon: a resolved market is settled in the ledger and recorded', () =
     });
     const lines: Array<Record<string, unknown> & { msg: string }> = [];
     const rt = await buildRuntime({
-      config, clock, env: {}, prettyLogs: false,
-      logDestination: { write: (l: string) => { lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string }); } },
+      config,
+      clock,
+      env: {},
+      prettyLogs: false,
+      logDestination: {
+        write: (l: string) => {
+          lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string });
+        },
+      },
       refreshScheduler: new ClockRefreshScheduler(clock, 30_000),
     });
     const sim = rt.simulator;
@@ -59,21 +59,35 @@ describe('daemon: a resolved market is settled in the ledger and recorded', () =
     let closed = false;
     try {
       let started = false;
-      void rt.daemon.start().then(() => { started = true; });
+      void rt.daemon.start().then(() => {
+        started = true;
+      });
       await drive(clock, () => started, 'start');
       const owner = Venue.ownerOf(sim.account.address);
       await drive(clock, () => sim.venue.ordersOf(owner, 'LIVE').some((o) => o.record.side === 'BUY'), 'resting bids');
 
       // Another trader sells into our best bid of some token: minted shares, a FAK at our price, big
       // enough to get through any synthetic bid at or above ours.
-      const bid = sim.venue.ordersOf(owner, 'LIVE').filter((o) => o.record.side === 'BUY').sort((a, b) => b.record.price - a.record.price)[0];
+      const bid = sim.venue
+        .ordersOf(owner, 'LIVE')
+        .filter((o) => o.record.side === 'BUY')
+        .sort((a, b) => b.record.price - a.record.price)[0];
       if (bid === undefined) throw new Error('no bid');
       const { tokenId, conditionId, price } = bid.record;
       const taker = '0x00000000000000000000000000000000000000bb';
       sim.venue.engine.mint(Venue.ownerOf(taker), conditionId, (500 * SH) as Shares);
       const r = sim.venue.place({
-        id: `0x${'ab'.repeat(32)}`, owner: Venue.ownerOf(taker), tokenId, side: 'SELL', price, size: (500 * SH) as Shares,
-        orderType: 'FAK', postOnly: false, expirationSec: null, maker: taker, apiKey: 'taker',
+        id: `0x${'ab'.repeat(32)}`,
+        owner: Venue.ownerOf(taker),
+        tokenId,
+        side: 'SELL',
+        price,
+        size: (500 * SH) as Shares,
+        orderType: 'FAK',
+        postOnly: false,
+        expirationSec: null,
+        maker: taker,
+        apiKey: 'taker',
       });
       expect(r.ok).toBe(true);
       const ledger = rt.ops.ledger as Ledger;
@@ -81,11 +95,15 @@ describe('daemon: a resolved market is settled in the ledger and recorded', () =
 
       // Resolved for the token we hold.
       const res = await fetch(`${sim.url}/_sim/markets/${conditionId}/resolve`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ winner: tokenId }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ winner: tokenId }),
       });
       expect(res.status).toBe(200);
       await drive(clock, () => lines.some((l) => l.msg === 'market resolved'), 'the resolution');
-      expect(lines.some((l) => l.msg === 'universe changed' && (l.removed as string[]).includes(conditionId))).toBe(true);
+      expect(lines.some((l) => l.msg === 'universe changed' && (l.removed as string[]).includes(conditionId))).toBe(
+        true,
+      );
       const rows = ledger.settlements(conditionId);
       const won = rows.find((x) => x.tokenId === tokenId);
       // Bought below 1, paid 1: a gain (the complement, if the flow filled some, pays 0).
@@ -99,10 +117,14 @@ describe('daemon: a resolved market is settled in the ledger and recorded', () =
       expect(Math.round(Number(line?.realized) * SH)).toBe(realized);
 
       let stopped = false;
-      void rt.daemon.stop().then(() => { stopped = true; });
+      void rt.daemon.stop().then(() => {
+        stopped = true;
+      });
       await drive(clock, () => stopped, 'stop');
       let done = false;
-      void rt.close().then(() => { done = true; });
+      void rt.close().then(() => {
+        done = true;
+      });
       await drive(clock, () => done, 'close');
       closed = true;
 
@@ -110,12 +132,20 @@ describe('daemon: a resolved market is settled in the ledger and recorded', () =
       for await (const e of RecordingReader.fromFile(recording)) if (e.kind === 'resolved') resolved.push(e);
       expect(resolved.map((e) => [e.conditionId, e.tokenId])).toEqual([[conditionId, tokenId]]);
       const bt = await runBacktest({
-        recording, seed: 1,
-        config: validateConfig({ markets: { selector: { max: 2 } }, poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 }, strategy: { name: 'bands', params: {} } }),
+        recording,
+        seed: 1,
+        config: validateConfig({
+          markets: { selector: { max: 2 } },
+          poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
+          strategy: { name: 'bands', params: {} },
+        }),
       });
       expect(bt.resolutions.map((x) => [x.conditionId, x.winnerTokenId])).toEqual([[conditionId, tokenId]]);
     } finally {
-      if (!closed) { await rt.daemon.stop().catch(() => undefined); await rt.close(); }
+      if (!closed) {
+        await rt.daemon.stop().catch(() => undefined);
+        await rt.close();
+      }
     }
   }, 60_000);
 });

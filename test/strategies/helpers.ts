@@ -6,10 +6,16 @@
 import { expect } from 'vitest';
 import { makeBook, type Book, type Level } from '../../src/core/book.js';
 import type { Micros, Price, Shares } from '../../src/core/money.js';
-import type { DesiredQuote, LiveOrder } from '../../src/execution/types.js';
+import type { LiveOrder } from '../../src/core/order.js';
+import type { DesiredQuote } from '../../src/core/quote.js';
 import {
-  midOf, mirrorBook,
-  type MarketSettings, type MarketView, type MidSample, type StrategyInput, type TokenView,
+  midOf,
+  mirrorBook,
+  type MarketSettings,
+  type MarketView,
+  type MidSample,
+  type StrategyInput,
+  type TokenView,
 } from '../../src/strategy/sdk.js';
 import { settings, SH } from '../strategy/factories.js';
 
@@ -22,10 +28,19 @@ export const px = (x: number): Price => Math.round(x * SH) as Price;
 export const sh = (x: number): Shares => Math.round(x * SH) as Shares;
 
 /** A book of the YES token from [price, shares] pairs. */
-export function yesBook(bids: ReadonlyArray<readonly [number, number]>, asks: ReadonlyArray<readonly [number, number]>, over: { tick?: number; min?: number; atMs?: number } = {}): Book {
-  const lv = (ls: ReadonlyArray<readonly [number, number]>): Level[] => ls.map(([p, s]) => ({ price: px(p), size: sh(s) }));
+export function yesBook(
+  bids: ReadonlyArray<readonly [number, number]>,
+  asks: ReadonlyArray<readonly [number, number]>,
+  over: { tick?: number; min?: number; atMs?: number } = {},
+): Book {
+  const lv = (ls: ReadonlyArray<readonly [number, number]>): Level[] =>
+    ls.map(([p, s]) => ({ price: px(p), size: sh(s) }));
   return makeBook({
-    market: '0xmarket', assetId: YES, timestampMs: over.atMs ?? T, bids: lv(bids), asks: lv(asks),
+    market: '0xmarket',
+    assetId: YES,
+    timestampMs: over.atMs ?? T,
+    bids: lv(bids),
+    asks: lv(asks),
     ...(over.tick !== undefined ? { tickSize: px(over.tick) } : {}),
     ...(over.min !== undefined ? { minOrderSize: sh(over.min) } : {}),
   });
@@ -49,9 +64,15 @@ export function binary(book: Book | null, o: BinaryOptions = {}): MarketView {
   const at = book === null ? null : (o.bookAtMs ?? T);
   const token = (id: string, b: Book | null, pos: number, mids: readonly MidSample[]): TokenView => {
     const base: TokenView = {
-      tokenId: id, outcome: id === YES ? 'Yes' : 'No', complementTokenId: id === YES ? NO : YES,
-      book: b, bookAtMs: b === null ? null : at, mid: null, recentMids: mids,
-      position: sh(pos), openOrders: (o.orders ?? []).filter((x) => x.tokenId === id),
+      tokenId: id,
+      outcome: id === YES ? 'Yes' : 'No',
+      complementTokenId: id === YES ? NO : YES,
+      book: b,
+      bookAtMs: b === null ? null : at,
+      mid: null,
+      recentMids: mids,
+      position: sh(pos),
+      openOrders: (o.orders ?? []).filter((x) => x.tokenId === id),
     };
     return { ...base, mid: midOf(base) };
   };
@@ -62,21 +83,39 @@ export function binary(book: Book | null, o: BinaryOptions = {}): MarketView {
 }
 
 export function inputAt(markets: readonly MarketView[], nowMs = T): StrategyInput {
-  return { nowMs, markets, openOrders: markets.flatMap((m) => m.tokens.flatMap((t) => t.openOrders)), freeCollateral: (10_000 * SH) as Micros };
+  return {
+    nowMs,
+    markets,
+    openOrders: markets.flatMap((m) => m.tokens.flatMap((t) => t.openOrders)),
+    freeCollateral: (10_000 * SH) as Micros,
+  };
 }
 
 let nextId = 0;
 /** One of our orders, live, created at `atMs`. */
-export function order(tokenId: string, side: 'BUY' | 'SELL', price: number, size: number, o: { atMs?: number; state?: LiveOrder['state']; matched?: number } = {}): LiveOrder {
+export function order(
+  tokenId: string,
+  side: 'BUY' | 'SELL',
+  price: number,
+  size: number,
+  o: { atMs?: number; state?: LiveOrder['state']; matched?: number } = {},
+): LiveOrder {
   return {
-    id: `0x${(++nextId).toString(16)}`, tokenId, side, price: px(price), originalSize: sh(size),
-    sizeMatched: sh(o.matched ?? 0), state: o.state ?? 'live', createdAtMs: o.atMs ?? T,
+    id: `0x${(++nextId).toString(16)}`,
+    tokenId,
+    side,
+    price: px(price),
+    originalSize: sh(size),
+    sizeMatched: sh(o.matched ?? 0),
+    state: o.state ?? 'live',
+    createdAtMs: o.atMs ?? T,
   };
 }
 
 /** [token, side, price, shares] rows, for hand-computed expectations. */
 export type Row = [string, string, number, number];
-export const rows = (qs: readonly DesiredQuote[]): Row[] => qs.map((q) => [q.tokenId, q.side, q.price / SH, q.size / SH]);
+export const rows = (qs: readonly DesiredQuote[]): Row[] =>
+  qs.map((q) => [q.tokenId, q.side, q.price / SH, q.size / SH]);
 
 /**
  * The invariants of every strategy's quotes on one binary market (see the header). `limit`: the
@@ -106,14 +145,22 @@ export function checkInvariants(qs: readonly DesiredQuote[], m: MarketView, limi
     if (q.side === 'SELL') sold.set(q.tokenId, (sold.get(q.tokenId) ?? 0) + q.size);
     const bidYes = (q.tokenId === YES) === (q.side === 'BUY');
     const yesPrice = q.tokenId === YES ? q.price : SH - q.price;
-    if (bidYes) { up += q.size; bestBid = Math.max(bestBid, yesPrice); } else { down += q.size; bestAsk = Math.min(bestAsk, yesPrice); }
+    if (bidYes) {
+      up += q.size;
+      bestBid = Math.max(bestBid, yesPrice);
+    } else {
+      down += q.size;
+      bestAsk = Math.min(bestAsk, yesPrice);
+    }
   }
   expect(sold.get(YES) ?? 0, 'sells within holdings').toBeLessThanOrEqual(yes.position);
   expect(sold.get(NO) ?? 0, 'sells within holdings').toBeLessThanOrEqual(no.position);
   expect(bestBid, 'every bid below every ask (YES terms)').toBeLessThan(bestAsk);
   if (limit !== null) {
     const n = yes.position - no.position;
-    if (up > 0) expect(n + up, 'a full fill of the bids stays within the limit').toBeLessThanOrEqual(Math.max(limit, n));
-    if (down > 0) expect(n - down, 'a full fill of the asks stays within the limit').toBeGreaterThanOrEqual(Math.min(-limit, n));
+    if (up > 0)
+      expect(n + up, 'a full fill of the bids stays within the limit').toBeLessThanOrEqual(Math.max(limit, n));
+    if (down > 0)
+      expect(n - down, 'a full fill of the asks stays within the limit').toBeGreaterThanOrEqual(Math.min(-limit, n));
   }
 }

@@ -16,7 +16,10 @@ describe('strategy READMEs', () => {
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith(`# ${name}\n`)).toBe(true);
     const section = text.slice(text.indexOf('## Parameters'));
-    const table = section.split('\n').filter((l) => l.startsWith('|')).join('\n');
+    const table = section
+      .split('\n')
+      .filter((l) => l.startsWith('|'))
+      .join('\n');
     expect(table).toBe(renderParamTable(paramTable(registry.get(name)), 'markdown'));
     expect(text).toMatch(/\n## When not to use it\n\n- \*\*/);
   });

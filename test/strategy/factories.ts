@@ -1,23 +1,26 @@
 // Factories for strategy tests: fixture books and market records parsed by the real parsers, and
 // the views a runner receives built around them.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Book } from '../../src/core/book.js';
 import type { Micros, Price, Shares } from '../../src/core/money.js';
+import type { LiveOrder } from '../../src/core/order.js';
 import { parseBook } from '../../src/exchange/parse/book.js';
 import { parseMarket } from '../../src/exchange/parse/markets.js';
 import {
-  settingsFromMarket, midOf,
-  type MarketSettings, type MarketView, type StrategyInput, type TokenView,
+  settingsFromMarket,
+  midOf,
+  type MarketSettings,
+  type MarketView,
+  type StrategyInput,
+  type TokenView,
 } from '../../src/strategy/sdk.js';
-import type { LiveOrder } from '../../src/execution/types.js';
+import { realJson } from '../support/fixtures.js';
 
 export const SH = 1_000_000;
 export const NOW = Date.UTC(2026, 0, 1, 12);
 
+/** A real payload of test/fixtures/real/. */
 export function fixture(name: string): unknown {
-  const url = new URL(`../fixtures/strategies/${name}`, import.meta.url);
-  return JSON.parse(readFileSync(fileURLToPath(url), 'utf8')) as unknown;
+  return realJson(name);
 }
 
 export function fixtureBook(name: string): Book {
@@ -31,20 +34,35 @@ export function trumpSettings(): MarketSettings {
 
 export function settings(over: Partial<MarketSettings> = {}): MarketSettings {
   return {
-    conditionId: '0xmarket', question: 'test market',
-    tickSize: 10_000 as Price, minOrderSize: (5 * SH) as Shares,
-    negRisk: false, acceptingOrders: true, endDateMs: null, rewards: null,
-    makerBaseFeeBps: 0, takerBaseFeeBps: 0,
+    conditionId: '0xmarket',
+    question: 'test market',
+    tickSize: 10_000 as Price,
+    minOrderSize: (5 * SH) as Shares,
+    negRisk: false,
+    acceptingOrders: true,
+    endDateMs: null,
+    rewards: null,
+    makerBaseFeeBps: 0,
+    takerBaseFeeBps: 0,
     ...over,
   };
 }
 
-export function tokenView(book: Book | null, over: Partial<Omit<TokenView, 'position'>> & { position?: number } = {}): TokenView {
+export function tokenView(
+  book: Book | null,
+  over: Partial<Omit<TokenView, 'position'>> & { position?: number } = {},
+): TokenView {
   const { position, ...rest } = over;
   const base: TokenView = {
-    tokenId: book?.assetId ?? 'token', outcome: 'Yes', complementTokenId: null,
-    book, bookAtMs: book === null ? null : NOW, mid: null, recentMids: [],
-    position: Math.round((position ?? 0) * SH) as Shares, openOrders: [],
+    tokenId: book?.assetId ?? 'token',
+    outcome: 'Yes',
+    complementTokenId: null,
+    book,
+    bookAtMs: book === null ? null : NOW,
+    mid: null,
+    recentMids: [],
+    position: Math.round((position ?? 0) * SH) as Shares,
+    openOrders: [],
   };
   const t = { ...base, ...rest };
   return { ...t, mid: rest.mid !== undefined ? rest.mid : midOf(t) };
@@ -54,6 +72,10 @@ export function marketView(s: MarketSettings, tokens: readonly TokenView[]): Mar
   return { conditionId: s.conditionId, settings: s, tokens };
 }
 
-export function input(markets: readonly MarketView[], openOrders: readonly LiveOrder[] = [], freeCollateral = 1_000 * SH): StrategyInput {
+export function input(
+  markets: readonly MarketView[],
+  openOrders: readonly LiveOrder[] = [],
+  freeCollateral = 1_000 * SH,
+): StrategyInput {
   return { nowMs: NOW, markets, openOrders, freeCollateral: freeCollateral as Micros };
 }

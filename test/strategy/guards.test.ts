@@ -5,25 +5,59 @@ import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/core/errors.js';
 import { makeBook } from '../../src/core/book.js';
 import {
-  GUARD_DEFAULTS, assessPair, fromSchema, guardParams, guardParamsWith, midMove, mirrorBook, pairsOf, settingsFromMarket,
-  timeToPull, type GuardParams, type MarketSettings, type Pair,
+  GUARD_DEFAULTS,
+  assessPair,
+  fromSchema,
+  guardParams,
+  guardParamsWith,
+  midMove,
+  mirrorBook,
+  pairsOf,
+  settingsFromMarket,
+  timeToPull,
+  type GuardParams,
+  type MarketSettings,
+  type Pair,
 } from '../../src/strategy/sdk.js';
 import { binary, NO, order, px, sh, T, YES, yesBook, type BinaryOptions } from '../strategies/helpers.js';
 import { parseMarket } from '../../src/exchange/parse/markets.js';
 import { fixture, settings } from './factories.js';
 
 const G: GuardParams = guardParams.parse({});
-const book = yesBook([[0.49, 60], [0.48, 50], [0.46, 1000]], [[0.51, 30], [0.53, 80]]); // mid 0.50
+const book = yesBook(
+  [
+    [0.49, 60],
+    [0.48, 50],
+    [0.46, 1000],
+  ],
+  [
+    [0.51, 30],
+    [0.53, 80],
+  ],
+); // mid 0.50
 const pairOf = (o: BinaryOptions = {}, b = book): Pair => pairsOf(binary(b, o))[0] as Pair;
-const verdict = (o: BinaryOptions = {}, g: Partial<GuardParams> = {}, now = T, b = book) => assessPair(now, pairOf(o, b), { ...G, ...g });
+const verdict = (o: BinaryOptions = {}, g: Partial<GuardParams> = {}, now = T, b = book) =>
+  assessPair(now, pairOf(o, b), { ...G, ...g });
 
 describe('guards', () => {
   it('defaults', () => {
     expect(G).toEqual({
-      maxBookAgeMs: 10_000, pullBeforeEndMs: 3_600_000, pullBeforeGameStartMs: 300_000, thinDepth: 0, thinDistance: 20_000,
-      thinAction: 'widen', maxMidMove: 50_000, midMoveWindowMs: 30_000, fastAction: 'pull', widenFactor: 2,
+      maxBookAgeMs: 10_000,
+      pullBeforeEndMs: 3_600_000,
+      pullBeforeGameStartMs: 300_000,
+      thinDepth: 0,
+      thinDistance: 20_000,
+      thinAction: 'widen',
+      maxMidMove: 50_000,
+      midMoveWindowMs: 30_000,
+      fastAction: 'pull',
+      widenFactor: 2,
     });
-    expect(guardParamsWith({ maxMidMove: 0.02, thinAction: 'pull' }).parse({})).toMatchObject({ maxMidMove: 20_000, thinAction: 'pull', maxBookAgeMs: 10_000 });
+    expect(guardParamsWith({ maxMidMove: 0.02, thinAction: 'pull' }).parse({})).toMatchObject({
+      maxMidMove: 20_000,
+      thinAction: 'pull',
+      maxBookAgeMs: 10_000,
+    });
     expect(GUARD_DEFAULTS.maxBookAgeMs).toBe(10_000);
   });
 
@@ -46,7 +80,7 @@ describe('guards', () => {
     expect(timeToPull(T, s, G)).toBeNull(); // no gameStartMs at all (settings built before it existed)
   });
 
-  it('the market record\'s game start time reaches the settings (null when it has none)', () => {
+  it("the market record's game start time reaches the settings (null when it has none)", () => {
     const rec = fixture('clob_rest_market_single.json') as Record<string, unknown>;
     expect(settingsFromMarket(parseMarket(rec)).gameStartMs).toBeNull();
     const game = settingsFromMarket(parseMarket({ ...rec, game_start_time: '2024-11-04T23:00:00Z' }));
@@ -55,14 +89,29 @@ describe('guards', () => {
     expect(timeToPull(Date.UTC(2024, 10, 4, 22, 54, 59, 999), game, { ...G, pullBeforeEndMs: 0 })).toBeNull();
   });
 
-  it('pulls without a book, on a stale one, a crossed one (either token\'s), or without a mid', () => {
+  it("pulls without a book, on a stale one, a crossed one (either token's), or without a mid", () => {
     expect(assessPair(T, pairsOf(binary(null))[0] as Pair, G)).toEqual({ kind: 'pull', reason: 'no-book' });
     expect(verdict({ bookAtMs: T - 10_001 })).toEqual({ kind: 'pull', reason: 'stale-book' });
     expect(verdict({ bookAtMs: T - 10_000 }).kind).toBe('quote');
     const crossed = yesBook([[0.52, 10]], [[0.51, 10]]);
     expect(verdict({}, {}, T, crossed)).toEqual({ kind: 'pull', reason: 'crossed-book' });
     const p = pairOf();
-    const badNo: Pair = { ...p, complement: p.complement === null ? null : { ...p.complement, book: makeBook({ market: 'm', assetId: NO, timestampMs: T, bids: [{ price: px(0.5), size: sh(1) }], asks: [{ price: px(0.5), size: sh(1) }] }) } };
+    const badNo: Pair = {
+      ...p,
+      complement:
+        p.complement === null
+          ? null
+          : {
+              ...p.complement,
+              book: makeBook({
+                market: 'm',
+                assetId: NO,
+                timestampMs: T,
+                bids: [{ price: px(0.5), size: sh(1) }],
+                asks: [{ price: px(0.5), size: sh(1) }],
+              }),
+            },
+    };
     expect(assessPair(T, badNo, G)).toEqual({ kind: 'pull', reason: 'crossed-book' });
     expect(verdict({}, {}, T, yesBook([[0.49, 10]], []))).toEqual({ kind: 'pull', reason: 'no-mid' });
   });
@@ -75,12 +124,29 @@ describe('guards', () => {
   });
 
   it('fast mid: a move beyond maxMidMove within the window pulls (or widens)', () => {
-    const mids = (m: number) => [{ atMs: T - 31_000, mid: px(0.30) }, { atMs: T - 30_000, mid: px(m) }];
+    const mids = (m: number) => [
+      { atMs: T - 31_000, mid: px(0.3) },
+      { atMs: T - 30_000, mid: px(m) },
+    ];
     expect(verdict({ recentMids: mids(0.45) }).kind).toBe('quote'); // 0.05 is not more than 0.05; 0.30 is out of the window
     expect(verdict({ recentMids: mids(0.449) })).toEqual({ kind: 'pull', reason: 'fast-mid' });
-    expect(verdict({ recentMids: mids(0.449) }, { fastAction: 'widen' })).toEqual({ kind: 'quote', widen: 2, reasons: ['fast-mid'] });
-    expect(verdict({ recentMids: mids(0.10) }, { maxMidMove: px(0) }).kind).toBe('quote'); // off
-    expect(midMove(T, px(0.5), [{ atMs: T - 5, mid: px(0.52) }, { atMs: T - 1, mid: px(0.47) }], 10)).toBe(30_000);
+    expect(verdict({ recentMids: mids(0.449) }, { fastAction: 'widen' })).toEqual({
+      kind: 'quote',
+      widen: 2,
+      reasons: ['fast-mid'],
+    });
+    expect(verdict({ recentMids: mids(0.1) }, { maxMidMove: px(0) }).kind).toBe('quote'); // off
+    expect(
+      midMove(
+        T,
+        px(0.5),
+        [
+          { atMs: T - 5, mid: px(0.52) },
+          { atMs: T - 1, mid: px(0.47) },
+        ],
+        10,
+      ),
+    ).toBe(30_000);
   });
 
   it('thin book: depth within thinDistance of the best price, ours excluded, widens (or pulls)', () => {
@@ -89,12 +155,16 @@ describe('guards', () => {
     expect(verdict({}, { thinDepth: sh(110.01) })).toEqual({ kind: 'quote', widen: 2, reasons: ['thin-book'] });
     // 20 of the 0.49 bids are ours: 90 left
     const ours = { orders: [order(YES, 'BUY', 0.49, 20)] };
-    expect(verdict(ours, { thinDepth: sh(100), widenFactor: 3 })).toEqual({ kind: 'quote', widen: 3, reasons: ['thin-book'] });
+    expect(verdict(ours, { thinDepth: sh(100), widenFactor: 3 })).toEqual({
+      kind: 'quote',
+      widen: 3,
+      reasons: ['thin-book'],
+    });
     expect(verdict(ours, { thinDepth: sh(100), thinAction: 'pull' })).toEqual({ kind: 'pull', reason: 'thin-book' });
   });
 
   it('both conditions widen once', () => {
-    const v = verdict({ recentMids: [{ atMs: T - 1_000, mid: px(0.40) }] }, { fastAction: 'widen', thinDepth: sh(500) });
+    const v = verdict({ recentMids: [{ atMs: T - 1_000, mid: px(0.4) }] }, { fastAction: 'widen', thinDepth: sh(500) });
     expect(v).toEqual({ kind: 'quote', widen: 2, reasons: ['fast-mid', 'thin-book'] });
   });
 

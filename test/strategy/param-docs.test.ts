@@ -3,7 +3,15 @@
 // defaults hold and no row for a param that does not exist.
 import { describe, expect, it } from 'vitest';
 import {
-  defineStrategy, formatParam, fromSchema, paramLeaves, paramTable, priceParam, renderParamTable, valueAt, z,
+  defineStrategy,
+  formatParam,
+  fromSchema,
+  paramLeaves,
+  paramTable,
+  priceParam,
+  renderParamTable,
+  valueAt,
+  z,
 } from '../../src/strategy/sdk.js';
 import { registry } from '../../strategies/index.js';
 
@@ -17,12 +25,14 @@ const toy = defineStrategy({
     { path: 'list', unit: 'list', money: true, description: 'the list' },
     { path: 'list[].p', unit: 'price', description: 'an item' },
   ],
-  parseParams: fromSchema(z.object({
-    edge: priceParam().prefault(0.015),
-    mode: z.enum(['a', 'b']).prefault('a'),
-    nested: z.object({ ms: z.number().prefault(250) }).prefault({}),
-    list: z.array(z.object({ p: priceParam() })).prefault([{ p: 0.5 }]),
-  })),
+  parseParams: fromSchema(
+    z.object({
+      edge: priceParam().prefault(0.015),
+      mode: z.enum(['a', 'b']).prefault('a'),
+      nested: z.object({ ms: z.number().prefault(250) }).prefault({}),
+      list: z.array(z.object({ p: priceParam() })).prefault([{ p: 0.5 }]),
+    }),
+  ),
   quote: () => [],
 });
 
@@ -51,18 +61,22 @@ describe('param docs', () => {
 
   it('text and Markdown layouts', () => {
     const rows = paramTable(toy).slice(0, 2);
-    expect(renderParamTable(rows, 'text')).toBe([
-      'name  unit   default  meaning',
-      '----  -----  -------  -----------------------',
-      'edge  price  0.015    distance | from the mid',
-      'mode  a | b  "a"      which',
-    ].join('\n'));
-    expect(renderParamTable(rows, 'markdown')).toBe([
-      '| name | unit | default | meaning |',
-      '|---|---|---|---|',
-      '| `edge` | price | `0.015` | distance \\| from the mid |',
-      '| `mode` | a \\| b | `"a"` | which |',
-    ].join('\n'));
+    expect(renderParamTable(rows, 'text')).toBe(
+      [
+        'name  unit   default  meaning',
+        '----  -----  -------  -----------------------',
+        'edge  price  0.015    distance | from the mid',
+        'mode  a | b  "a"      which',
+      ].join('\n'),
+    );
+    expect(renderParamTable(rows, 'markdown')).toBe(
+      [
+        '| name | unit | default | meaning |',
+        '|---|---|---|---|',
+        '| `edge` | price | `0.015` | distance \\| from the mid |',
+        '| `mode` | a \\| b | `"a"` | which |',
+      ].join('\n'),
+    );
   });
 
   it('leaves of the defaults', () => {

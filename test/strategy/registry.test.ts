@@ -5,7 +5,8 @@ import { createRegistry, DuplicateStrategyError, UnknownStrategyError } from '..
 import { defineStrategy } from '../../src/strategy/sdk.js';
 import { registry, strategies } from '../../strategies/index.js';
 
-const stub = (name: string) => defineStrategy({ name, summary: `${name} test`, parseParams: () => ({}), quote: () => [] });
+const stub = (name: string) =>
+  defineStrategy({ name, summary: `${name} test`, parseParams: () => ({}), quote: () => [] });
 
 describe('strategy registry', () => {
   it('looks strategies up by name and lists the names sorted', () => {
@@ -21,7 +22,11 @@ describe('strategy registry', () => {
   it('an unknown name fails with every known name in the message', () => {
     const r = createRegistry([stub('zeta'), stub('alpha')]);
     let err: unknown;
-    try { r.get('bandz'); } catch (e) { err = e; }
+    try {
+      r.get('bandz');
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(UnknownStrategyError);
     const u = err as UnknownStrategyError;
     expect(u.message).toBe('unknown strategy "bandz"; known strategies: alpha, zeta');

@@ -5,9 +5,26 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { InvariantError, ParseError } from '../../src/core/errors.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import {
-  askFromFloat, askPrice, bidFromFloat, bidPrice, complementOf, defineStrategy, findToken, fromPino, fromSchema,
-  microsParam, midOf, minSizeOf, priceParam, sharesFromFloat, sharesParam, silentLogger, tickOf, z,
-  type DesiredQuote, type StrategyFill,
+  askFromFloat,
+  askPrice,
+  bidFromFloat,
+  bidPrice,
+  complementOf,
+  defineStrategy,
+  findToken,
+  fromPino,
+  fromSchema,
+  microsParam,
+  midOf,
+  minSizeOf,
+  priceParam,
+  sharesFromFloat,
+  sharesParam,
+  silentLogger,
+  tickOf,
+  z,
+  type DesiredQuote,
+  type StrategyFill,
 } from '../../src/strategy/sdk.js';
 import { fixtureBook, input, marketView, NOW, settings, SH, tokenView, trumpSettings } from './factories.js';
 
@@ -40,7 +57,9 @@ describe('sdk: money helpers', () => {
 });
 
 describe('sdk: params', () => {
-  const schema = z.object({ p: priceParam({ above: 0 }), s: sharesParam({ min: 1, max: 1000 }), m: microsParam({ min: -5 }) }).strict();
+  const schema = z
+    .object({ p: priceParam({ above: 0 }), s: sharesParam({ min: 1, max: 1000 }), m: microsParam({ min: -5 }) })
+    .strict();
   const parse = fromSchema(schema);
 
   it('parses numbers and decimal strings exactly into millionths', () => {
@@ -50,13 +69,20 @@ describe('sdk: params', () => {
 
   it('names the path and the value of every problem', () => {
     const run = (raw: unknown): ParseError => {
-      try { parse(raw, 'cfg.params'); } catch (e) { if (e instanceof ParseError) return e; throw e; }
+      try {
+        parse(raw, 'cfg.params');
+      } catch (e) {
+        if (e instanceof ParseError) return e;
+        throw e;
+      }
       throw new Error('no error');
     };
     const e = run({ p: 1.5, s: 0.5, m: -6 });
     expect(e.path).toBe('cfg.params.p');
     expect(e.code).toBe('PARSE_INVALID');
-    expect(e.message).toBe('cfg.params.p: price must be ≤ 1 (got 1.5); cfg.params.s: shares must be ≥ 1 (got 0.5); cfg.params.m: amount must be ≥ -5 (got -6)');
+    expect(e.message).toBe(
+      'cfg.params.p: price must be ≤ 1 (got 1.5); cfg.params.s: shares must be ≥ 1 (got 0.5); cfg.params.m: amount must be ≥ -5 (got -6)',
+    );
     expect(run({ p: 0, s: 1, m: 0 }).message).toBe('cfg.params.p: price must be > 0 (got 0)');
     expect(run({ p: -0.0000001, s: 1, m: 0 }).message).toMatch(/more than 6 decimals/);
     expect(run({ p: 'abc', s: 1, m: 0 }).message).toBe('cfg.params.p: price: not a plain decimal: "abc" (got "abc")');
@@ -67,8 +93,13 @@ describe('sdk: params', () => {
 });
 
 describe('sdk: runner', () => {
-  interface P { readonly size: Shares }
-  interface S { readonly filled: number; readonly fills: number }
+  interface P {
+    readonly size: Shares;
+  }
+  interface S {
+    readonly filled: number;
+    readonly fills: number;
+  }
   const seen: Array<{ state: S; now: number }> = [];
 
   // A stateful strategy: bids the params size minus what it has filled so far.
@@ -87,9 +118,16 @@ describe('sdk: runner', () => {
     onFill: (ctx, fill) => ({ filled: ctx.state.filled + fill.size, fills: ctx.state.fills + 1 }),
   });
 
-  const t = tokenView(fixtureBook('clob_rest_book_2026-06-12.json'));
+  const t = tokenView(fixtureBook('wire/markets/book_get_ccxt_2026-06-12.json'));
   const inp = input([marketView(settings(), [t])]);
-  const fill = (size: number): StrategyFill => ({ orderId: '0x1', tokenId: t.tokenId, side: 'BUY', price: 500_000 as Price, size: (size * SH) as Shares, atMs: NOW });
+  const fill = (size: number): StrategyFill => ({
+    orderId: '0x1',
+    tokenId: t.tokenId,
+    side: 'BUY',
+    price: 500_000 as Price,
+    size: (size * SH) as Shares,
+    atMs: NOW,
+  });
 
   it('threads state from onStart through onFill into quote, reading time from the injected clock', () => {
     seen.length = 0;
@@ -121,16 +159,21 @@ describe('sdk: runner', () => {
   });
 
   it('parses params at creation with the config path, and freezes them', () => {
-    expect(() => counting.create({ size: 0 }, { clock: new VirtualClock(NOW), log: silentLogger, path: 'strategies[2].params' }))
-      .toThrow('strategies[2].params.size: shares must be > 0 (got 0)');
+    expect(() =>
+      counting.create({ size: 0 }, { clock: new VirtualClock(NOW), log: silentLogger, path: 'strategies[2].params' }),
+    ).toThrow('strategies[2].params.size: shares must be > 0 (got 0)');
     const p = counting.parseParams({ size: 3 }) as P;
     expect(Object.isFrozen(p)).toBe(true);
   });
 
   it('throws on output no strategy may produce', () => {
-    const bad = (q: DesiredQuote) => defineStrategy({
-      name: 'bad', summary: 'test', parseParams: () => ({}), quote: () => [q],
-    });
+    const bad = (q: DesiredQuote) =>
+      defineStrategy({
+        name: 'bad',
+        summary: 'test',
+        parseParams: () => ({}),
+        quote: () => [q],
+      });
     const ok: DesiredQuote = { tokenId: t.tokenId, side: 'BUY', price: 500_000 as Price, size: SH as Shares };
     const cases: Array<[DesiredQuote, RegExp]> = [
       [{ ...ok, tokenId: 'elsewhere' }, /token elsewhere is not in its context/],
@@ -149,7 +192,9 @@ describe('sdk: runner', () => {
   });
 
   it('rejects names the registry and config could not carry', () => {
-    expect(() => defineStrategy({ name: 'Bad Name', summary: '', parseParams: () => ({}), quote: () => [] })).toThrow(/strategy name/);
+    expect(() => defineStrategy({ name: 'Bad Name', summary: '', parseParams: () => ({}), quote: () => [] })).toThrow(
+      /strategy name/,
+    );
   });
 });
 
@@ -158,7 +203,10 @@ describe('sdk: context accessors and settings', () => {
     const s = trumpSettings();
     expect(s).toMatchObject({
       conditionId: '0xdd22472e552920b8438158ea7238bfadfa4f736aa4cee91a6b86c39ead110917',
-      tickSize: 1_000, minOrderSize: 5 * SH, negRisk: true, acceptingOrders: true,
+      tickSize: 1_000,
+      minOrderSize: 5 * SH,
+      negRisk: true,
+      acceptingOrders: true,
       endDateMs: Date.UTC(2024, 10, 5),
     });
     expect(s.rewards).toMatchObject({ minSize: 200 * SH, maxSpreadCents: 1.5, dailyRate: 750 * SH });
@@ -167,7 +215,12 @@ describe('sdk: context accessors and settings', () => {
   it('finds tokens and complements; ticks and minimums come from the book first', () => {
     const book = fixtureBook('clob_ws_book_2024.json'); // the "No" token, no tick or minimum of its own
     const no = tokenView(book, { outcome: 'No', complementTokenId: 'yes-id' });
-    const yes = tokenView(null, { tokenId: 'yes-id', outcome: 'Yes', complementTokenId: book.assetId, mid: 487_500 as Price });
+    const yes = tokenView(null, {
+      tokenId: 'yes-id',
+      outcome: 'Yes',
+      complementTokenId: book.assetId,
+      mid: 487_500 as Price,
+    });
     const m = marketView(trumpSettings(), [yes, no]);
     const ctx = input([m]);
     expect(findToken(ctx, book.assetId)?.token).toBe(no);
@@ -176,7 +229,7 @@ describe('sdk: context accessors and settings', () => {
     expect(complementOf(ctx, tokenView(null, { tokenId: 'alone' }))).toBeNull();
     expect(tickOf(m, no)).toBe(1_000);
     expect(minSizeOf(m, no)).toBe(5 * SH);
-    const rest = fixtureBook('clob_rest_book_2026-06-12.json');
+    const rest = fixtureBook('wire/markets/book_get_ccxt_2026-06-12.json');
     expect(tickOf(marketView(settings(), [tokenView(rest)]), tokenView(rest))).toBe(1_000); // book 0.001 over record 0.01
     expect(midOf(yes)).toBe(487_500);
     expect(midOf(tokenView(null))).toBeNull();
@@ -184,10 +237,17 @@ describe('sdk: context accessors and settings', () => {
 
   it('fromPino passes fields first and the message second', () => {
     const calls: unknown[][] = [];
-    const rec = (level: string) => (obj: object, msg?: string): void => { calls.push([level, obj, msg]); };
+    const rec =
+      (level: string) =>
+      (obj: object, msg?: string): void => {
+        calls.push([level, obj, msg]);
+      };
     const log = fromPino({ debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') });
     log.info('hello', { a: 1 });
     log.error('bad');
-    expect(calls).toEqual([['info', { a: 1 }, 'hello'], ['error', {}, 'bad']]);
+    expect(calls).toEqual([
+      ['info', { a: 1 }, 'hello'],
+      ['error', {}, 'bad'],
+    ]);
   });
 });

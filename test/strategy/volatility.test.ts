@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Price } from '../../src/core/money.js';
 import { ewmaVolatility, type MidSample } from '../../src/strategy/sdk.js';
+import { OptionError } from '../../src/core/errors.js';
 
 const s = (atMs: number, mid: number): MidSample => ({ atMs, mid: Math.round(mid * 1e6) as Price });
 
@@ -36,36 +37,51 @@ describe('ewmaVolatility', () => {
     expect(none.sigma).toBe(0.0003);
     expect(Number.isNaN(none.raw)).toBe(true);
     expect(ewmaVolatility([], 0, { halfLifeMs: 1, floor: 0 }).sigma).toBe(0);
-    expect(() => ewmaVolatility([], 0, { halfLifeMs: 0, floor: 0 })).toThrow(RangeError);
+    expect(() => ewmaVolatility([], 0, { halfLifeMs: 0, floor: 0 })).toThrow(OptionError);
   });
 
   it('recent moves weigh more than old ones', () => {
-    const early = ewmaVolatility([s(0, 0.5), s(1_000, 0.55), s(2_000, 0.55), s(3_000, 0.55)], 3_000, { halfLifeMs: 500, floor: 0 });
-    const late = ewmaVolatility([s(0, 0.5), s(1_000, 0.5), s(2_000, 0.5), s(3_000, 0.55)], 3_000, { halfLifeMs: 500, floor: 0 });
+    const early = ewmaVolatility([s(0, 0.5), s(1_000, 0.55), s(2_000, 0.55), s(3_000, 0.55)], 3_000, {
+      halfLifeMs: 500,
+      floor: 0,
+    });
+    const late = ewmaVolatility([s(0, 0.5), s(1_000, 0.5), s(2_000, 0.5), s(3_000, 0.55)], 3_000, {
+      halfLifeMs: 500,
+      floor: 0,
+    });
     expect(late.sigma).toBeGreaterThan(early.sigma);
   });
 
   it('property: finite, at least the floor, and moves k times larger give σ k times larger', () => {
-    fc.assert(fc.property(
-      fc.array(fc.record({ dt: fc.integer({ min: 1, max: 5_000 }), dm: fc.integer({ min: -2_000, max: 2_000 }) }), { minLength: 1, maxLength: 40 }),
-      fc.integer({ min: 2, max: 5 }), fc.integer({ min: 100, max: 100_000 }),
-      (steps, k, half) => {
-        let t = 0;
-        let m = 500_000;
-        const a: MidSample[] = [{ atMs: 0, mid: m as Price }];
-        const b: MidSample[] = [{ atMs: 0, mid: m as Price }];
-        let mb = m;
-        for (const st of steps) {
-          t += st.dt; m += st.dm; mb += k * st.dm;
-          a.push({ atMs: t, mid: m as Price });
-          b.push({ atMs: t, mid: mb as Price });
-        }
-        const va = ewmaVolatility(a, t, { halfLifeMs: half, floor: 0 });
-        const vb = ewmaVolatility(b, t, { halfLifeMs: half, floor: 0 });
-        expect(Number.isFinite(va.sigma)).toBe(true);
-        expect(vb.sigma).toBeCloseTo(k * va.sigma, 9);
-        expect(ewmaVolatility(a, t, { halfLifeMs: half, floor: 0.01 }).sigma).toBeGreaterThanOrEqual(0.01);
-      },
-    ), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ dt: fc.integer({ min: 1, max: 5_000 }), dm: fc.integer({ min: -2_000, max: 2_000 }) }), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        fc.integer({ min: 2, max: 5 }),
+        fc.integer({ min: 100, max: 100_000 }),
+        (steps, k, half) => {
+          let t = 0;
+          let m = 500_000;
+          const a: MidSample[] = [{ atMs: 0, mid: m as Price }];
+          const b: MidSample[] = [{ atMs: 0, mid: m as Price }];
+          let mb = m;
+          for (const st of steps) {
+            t += st.dt;
+            m += st.dm;
+            mb += k * st.dm;
+            a.push({ atMs: t, mid: m as Price });
+            b.push({ atMs: t, mid: mb as Price });
+          }
+          const va = ewmaVolatility(a, t, { halfLifeMs: half, floor: 0 });
+          const vb = ewmaVolatility(b, t, { halfLifeMs: half, floor: 0 });
+          expect(Number.isFinite(va.sigma)).toBe(true);
+          expect(vb.sigma).toBeCloseTo(k * va.sigma, 9);
+          expect(ewmaVolatility(a, t, { halfLifeMs: half, floor: 0.01 }).sigma).toBeGreaterThanOrEqual(0.01);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -5,15 +5,67 @@
 //   inventory list (positions only) does not name the token, so time-weighted stats see flat time;
 // - uptime: the result counts resting orders per cycle, not quoted tokens, so a cycle counts as
 //   quoting (1 of 1) when any order rests after it: "time with at least one quote up".
-// Market names are the condition ids (the result carries no question text). Resolutions carry the
+// Market names: "question — outcome" from the labels the caller passes (the recording's sidecar,
+// src/marketdata/recording/importers/sidecar.ts), else the shortened condition and token ids (the
+// result carries no question text; labels.ts). Fills keep the ledger's liquidity. Resolutions carry the
 // winner and the market's tokens; the report settles its own positions from them (metrics.ts).
+// Fills carry the ledger's exact notional, so the report's PnL (core/pnl.ts, as the ledger books
+// it) is the ledger's own to the millionth for the same marks.
 import { ONE, type Micros, type Price, type Shares } from '../../core/money.js';
 import type { BacktestResult } from '../types.js';
-import type { InventorySample, ReportInput, ReportMarket } from './input.js';
+import type { InventorySample, ReportInput, ReportMarket, ReportSettings } from './input.js';
+import { shortId } from './labels.js';
+import { computeReport } from './metrics.js';
 
-export function reportInputFromBacktest(r: BacktestResult): ReportInput {
+export interface FromBacktestOptions {
+  /** Question and outcome per token id (a recording's sidecar labels). */
+  readonly labels?: Readonly<Record<string, { readonly question: string; readonly outcome: string }>>;
+  readonly settings?: ReportSettings;
+}
+
+export function reportInputFromBacktest(r: BacktestResult, opts: FromBacktestOptions = {}): ReportInput {
+  return withFinalState(mapResult(r, opts));
+}
+
+/**
+ * The end state sampled: the ledger may record fills after the last cycle (its last lookups run
+ * as the daemon stops), which the cycle samples never saw. When the report's PnL at endMs differs
+ * from the last equity sample, or that sample is earlier than endMs, one more sample at endMs is
+ * appended: equity = capital + the report's total PnL, inventory = each token's end position. So
+ * the equity chart, drawdown and the headline PnL agree, and the charts reach the last instant.
+ */
+function withFinalState(input: ReportInput): ReportInput {
+  const report = computeReport(input);
+  const last = input.equity[input.equity.length - 1];
+  const finalEquity = (input.capital + report.pnl.totalMicros) as Micros;
+  if (last !== undefined && last.timeMs >= input.endMs && last.equity === finalEquity) return input;
+  const t = Math.max(input.endMs, last?.timeMs ?? input.endMs);
+  const held = new Map(report.markets.map((m) => [m.tokenId, m.positionSharesMicros]));
+  const tokens = [...new Set(input.inventory.map((s) => s.tokenId))].sort();
+  return {
+    ...input,
+    equity: [...input.equity, { timeMs: t, equity: finalEquity }],
+    inventory: [
+      ...input.inventory,
+      ...tokens.map((tokenId) => ({ timeMs: t, tokenId, shares: (held.get(tokenId) ?? 0) as Shares })),
+    ],
+  };
+}
+
+function mapResult(r: BacktestResult, opts: FromBacktestOptions): ReportInput {
   const markets: ReportMarket[] = [];
-  for (const m of r.markets) for (const t of m.tokens) markets.push({ tokenId: t, name: m.conditionId, tickSize: m.tickSize as Price });
+  for (const m of r.markets) {
+    for (const t of m.tokens) {
+      const l = opts.labels?.[t];
+      const name =
+        l === undefined
+          ? `market ${shortId(m.conditionId)} · token ${shortId(t)}`
+          : l.outcome === ''
+            ? l.question
+            : `${l.question} — ${l.outcome}`;
+      markets.push({ tokenId: t, name, conditionId: m.conditionId, tickSize: m.tickSize as Price });
+    }
+  }
   const tokens = [...new Set(markets.map((m) => m.tokenId))].sort();
   const inventory: InventorySample[] = [];
   for (const e of r.equity) {
@@ -33,16 +85,30 @@ export function reportInputFromBacktest(r: BacktestResult): ReportInput {
     endMs: r.endMs,
     capital: r.capital as Micros,
     markets,
-    fills: r.fills.map((f) => ({ timeMs: f.timeMs, tokenId: f.tokenId, side: f.side, price: f.price as Price, size: f.size as Shares, fee: f.feeMicros as Micros })),
+    fills: r.fills.map((f) => ({
+      timeMs: f.timeMs,
+      tokenId: f.tokenId,
+      side: f.side,
+      price: f.price as Price,
+      size: f.size as Shares,
+      fee: f.feeMicros as Micros,
+      notional: f.notional as Micros,
+      ...(f.liquidity !== '' ? { liquidity: f.liquidity } : {}),
+    })),
     equity: r.equity.map((e) => ({ timeMs: e.t, equity: e.equity as Micros })),
     inventory,
-    mids: Object.keys(r.mids).sort().flatMap((tokenId) => (r.mids[tokenId] ?? []).map(([timeMs, mid]) => ({ timeMs, tokenId, mid: mid as Price }))),
+    mids: Object.keys(r.mids)
+      .sort()
+      .flatMap((tokenId) => (r.mids[tokenId] ?? []).map(([timeMs, mid]) => ({ timeMs, tokenId, mid: mid as Price }))),
     uptime: r.equity.map((e) => ({ timeMs: e.t, quoted: e.openOrders > 0 ? 1 : 0, tokens: 1 })),
     orders: { placed: r.orders.length, placedSize: placedSize as Shares, filled, filledSize: filledSize as Shares },
     // A result written before resolutions were recorded has none.
     resolutions: (r.resolutions ?? []).map((x) => ({
-      timeMs: x.timeMs, conditionId: x.conditionId, winnerTokenId: x.winnerTokenId,
+      timeMs: x.timeMs,
+      conditionId: x.conditionId,
+      winnerTokenId: x.winnerTokenId,
       payouts: x.tokens.map((t) => ({ tokenId: t, payout: (t === x.winnerTokenId ? ONE : 0) as Price })),
     })),
+    ...(opts.settings !== undefined ? { settings: opts.settings } : {}),
   };
 }

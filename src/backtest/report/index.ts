@@ -9,6 +9,7 @@ import { computeReport, reportJson, type Report } from './metrics.js';
 export type { ReportInput } from './input.js';
 export type { Report } from './metrics.js';
 export { computeReport, reportJson } from './metrics.js';
+export { reportFillsFromLedger, reportResolutionsFromLedger } from './from-ledger.js';
 export { renderHtml, escapeHtml } from './html.js';
 export { ProgressBar } from './progress.js';
 

@@ -8,8 +8,13 @@ import type { Micros, Price, Shares } from '../../core/money.js';
 
 export interface ReportMarket {
   readonly tokenId: string;
-  /** A human name for the page (question and outcome); untrusted text, escaped on output. */
+  /**
+   * A human name for the page: "question — outcome" when the recording's sidecar labels the token,
+   * else the shortened market and token ids (shortId); untrusted text, escaped on output.
+   */
   readonly name: string;
+  /** The token's market (condition id), when known. */
+  readonly conditionId?: string;
   /** The token's tick, for markouts in ticks. */
   readonly tickSize: Price;
 }
@@ -22,6 +27,13 @@ export interface ReportFill {
   readonly size: Shares;
   /** Fee paid on this fill (negative for a rebate). */
   readonly fee: Micros;
+  /**
+   * Collateral exchanged, fees excluded, when known exactly (the ledger's `notional`); absent:
+   * price × size rounded against us (core/pnl.ts fillNotional), as the ledger defaults it.
+   */
+  readonly notional?: Micros;
+  /** `maker` or `taker` when the venue said which (the ledger's liquidity); absent: unknown. */
+  readonly liquidity?: string;
 }
 
 /** Marked-to-mid equity (capital + cash + inventory at mid) at the end of a cycle. */
@@ -37,7 +49,8 @@ export interface InventorySample {
   readonly shares: Shares;
 }
 
-export interface MidSample {
+/** A token's mid at a cycle (not the core's MidSample, which is one token's recent mid series). */
+export interface TokenMidSample {
   readonly timeMs: number;
   readonly tokenId: string;
   readonly mid: Price;
@@ -70,6 +83,24 @@ export interface ReportResolution {
   readonly payouts: ReadonlyArray<{ readonly tokenId: string; readonly payout: Price }>;
 }
 
+/** How the run was set up, shown on the page and kept in report.json as given. */
+export interface ReportSettings {
+  /** The config file as named on the command line. */
+  readonly config: string;
+  readonly recording: string;
+  readonly strategy: string;
+  /** The strategy's parameters as the config gives them (JSON data). */
+  readonly params: unknown;
+  readonly fillModel: string;
+  /** Order-entry and cancel latency, e.g. "0 ms" or "place 50 ms, cancel 50 ms". */
+  readonly latency: string;
+  readonly cadence: string;
+  readonly pollIntervalMs: number;
+  readonly seed: number;
+  /** The recording's depth (`full`, `L1`), from its sidecar; "full" when it has none. */
+  readonly depth: string;
+}
+
 export interface ReportInput {
   readonly startMs: number;
   readonly endMs: number;
@@ -79,9 +110,11 @@ export interface ReportInput {
   readonly fills: readonly ReportFill[];
   readonly equity: readonly EquitySample[];
   readonly inventory: readonly InventorySample[];
-  readonly mids: readonly MidSample[];
+  readonly mids: readonly TokenMidSample[];
   readonly uptime: readonly UptimeSample[];
   readonly orders: OrderTotals;
   /** Markets resolved during the run (absent: none). */
   readonly resolutions?: readonly ReportResolution[];
+  /** The run's settings (absent: the report has no settings section). */
+  readonly settings?: ReportSettings;
 }

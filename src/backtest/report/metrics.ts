@@ -5,17 +5,28 @@
 //   by time, and every sum runs in that order;
 // - a float that has no value (an empty average, a zero deviation) is null, never NaN or Infinity.
 // Definitions (also in the README's backtest section):
-// - PnL: average-cost accounting per token over signed positions. realized = proceeds of closed
-//   quantity − its share of the cost basis; unrealized = position × last mid at or before endMs
-//   (the last fill price when the token never had a mid) − open cost basis; fees = Σ fill fees;
-//   total = realized + unrealized − fees. Notionals round half-even to the micro.
+// - PnL: the core's one PnL (src/core/pnl.ts, pnl-mark.ts), the ledger's own: the fills, in time
+//   order, are applied to signed average-cost positions per token at their exact collateral (the
+//   fill's `notional`, else price × size rounded against us); realized is net of fees (proceeds of
+//   the closed quantity − its share of the cost basis − every fee); unrealized = each held token's
+//   last mid at or before endMs × position (rounded down) − its cost basis; a held token that never
+//   had a mid is unmarked (listed in `unmarkedTokens`, left out, never marked at a made-up price);
+//   fees = Σ fill fees, shown beside realized; total = realized + unrealized. For the fills,
+//   resolutions and marks of a ledger, these are the ledger's numbers to the millionth.
 // - Resolution: at a resolution's time (after the fills of that same time) every position in its
-//   market closes at its payout per share (winner 1, other tokens 0): realized += payout × position
-//   − its cost basis; a fill of a resolved token later (the ledger may learn of a fill late) is
-//   settled at once. `settlements` lists, per resolution, each token settled with the shares, the
-//   collateral paid out and the PnL the settlement realized (late fills' settlements included).
+//   market closes at its payout per share (winner 1, other tokens 0; core settlePosition):
+//   realized += payout × position − its cost basis; a fill of a resolved token later (the ledger
+//   may learn of a fill late) is settled at once. `settlements` lists, per resolution, each token
+//   settled with the shares, the collateral paid out and the PnL the settlement realized (late
+//   fills' settlements included).
 // - Maximum drawdown: the largest fall of equity from its running peak over the equity samples,
-//   in micros, and as a fraction of that peak.
+//   in micros, and as a fraction of that peak. (A producer samples the end state itself:
+//   from-backtest.ts appends capital + total PnL at endMs, so fills of the last instant count.)
+// - `final`: capital + total PnL at endMs, the headline numbers' equity.
+// - Per market (`markets`, per token): fills, volume, end position, its mark, realized (net of
+//   fees), unrealized (null when held and unmarked) and PnL, the same replay as the totals, so
+//   the rows sum to the totals. `trades`: every fill in time order with its label and liquidity.
+// - `settings`: the input's run settings as given (null when absent).
 // - Sharpe per day: one equity value per UTC day (the day's last sample, carried over days with
 //   none); daily return r_d = (E_d − E_{d−1}) / capital, E_{−1} = the first sample; Sharpe =
 //   mean(r) / stdev(r) with the sample (n − 1) deviation, NOT annualised; `annualised` = Sharpe ×
@@ -29,17 +40,26 @@
 //   or before t + Δ: (mid(t + Δ) − price) for a buy, (price − mid(t + Δ)) for a sell (positive =
 //   the fill was good for us); the mean over those fills (each fill counts once, whatever its size),
 //   in price units and in ticks of the fill's token.
-import { divRound, mulMicros, SCALE } from '../../core/money.js';
-import type { ReportFill, ReportInput, MidSample, ReportResolution } from './input.js';
+import { mulMicros, SCALE, type Price } from '../../core/money.js';
+import { applyFill, FLAT, settlePosition, type PositionState } from '../../core/pnl.js';
+import { markToMarket } from '../../core/pnl-mark.js';
+import type { ReportFill, ReportInput, ReportSettings, TokenMidSample, ReportResolution } from './input.js';
+import { BacktestError } from '../errors.js';
+import { tokenLabel } from './labels.js';
 
 export const MARKOUT_HORIZONS_MS: readonly number[] = [1_000, 10_000, 60_000];
 const DAY_MS = 86_400_000;
 
 export interface PnlReport {
+  /** realizedMicros + unrealizedMicros. */
   readonly totalMicros: number;
+  /** Net of fees, settlements included. */
   readonly realizedMicros: number;
+  /** Over the marked tokens only. */
   readonly unrealizedMicros: number;
   readonly feesMicros: number;
+  /** Tokens held at the end without any mid (left out of unrealized), by token id. */
+  readonly unmarkedTokens: readonly string[];
 }
 
 export interface FillsReport {
@@ -126,6 +146,49 @@ export interface SettlementReport {
   readonly realizedMicros: number;
 }
 
+/** One token's line of the per-market table. */
+export interface MarketReport {
+  readonly tokenId: string;
+  /** Question and outcome, or the shortened id (labels.ts). */
+  readonly label: string;
+  readonly fills: number;
+  readonly buys: number;
+  readonly sells: number;
+  /** Σ price × size of its fills, micros. */
+  readonly volumeMicros: number;
+  readonly volumeSharesMicros: number;
+  /** Shares held at the end (after every fill and settlement), share millionths. */
+  readonly positionSharesMicros: number;
+  /** The mark the end position was valued at; null when flat or unmarked. */
+  readonly markMicros: number | null;
+  readonly realizedMicros: number;
+  /** Null when a position is held and the token has no mid (unmarked). */
+  readonly unrealizedMicros: number | null;
+  readonly feesMicros: number;
+  /** realized + unrealized (unrealized 0 when unmarked). */
+  readonly pnlMicros: number;
+}
+
+/** One fill of the trades table. */
+export interface TradeReport {
+  readonly timeMs: number;
+  readonly tokenId: string;
+  readonly label: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly priceMicros: number;
+  readonly sizeMicros: number;
+  readonly feeMicros: number;
+  /** `maker`, `taker`, or "" when unknown. */
+  readonly liquidity: string;
+}
+
+/** The run's end state (fills of the last instant included). */
+export interface FinalReport {
+  readonly timeMs: number;
+  /** capital + total PnL at endMs. */
+  readonly equityMicros: number;
+}
+
 export interface Report {
   readonly version: 1;
   readonly startMs: number;
@@ -141,6 +204,13 @@ export interface Report {
   readonly fillRatio: FillRatioReport;
   readonly markouts: readonly MarkoutReport[];
   readonly settlements: readonly SettlementReport[];
+  /** How the run was set up; null when the input did not say. */
+  readonly settings: ReportSettings | null;
+  /** Per token, by token id. */
+  readonly markets: readonly MarketReport[];
+  /** Every fill in time order. */
+  readonly trades: readonly TradeReport[];
+  readonly final: FinalReport;
 }
 
 /** A float, or null when it is not finite. */
@@ -174,25 +244,35 @@ function lastAtOrBefore(xs: readonly { readonly timeMs: number }[], t: number): 
   let ans = -1;
   while (lo <= hi) {
     const m = (lo + hi) >> 1;
-    if ((xs[m] as { timeMs: number }).timeMs <= t) { ans = m; lo = m + 1; } else hi = m - 1;
+    if ((xs[m] as { timeMs: number }).timeMs <= t) {
+      ans = m;
+      lo = m + 1;
+    } else hi = m - 1;
   }
   return ans;
 }
 
-interface Position { shares: number; basis: number; }
+interface Settled {
+  shares: number;
+  payout: number;
+  realized: number;
+}
 
-interface Settled { shares: number; payout: number; realized: number; }
-
-interface PnlReplay {
+interface ReportPnl {
   readonly pnl: PnlReport;
   readonly settlements: SettlementReport[];
+  /** Each token's position at the end, and its mark (undefined: none). */
+  readonly positions: ReadonlyMap<string, PositionState>;
+  readonly markOf: (token: string) => Price | undefined;
 }
 
 /** Resolutions by time (then condition id), the first of each market only. */
 function resolutionsInOrder(input: ReportInput): ReportResolution[] {
   const seen = new Set<string>();
   const out: ReportResolution[] = [];
-  for (const r of [...(input.resolutions ?? [])].sort((a, b) => a.timeMs - b.timeMs || (a.conditionId < b.conditionId ? -1 : a.conditionId > b.conditionId ? 1 : 0))) {
+  for (const r of [...(input.resolutions ?? [])].sort(
+    (a, b) => a.timeMs - b.timeMs || (a.conditionId < b.conditionId ? -1 : a.conditionId > b.conditionId ? 1 : 0),
+  )) {
     if (seen.has(r.conditionId)) continue;
     seen.add(r.conditionId);
     out.push(r);
@@ -200,30 +280,27 @@ function resolutionsInOrder(input: ReportInput): ReportResolution[] {
   return out;
 }
 
-/** Fills and resolutions replayed in time order: the PnL and what each resolution settled. */
-function replayPnl(input: ReportInput): PnlReplay {
-  const pos = new Map<string, Position>();
-  const lastPrice = new Map<string, number>();
+/** Fills and resolutions replayed in time order through the core PnL: the PnL and what each resolution settled. */
+function reportPnl(input: ReportInput): ReportPnl {
+  const pos = new Map<string, PositionState>();
   const resolutions = resolutionsInOrder(input);
   // Once a token's market resolved: its payout and the per-token settlement totals of that resolution.
-  const payoutOf = new Map<string, { payout: number; settled: Map<string, Settled> }>();
+  const payoutOf = new Map<string, { payout: Price; settled: Map<string, Settled> }>();
   const settledBy = resolutions.map(() => new Map<string, Settled>());
-  let realized = 0;
-  let fees = 0;
   const settle = (token: string): void => {
     const r = payoutOf.get(token);
     const p = pos.get(token);
-    if (r === undefined || p === undefined || p.shares === 0) return;
-    const proceeds = mulMicros(r.payout, p.shares, 'half-even');
-    const gain = proceeds - p.basis;
-    realized += gain;
+    if (r === undefined || p === undefined || p.size === 0) return;
+    const e = settlePosition(p, r.payout);
+    pos.set(token, e.position);
     let acc = r.settled.get(token);
-    if (acc === undefined) { acc = { shares: 0, payout: 0, realized: 0 }; r.settled.set(token, acc); }
-    acc.shares += p.shares;
-    acc.payout += proceeds;
-    acc.realized += gain;
-    p.shares = 0;
-    p.basis = 0;
+    if (acc === undefined) {
+      acc = { shares: 0, payout: 0, realized: 0 };
+      r.settled.set(token, acc);
+    }
+    acc.shares += e.size;
+    acc.payout += e.proceeds;
+    acc.realized += e.realizedDelta;
   };
   let ri = 0;
   const resolveUpTo = (t: number): void => {
@@ -238,70 +315,97 @@ function replayPnl(input: ReportInput): PnlReplay {
   };
   for (const f of byTime(input.fills)) {
     resolveUpTo(f.timeMs);
-    fees += f.fee;
-    lastPrice.set(f.tokenId, f.price);
-    let p = pos.get(f.tokenId);
-    if (p === undefined) { p = { shares: 0, basis: 0 }; pos.set(f.tokenId, p); }
-    const dir = f.side === 'BUY' ? 1 : -1;
-    let qty: number = f.size;
-    if (p.shares !== 0 && Math.sign(p.shares) !== dir) {
-      // Closing (part of) the position: realize against the average cost of what is closed.
-      const held = Math.abs(p.shares);
-      const close = Math.min(qty, held);
-      const basisClosed = Number(divRound(BigInt(p.basis) * BigInt(close), BigInt(held), 'half-even'));
-      realized += Math.sign(p.shares) * mulMicros(f.price, close, 'half-even') - basisClosed;
-      p.shares -= Math.sign(p.shares) * close;
-      p.basis -= basisClosed;
-      qty -= close;
-    }
-    if (qty > 0) {
-      p.shares += dir * qty;
-      p.basis += dir * mulMicros(f.price, qty, 'half-even');
-    }
+    const fill = {
+      side: f.side,
+      price: f.price,
+      size: f.size,
+      feeMicros: f.fee,
+      ...(f.notional !== undefined ? { notional: f.notional } : {}),
+    };
+    pos.set(f.tokenId, applyFill(pos.get(f.tokenId) ?? FLAT, fill).position);
     settle(f.tokenId); // a fill of a market already resolved
   }
   resolveUpTo(Number.POSITIVE_INFINITY);
+  // Each token's last mid at or before endMs (none: unmarked).
   const mids = groupByToken(byTime(input.mids));
-  let unrealized = 0;
-  for (const token of sortedKeys(pos)) {
-    const p = pos.get(token) as Position;
-    if (p.shares === 0) continue;
+  const markOf = (token: string): Price | undefined => {
     const series = mids.get(token) ?? [];
     const i = lastAtOrBefore(series, input.endMs);
-    const mark = i >= 0 ? (series[i] as MidSample).mid : (lastPrice.get(token) as number);
-    unrealized += mulMicros(mark, p.shares, 'half-even') - p.basis;
-  }
+    return i >= 0 ? (series[i] as TokenMidSample).mid : undefined;
+  };
+  const m = markToMarket(
+    sortedKeys(pos).map((tokenId) => ({ tokenId, ...(pos.get(tokenId) as PositionState) })),
+    markOf,
+  );
   const settlements = resolutions.map((r, i): SettlementReport => {
     const settled = settledBy[i] as Map<string, Settled>;
     const payouts = new Map(r.payouts.map((x) => [x.tokenId, x.payout]));
     const tokens = sortedKeys(settled).map((tokenId): SettledTokenReport => {
       const a = settled.get(tokenId) as Settled;
-      return { tokenId, payout: payouts.get(tokenId) ?? 0, sharesMicros: a.shares, payoutMicros: a.payout, realizedMicros: a.realized };
+      return {
+        tokenId,
+        payout: payouts.get(tokenId) ?? 0,
+        sharesMicros: a.shares,
+        payoutMicros: a.payout,
+        realizedMicros: a.realized,
+      };
     });
     let shares = 0;
     let payout = 0;
     let gain = 0;
-    for (const t of tokens) { shares += t.sharesMicros; payout += t.payoutMicros; gain += t.realizedMicros; }
-    return { conditionId: r.conditionId, winnerTokenId: r.winnerTokenId, timeMs: r.timeMs, tokens, sharesMicros: shares, payoutMicros: payout, realizedMicros: gain };
+    for (const t of tokens) {
+      shares += t.sharesMicros;
+      payout += t.payoutMicros;
+      gain += t.realizedMicros;
+    }
+    return {
+      conditionId: r.conditionId,
+      winnerTokenId: r.winnerTokenId,
+      timeMs: r.timeMs,
+      tokens,
+      sharesMicros: shares,
+      payoutMicros: payout,
+      realizedMicros: gain,
+    };
   });
-  return { pnl: { totalMicros: realized + unrealized - fees, realizedMicros: realized, unrealizedMicros: unrealized, feesMicros: fees }, settlements };
+  return {
+    pnl: {
+      totalMicros: m.total,
+      realizedMicros: m.realized,
+      unrealizedMicros: m.unrealized,
+      feesMicros: m.fees,
+      unmarkedTokens: m.unmarked.map((p) => p.tokenId),
+    },
+    settlements,
+    positions: pos,
+    markOf,
+  };
 }
 
 export function computePnl(input: ReportInput): PnlReport {
-  return replayPnl(input).pnl;
+  return reportPnl(input).pnl;
 }
 
 /** What each resolution of the run settled (see the header). */
 export function computeSettlements(input: ReportInput): SettlementReport[] {
-  return replayPnl(input).settlements;
+  return reportPnl(input).settlements;
 }
 
 export function computeDrawdown(input: ReportInput): DrawdownReport {
   let peak: number | null = null;
   let peakT = 0;
-  let best = { maxMicros: 0, maxFraction: null as number | null, peakTimeMs: null as number | null, troughTimeMs: null as number | null };
+  let best = {
+    maxMicros: 0,
+    maxFraction: null as number | null,
+    peakTimeMs: null as number | null,
+    troughTimeMs: null as number | null,
+  };
   for (const s of byTime(input.equity)) {
-    if (peak === null || s.equity > peak) { peak = s.equity; peakT = s.timeMs; continue; }
+    if (peak === null || s.equity > peak) {
+      peak = s.equity;
+      peakT = s.timeMs;
+      continue;
+    }
     const dd = peak - s.equity;
     if (dd > best.maxMicros) {
       best = { maxMicros: dd, maxFraction: peak > 0 ? dd / peak : null, peakTimeMs: peakT, troughTimeMs: s.timeMs };
@@ -341,7 +445,13 @@ export function computeSharpe(input: ReportInput): SharpeReport {
   for (const x of r) ss += (x - mean) * (x - mean);
   const sd = Math.sqrt(ss / (n - 1));
   const sharpe = sd > 0 ? mean / sd : Number.NaN;
-  return { days: n, meanDailyReturn: num(mean), stdevDailyReturn: num(sd), perDay: num(sharpe), annualised: num(sharpe * Math.sqrt(365)) };
+  return {
+    days: n,
+    meanDailyReturn: num(mean),
+    stdevDailyReturn: num(sd),
+    perDay: num(sharpe),
+    annualised: num(sharpe * Math.sqrt(365)),
+  };
 }
 
 export function computeInventory(input: ReportInput): InventoryReport[] {
@@ -420,15 +530,74 @@ export function computeMarkouts(input: ReportInput): MarkoutReport[] {
       const i = lastAtOrBefore(series, at);
       if (i < 0) continue;
       const tick = ticks.get(f.tokenId);
-      if (tick === undefined || tick <= 0) throw new RangeError(`report: no tick size for token ${f.tokenId}`);
-      const m = (series[i] as MidSample).mid;
+      if (tick === undefined || tick <= 0)
+        throw new BacktestError('BACKTEST_NO_TICK', `report: no tick size for token ${f.tokenId}`);
+      const m = (series[i] as TokenMidSample).mid;
       const mo = f.side === 'BUY' ? m - f.price : f.price - m;
       n++;
       sum += mo;
       sumTicks += mo / tick;
     }
-    return { horizonMs: h, fills: n, meanPrice: n > 0 ? num(sum / n / SCALE) : null, meanTicks: n > 0 ? num(sumTicks / n) : null };
+    return {
+      horizonMs: h,
+      fills: n,
+      meanPrice: n > 0 ? num(sum / n / SCALE) : null,
+      meanTicks: n > 0 ? num(sumTicks / n) : null,
+    };
   });
+}
+
+/** The per-market table: every token of the input's markets and fills, by token id. */
+function computeMarkets(input: ReportInput, replay: ReportPnl): MarketReport[] {
+  const names = new Map(input.markets.map((m) => [m.tokenId, m.name]));
+  const tokens = [...new Set([...input.markets.map((m) => m.tokenId), ...input.fills.map((f) => f.tokenId)])].sort(
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  );
+  const byToken = groupByToken(byTime(input.fills));
+  return tokens.map((tokenId): MarketReport => {
+    let buys = 0;
+    let vol = 0;
+    let shares = 0;
+    const fills = byToken.get(tokenId) ?? [];
+    for (const f of fills) {
+      if (f.side === 'BUY') buys++;
+      vol += mulMicros(f.price, f.size, 'half-even');
+      shares += f.size;
+    }
+    const p = replay.positions.get(tokenId) ?? FLAT;
+    const mark = p.size === 0 ? undefined : replay.markOf(tokenId);
+    const unrealized =
+      p.size === 0 ? 0 : mark === undefined ? null : markToMarket([{ tokenId, ...p }], () => mark).unrealized;
+    return {
+      tokenId,
+      label: tokenLabel(names, tokenId),
+      fills: fills.length,
+      buys,
+      sells: fills.length - buys,
+      volumeMicros: vol,
+      volumeSharesMicros: shares,
+      positionSharesMicros: p.size,
+      markMicros: mark ?? null,
+      realizedMicros: p.realized,
+      unrealizedMicros: unrealized,
+      feesMicros: p.fees,
+      pnlMicros: p.realized + (unrealized ?? 0),
+    };
+  });
+}
+
+function computeTrades(input: ReportInput): TradeReport[] {
+  const names = new Map(input.markets.map((m) => [m.tokenId, m.name]));
+  return byTime(input.fills).map((f) => ({
+    timeMs: f.timeMs,
+    tokenId: f.tokenId,
+    label: tokenLabel(names, f.tokenId),
+    side: f.side,
+    priceMicros: f.price,
+    sizeMicros: f.size,
+    feeMicros: f.fee,
+    liquidity: f.liquidity ?? '',
+  }));
 }
 
 export function computeReport(input: ReportInput): Report {
@@ -440,7 +609,7 @@ export function computeReport(input: ReportInput): Report {
     notional += mulMicros(f.price, f.size, 'half-even');
     sharesVol += f.size;
   }
-  const replay = replayPnl(input);
+  const replay = reportPnl(input);
   return {
     version: 1,
     startMs: input.startMs,
@@ -456,6 +625,10 @@ export function computeReport(input: ReportInput): Report {
     fillRatio: computeFillRatio(input),
     markouts: computeMarkouts(input),
     settlements: replay.settlements,
+    settings: input.settings ?? null,
+    markets: computeMarkets(input, replay),
+    trades: computeTrades(input),
+    final: { timeMs: input.endMs, equityMicros: input.capital + replay.pnl.totalMicros },
   };
 }
 

@@ -25,7 +25,10 @@ export class ProgressBar {
   private last = '';
   private finished = false;
 
-  constructor(private readonly stream: ProgressStream, opts: ProgressOptions = {}) {
+  constructor(
+    private readonly stream: ProgressStream,
+    opts: ProgressOptions = {},
+  ) {
     this.on = stream.isTTY === true;
     this.label = opts.label ?? '';
     const cols = stream.columns ?? 80;
@@ -47,7 +50,12 @@ export class ProgressBar {
     const line = this.render(done, total);
     if (line === this.last) return;
     // Counts change every call; redraw only when the bar or the percentage moved (or at the end).
-    if (this.last !== '' && done < total && line.slice(0, line.lastIndexOf('%')) === this.last.slice(0, this.last.lastIndexOf('%'))) return;
+    if (
+      this.last !== '' &&
+      done < total &&
+      line.slice(0, line.lastIndexOf('%')) === this.last.slice(0, this.last.lastIndexOf('%'))
+    )
+      return;
     const pad = this.last.length > line.length ? ' '.repeat(this.last.length - line.length) : '';
     this.stream.write(`\r${line}${pad}`);
     this.last = line;

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Combination } from './grid.js';
 import type { SweepReply, SweepSetup } from './protocol.js';
 import type { SweepRow } from './row.js';
+import { BacktestError } from '../errors.js';
 
 export interface SweepPoolOptions {
   readonly setup: SweepSetup;
@@ -20,7 +21,12 @@ export interface SweepPoolOptions {
   readonly workerUrl?: URL;
 }
 
-export class SweepError extends Error {}
+/** A sweep combination failed or a worker died (code BACKTEST_SWEEP_FAILED). */
+export class SweepError extends BacktestError {
+  constructor(message: string) {
+    super('BACKTEST_SWEEP_FAILED', message);
+  }
+}
 
 export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> {
   const total = opts.combinations.length;
@@ -34,7 +40,12 @@ export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> 
   try {
     await new Promise<void>((resolve, reject) => {
       let failed = false;
-      const fail = (err: Error): void => { if (!failed) { failed = true; reject(err); } };
+      const fail = (err: Error): void => {
+        if (!failed) {
+          failed = true;
+          reject(err);
+        }
+      };
       const feed = (w: Worker): void => {
         const c = opts.combinations[next];
         if (c === undefined) return;
@@ -46,15 +57,26 @@ export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> 
         workers.push(w);
         w.on('message', (m: SweepReply) => {
           if (failed) return;
-          if (!m.ok) { fail(new SweepError(`combination ${JSON.stringify(opts.combinations[m.index]?.params ?? m.index)} failed: ${m.error}`)); return; }
+          if (!m.ok) {
+            fail(
+              new SweepError(
+                `combination ${JSON.stringify(opts.combinations[m.index]?.params ?? m.index)} failed: ${m.error}`,
+              ),
+            );
+            return;
+          }
           rows[m.index] = m.row;
           done++;
           opts.onProgress?.(done, total);
           if (done === total) resolve();
           else feed(w);
         });
-        w.on('error', (err) => { fail(err); });
-        w.on('exit', (code) => { if (done < total) fail(new SweepError(`a sweep worker exited (code ${code}) before the sweep finished`)); });
+        w.on('error', (err) => {
+          fail(err);
+        });
+        w.on('exit', (code) => {
+          if (done < total) fail(new SweepError(`a sweep worker exited (code ${code}) before the sweep finished`));
+        });
         feed(w);
       }
     });

@@ -36,12 +36,18 @@ export function rowFromReport(index: number, params: Readonly<Record<string, unk
 
 function metricOf(row: SweepRow, m: SortMetric): number | null {
   switch (m) {
-    case 'pnl': return row.pnlTotalMicros;
-    case 'fills': return row.fills;
-    case 'volume': return row.volumeMicros;
-    case 'drawdown': return row.maxDrawdownMicros;
-    case 'sharpe': return row.sharpePerDay;
-    case 'fill-ratio': return row.fillRatio;
+    case 'pnl':
+      return row.pnlTotalMicros;
+    case 'fills':
+      return row.fills;
+    case 'volume':
+      return row.volumeMicros;
+    case 'drawdown':
+      return row.maxDrawdownMicros;
+    case 'sharpe':
+      return row.sharpePerDay;
+    case 'fill-ratio':
+      return row.fillRatio;
   }
 }
 
@@ -60,7 +66,7 @@ export function sortRows(rows: readonly SweepRow[], metric: SortMetric): SweepRo
 }
 
 function cell(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
 }
 
 const ratio = (x: number | null): string => (x === null ? '-' : x.toFixed(4));
@@ -69,10 +75,20 @@ const ratio = (x: number | null): string => (x === null ? '-' : x.toFixed(4));
 export function formatTable(rows: readonly SweepRow[], keys: readonly string[]): string {
   const head = ['#', ...keys, 'pnl', 'fills', 'volume', 'max_dd', 'sharpe/day', 'fill_ratio'];
   const body = rows.map((r, i) => [
-    String(i + 1), ...keys.map((k) => cell(r.params[k])),
-    formatMicros(r.pnlTotalMicros), String(r.fills), formatMicros(r.volumeMicros), formatMicros(r.maxDrawdownMicros), ratio(r.sharpePerDay), ratio(r.fillRatio),
+    String(i + 1),
+    ...keys.map((k) => cell(r.params[k])),
+    formatMicros(r.pnlTotalMicros),
+    String(r.fills),
+    formatMicros(r.volumeMicros),
+    formatMicros(r.maxDrawdownMicros),
+    ratio(r.sharpePerDay),
+    ratio(r.fillRatio),
   ]);
   const widths = head.map((h, j) => Math.max(h.length, ...body.map((b) => (b[j] as string).length)));
-  const line = (cols: readonly string[]): string => cols.map((c, j) => c.padEnd(widths[j] as number)).join('  ').trimEnd();
+  const line = (cols: readonly string[]): string =>
+    cols
+      .map((c, j) => c.padEnd(widths[j] as number))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...body.map(line)].join('\n');
 }

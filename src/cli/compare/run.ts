@@ -1,7 +1,8 @@
 // One strategy on one seeded synthetic world, in the sandbox, on a virtual clock: the simulator's
-// Venue (world, matching engine, synthetic flow) in-process behind a VenueGateway, and the daemon's
-// own parts (Daemon: universe, poller, book cache, strategy runner, risk, reconcile; the real
-// OrderManager with a real signer; an in-memory Ledger) driven by advancing the clock. Invariants:
+// Venue (world, matching engine, synthetic flow) in-process behind a VenueGateway
+// (src/sim/venue/gateway.ts), and the daemon's own parts (Daemon: universe, poller, book cache,
+// strategy runner, risk, reconcile; the real OrderManager with a real signer; an in-memory Ledger),
+// built by createDaemon as every run mode builds them, driven by advancing the clock. Invariants:
 // - deterministic: the same options give the same result (seeded world and flow, seeded salts, a
 //   virtual clock, no network, no worker threads);
 // - every strategy of a comparison sees the same world, the same markets (chosen after the
@@ -9,26 +10,25 @@
 //   flow reacts to it, as a real market would;
 // - results come from the ledger (fills, positions, PnL net of fees) and the venue (marks, the
 //   flow's latent probability), read before the daemon stops and cancels everything;
-// - the reward score is sampled each minute of clock time, as the exchange does (protocol.md §6),
+// - the reward score is sampled each minute of clock time, as the exchange does (docs/protocol.md §6),
 //   from our resting orders in the engine and the engine's book.
 import type { Book, Level } from '../../core/book.js';
 import { VirtualClock } from '../../core/clock.js';
 import type { Rewards } from '../../core/market.js';
-import { SCALE, type Price, type Shares } from '../../core/money.js';
+import { fromFloat, SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
+import { markToMarket } from '../../core/pnl-mark.js';
 import { validateConfig } from '../../config/load.js';
 import { DIALECTS } from '../../exchange/dialect.js';
 import { OrderSigner, type SignedOrder, type UnsignedOrder } from '../../exchange/signing/index.js';
-import { OrderManager } from '../../execution/order-manager.js';
 import { Ledger } from '../../ledger/index.js';
 import { ClockRefreshScheduler } from '../../marketdata/refresh-scheduler.js';
-import { Daemon } from '../../runtime/daemon.js';
+import { createDaemon } from '../../runtime/create-daemon.js';
 import { createLogger } from '../../runtime/logger.js';
-import type { BookLevel } from '../../sim/engine/index.js';
 import type { FlowIntensity } from '../../sim/flow/index.js';
+import { VenueGateway } from '../../sim/venue/gateway.js';
 import { Venue } from '../../sim/venue/index.js';
 import type { StrategyModule } from '../../strategy/define.js';
 import { bookScore, rewardScore, rewardShare, sizeCutoffMid, type ScoredOrder } from '../../strategy/rewards-score.js';
-import { VenueGateway } from './venue-gateway.js';
 import { mulberry32 as seeded } from '../../core/random.js';
 
 export interface CompareOptions {
@@ -66,16 +66,18 @@ export interface StrategyResult {
   readonly fills: number;
   /** Shares traded (both sides). */
   readonly volume: number;
-  /** PnL with positions marked at the book's mid, collateral units (fees included). */
-  readonly pnlMid: number;
-  /** PnL with positions marked at the flow's latent probability (the "true" value). */
-  readonly pnlLatent: number;
-  readonly fees: number;
+  /** PnL (net of fees) with positions marked at the book's mid, collateral millionths; unmarked tokens left out. */
+  readonly pnlMidMicros: Micros;
+  /** PnL (net of fees) with positions marked at the flow's latent probability (the "true" value), millionths. */
+  readonly pnlLatentMicros: Micros;
+  readonly feesMicros: Micros;
+  /** Tokens held at the end whose book has no mid: left out of PnL@mid, never marked at 0. */
+  readonly unmarked: readonly string[];
   /** Σ over markets of |q(Yes) − q(No)|, shares, at the end. */
   readonly netInventory: number;
   /** Largest |net| of one market seen at a sample, shares. */
   readonly maxNetInventory: number;
-  /** Σ over samples and markets of our Q_min (protocol.md §6), share-minutes. */
+  /** Σ over samples and markets of our Q_min (docs/protocol.md §6), share-minutes. */
   readonly rewardScore: number;
   /** Rewards this would have earned: Σ daily rate / 1440 × our share of Q_min, collateral units. */
   readonly rewardEstimate: number;
@@ -105,17 +107,33 @@ export function chooseMarkets(venue: Venue, count: number): string[] {
   return out;
 }
 
-
-function asBook(levels: { bids: readonly BookLevel[]; asks: readonly BookLevel[] }, market: string, assetId: string, atMs: number): Book {
-  const conv = (ls: readonly BookLevel[]): Level[] => ls.map((l) => ({ price: l.price, size: l.size }));
+function asBook(
+  levels: { bids: readonly Level[]; asks: readonly Level[] },
+  market: string,
+  assetId: string,
+  atMs: number,
+): Book {
+  const conv = (ls: readonly Level[]): Level[] => ls.map((l) => ({ price: l.price, size: l.size }));
   return {
-    market, assetId, timestampMs: atMs, hash: '', bids: conv(levels.bids), asks: conv(levels.asks),
-    minOrderSize: null, tickSize: null, negRisk: null, lastTradePrice: null,
+    market,
+    assetId,
+    timestampMs: atMs,
+    hash: '',
+    bids: conv(levels.bids),
+    asks: conv(levels.asks),
+    minOrderSize: null,
+    tickSize: null,
+    negRisk: null,
+    lastTradePrice: null,
   };
 }
 
 /** Runs one strategy (with params) on a fresh copy of the world. */
-export async function runStrategy(strategy: StrategyModule, params: Record<string, unknown>, o: CompareOptions): Promise<StrategyResult> {
+export async function runStrategy(
+  strategy: StrategyModule,
+  params: Record<string, unknown>,
+  o: CompareOptions,
+): Promise<StrategyResult> {
   const clock = new VirtualClock(o.startMs);
   const dialect = DIALECTS.spec;
   const venue = new Venue({ clock, seed: o.seed, markets: o.worldMarkets, dialect, flow: o.flow });
@@ -129,27 +147,55 @@ export async function runStrategy(strategy: StrategyModule, params: Record<strin
   const signer = new OrderSigner(venue.account.privateKey, dialect);
   let warnings = 0;
   const logger = createLogger({
-    clock, level: 'warn', pretty: false, base: null,
-    destination: { write: () => { warnings++; } },
+    clock,
+    level: 'warn',
+    pretty: false,
+    base: null,
+    destination: {
+      write: () => {
+        warnings++;
+      },
+    },
     secrets: [venue.account.privateKey, venue.account.credentials.secret, venue.account.credentials.passphrase],
-  });
-  const executor = new OrderManager({
-    clock, gateway, ledger, dialect, owner: venue.account.credentials.apiKey,
-    signer: { address: signer.address, signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> => Promise.resolve(os.map((x) => signer.sign(x))) },
-    random: seeded(o.seed), strategy: strategy.name, logger: logger.child({ component: 'orders' }),
   });
   const config = validateConfig({
     mode: 'sandbox',
     markets: { selector: { max: Math.max(1, listed.length) } },
-    poll: { intervalMs: o.pollMs, maxBookAgeMs: Math.max(10_000, 3 * o.pollMs), orderLookupIntervalMs: o.pollMs, midHistory: 1_000 },
+    poll: {
+      intervalMs: o.pollMs,
+      maxBookAgeMs: Math.max(10_000, 3 * o.pollMs),
+      orderLookupIntervalMs: o.pollMs,
+      midHistory: 1_000,
+    },
     strategy: { name: strategy.name, params },
-    risk: { maxPositionShares: '500', maxMarketNotional: '500', maxTotalExposure: '2000', dailyLossLimit: '1000', capital: '5000', ...o.risk },
+    risk: {
+      maxPositionShares: '500',
+      maxMarketNotional: '500',
+      maxTotalExposure: '2000',
+      dailyLossLimit: '1000',
+      capital: '5000',
+      ...o.risk,
+    },
     ledger: { path: ':memory:' },
     log: { level: 'warn' },
     health: { enabled: false },
   });
-  const daemon = new Daemon({
-    config, clock, logger, gateway, executor, ledger, strategy,
+  // Wired as the run modes wire it (src/runtime/create-daemon.ts): the order manager's settings
+  // from the config; no limiter (the in-process venue has no transport), no positions check.
+  const { daemon } = createDaemon({
+    config,
+    clock,
+    logger,
+    gateway,
+    ledger,
+    strategy,
+    owner: venue.account.credentials.apiKey,
+    signer: {
+      address: signer.address,
+      signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> =>
+        Promise.resolve(os.map((x) => signer.sign(x))),
+    },
+    random: seeded(o.seed),
     refreshScheduler: new ClockRefreshScheduler(clock, 600_000),
   });
 
@@ -158,7 +204,8 @@ export async function runStrategy(strategy: StrategyModule, params: Record<strin
   for await (const m of gateway.samplingMarkets()) {
     const yes = m.tokens[0]?.tokenId;
     const no = m.tokens[1]?.tokenId;
-    if (yes !== undefined && yes !== null && no !== undefined && no !== null) terms.set(m.conditionId, { rewards: m.rewards, yes, no });
+    if (yes !== undefined && yes !== null && no !== undefined && no !== null)
+      terms.set(m.conditionId, { rewards: m.rewards, yes, no });
   }
   let rewardScoreSum = 0;
   let rewardEstimate = 0;
@@ -171,7 +218,10 @@ export async function runStrategy(strategy: StrategyModule, params: Record<strin
       const view = venue.engine.bookView(t.yes);
       if (view === undefined) continue;
       const mine: ScoredOrder[] = venue.engine.openOrders(owner, { conditionId }).map((x) => ({
-        tokenId: x.tokenId, side: x.side, price: x.price, size: x.originalSize - x.sizeMatched,
+        tokenId: x.tokenId,
+        side: x.side,
+        price: x.price,
+        size: x.originalSize - x.sizeMatched,
       }));
       const book = asBook(view, conditionId, t.yes, clock.now());
       const pos = netOf(ledger, t.yes, t.no);
@@ -195,28 +245,30 @@ export async function runStrategy(strategy: StrategyModule, params: Record<strin
   const fills = ledger.fills(0, 1_000_000);
   let volume = 0;
   for (const f of fills) volume += f.size;
-  const marks = new Map<string, Price>();
-  let pnlLatent = 0;
-  let netInventory = 0;
-  let realized = 0;
-  let fees = 0;
-  for (const p of ledger.positions()) {
-    realized += p.realized;
-    fees += p.fees;
-    const mid = venue.engine.midpoint(p.tokenId);
-    if (mid !== null && mid !== undefined) marks.set(p.tokenId, mid);
-    const ref = venue.token(p.tokenId);
+  // PnL in exact micros through the core's one mark to market (core/pnl-mark.ts). A held token
+  // whose book has no mid now is not marked at 0 (nor at an older mid): it is left out of PnL@mid
+  // and listed in `unmarked`. PnL@latent marks it at the flow's latent probability (the flow
+  // models every world market), its mid when the flow has none, else leaves it out too.
+  const positions = ledger.positions();
+  const midOf = (tokenId: string): Price | null => venue.engine.midpoint(tokenId) ?? null;
+  const latentOf = (tokenId: string): Price | null => {
+    const ref = venue.token(tokenId);
     const latent = ref === undefined ? null : venue.flow.latent(ref.market.conditionId);
-    const value = latent === null || ref === undefined ? (mid ?? 0) / SCALE : ref.outcomeIndex === 0 ? latent : 1 - latent;
-    pnlLatent += (p.size / SCALE) * value - p.cost / SCALE;
-  }
-  pnlLatent += realized / SCALE;
+    if (ref === undefined || latent === null) return midOf(tokenId);
+    const yes = fromFloat(latent, 'half-even');
+    return (ref.outcomeIndex === 0 ? yes : SCALE - yes) as Price;
+  };
+  const atMid = markToMarket(positions, midOf);
+  const atLatent = markToMarket(positions, latentOf);
+  let netInventory = 0;
   for (const t of terms.values()) netInventory += Math.abs(netOf(ledger, t.yes, t.no));
-  const mtm = ledger.markToMarket(marks);
   const counts = cycleCounts(ledger);
 
   let stopped = false;
-  const stopping = daemon.stop().then((r) => { stopped = true; return r; });
+  const stopping = daemon.stop().then((r) => {
+    stopped = true;
+    return r;
+  });
   await clock.runUntil(() => stopped, 60_000);
   await stopping;
   venue.close();
@@ -226,9 +278,10 @@ export async function runStrategy(strategy: StrategyModule, params: Record<strin
     markets: listed.length,
     fills: fills.length,
     volume: volume / SCALE,
-    pnlMid: mtm.total / SCALE,
-    pnlLatent,
-    fees: fees / SCALE,
+    pnlMidMicros: atMid.total,
+    pnlLatentMicros: atLatent.total,
+    feesMicros: atMid.fees,
+    unmarked: atMid.unmarked.map((p) => p.tokenId),
     netInventory: netInventory / SCALE,
     maxNetInventory: maxNet / SCALE,
     rewardScore: rewardScoreSum,
@@ -253,9 +306,10 @@ function withoutOrders(book: Book, mine: readonly ScoredOrder[], yes: string): B
     const k = `${bid ? 'b' : 'a'}${price}`;
     take.set(k, (take.get(k) ?? 0) + o.size);
   }
-  const less = (ls: readonly Level[], tag: string): Level[] => ls
-    .map((l) => ({ price: l.price, size: (l.size - (take.get(`${tag}${l.price}`) ?? 0)) as Shares }))
-    .filter((l) => l.size > 0);
+  const less = (ls: readonly Level[], tag: string): Level[] =>
+    ls
+      .map((l) => ({ price: l.price, size: (l.size - (take.get(`${tag}${l.price}`) ?? 0)) as Shares }))
+      .filter((l) => l.size > 0);
   return { ...book, bids: less(book.bids, 'b'), asks: less(book.asks, 'a') };
 }
 
@@ -264,6 +318,10 @@ function cycleCounts(ledger: Ledger): { placed: number; cancelled: number; error
   let placed = 0;
   let cancelled = 0;
   let errors = 0;
-  for (const c of ledger.recentCycles(10_000_000)) { placed += c.placed; cancelled += c.cancelled; errors += c.errors; }
+  for (const c of ledger.recentCycles(10_000_000)) {
+    placed += c.placed;
+    cancelled += c.cancelled;
+    errors += c.errors;
+  }
   return { placed, cancelled, errors };
 }

@@ -1,5 +1,5 @@
 // Credentials: the L2 API triple {apiKey, secret, passphrase} and the wallet's private key, both
-// loaded only from the environment (DESIGN.md §4.4) or, for the key, from an ethers encrypted JSON
+// loaded only from the environment (docs/ARCHITECTURE.md §12) or, for the key, from an ethers encrypted JSON
 // keystore whose password comes from the environment. Invariants:
 // - a credentials object never prints its secret or passphrase: JSON.stringify, util.inspect,
 //   String() and template literals all show `[redacted]` (pino serialises through toJSON too);
@@ -65,8 +65,10 @@ class RedactedCredentials implements ApiCredentials {
  * `source` names where the values came from, for error messages.
  */
 export function makeCredentials(c: ApiCredentials, source = 'credentials'): ApiCredentials {
-  if (typeof c.apiKey !== 'string' || !UUID_RE.test(c.apiKey)) throw new CredentialsError(`${source}: apiKey is not a uuid`);
-  if (typeof c.secret !== 'string' || !BASE64_RE.test(c.secret)) throw new CredentialsError(`${source}: secret is not base64`);
+  if (typeof c.apiKey !== 'string' || !UUID_RE.test(c.apiKey))
+    throw new CredentialsError(`${source}: apiKey is not a uuid`);
+  if (typeof c.secret !== 'string' || !BASE64_RE.test(c.secret))
+    throw new CredentialsError(`${source}: secret is not base64`);
   if (typeof c.passphrase !== 'string' || !PASSPHRASE_RE.test(c.passphrase)) {
     throw new CredentialsError(`${source}: passphrase is not 64 hexadecimal characters`);
   }
@@ -94,7 +96,8 @@ export function credentialsFromEnv(env: Env): ApiCredentials {
   const passphrase = required(env, ENV_API_PASSPHRASE);
   if (!UUID_RE.test(apiKey)) throw new CredentialsError(`${ENV_API_KEY} is not a uuid`);
   if (!BASE64_RE.test(secret)) throw new CredentialsError(`${ENV_API_SECRET} is not base64`);
-  if (!PASSPHRASE_RE.test(passphrase)) throw new CredentialsError(`${ENV_API_PASSPHRASE} is not 64 hexadecimal characters`);
+  if (!PASSPHRASE_RE.test(passphrase))
+    throw new CredentialsError(`${ENV_API_PASSPHRASE} is not 64 hexadecimal characters`);
   return new RedactedCredentials({ apiKey, secret, passphrase });
 }
 
@@ -105,7 +108,8 @@ export function addressFromEnv(env: Env): string {
 
 /** Checksums an address; `what` names it in the error. Accepts any case, rejects a bad mixed-case checksum. */
 export function checksumAddress(value: string, what = 'address'): string {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw new CredentialsError(`${what} is not an address`);
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value))
+    throw new CredentialsError(`${what} is not an address`);
   try {
     return getAddress(value);
   } catch {
@@ -147,16 +151,21 @@ export async function loadWallet(env: Env, options: LoadWalletOptions = {}): Pro
   const hasKeystore = keystorePath !== undefined && keystorePath.trim() !== '';
   if (hasKey && hasKeystore) throw new CredentialsError(`set only one of ${ENV_PRIVATE_KEY} and ${ENV_KEYSTORE}`);
   if (hasKey) return new Wallet(parsePrivateKey(rawKey, ENV_PRIVATE_KEY));
-  if (!hasKeystore) throw new CredentialsError(`no signing key: set ${ENV_PRIVATE_KEY}, or ${ENV_KEYSTORE} and ${ENV_KEYSTORE_PASSWORD}`);
+  if (!hasKeystore)
+    throw new CredentialsError(
+      `no signing key: set ${ENV_PRIVATE_KEY}, or ${ENV_KEYSTORE} and ${ENV_KEYSTORE_PASSWORD}`,
+    );
   const path = keystorePath.trim();
   const password = env[ENV_KEYSTORE_PASSWORD];
-  if (password === undefined) throw new CredentialsError(`environment variable ${ENV_KEYSTORE_PASSWORD} is not set (needed for ${ENV_KEYSTORE})`);
+  if (password === undefined)
+    throw new CredentialsError(`environment variable ${ENV_KEYSTORE_PASSWORD} is not set (needed for ${ENV_KEYSTORE})`);
   const read = options.readFile ?? ((p: string) => readFile(p, 'utf8'));
   let json: string;
   try {
     json = await read(path);
   } catch (err) {
-    const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : 'read error';
+    const code =
+      typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : 'read error';
     throw new CredentialsError(`${ENV_KEYSTORE}: cannot read ${path} (${code})`);
   }
   let decrypted: { privateKey: string };
@@ -164,7 +173,10 @@ export async function loadWallet(env: Env, options: LoadWalletOptions = {}): Pro
     decrypted = await Wallet.fromEncryptedJson(json, password);
   } catch (err) {
     // ethers says "incorrect password" or names a malformed field; keep only that distinction.
-    const reason = err instanceof Error && /password/i.test(err.message) ? 'incorrect password' : 'not a valid encrypted JSON keystore';
+    const reason =
+      err instanceof Error && /password/i.test(err.message)
+        ? 'incorrect password'
+        : 'not a valid encrypted JSON keystore';
     throw new CredentialsError(`${ENV_KEYSTORE}: cannot decrypt ${path}: ${reason}`);
   }
   // A mnemonic keystore decrypts to an HD wallet; signing only needs its key.

@@ -1,4 +1,4 @@
-// L1 authentication (protocol.md §2): the EIP-712 ClobAuth signature that proves control of a
+// L1 authentication (docs/protocol.md §2): the EIP-712 ClobAuth signature that proves control of a
 // wallet when creating or deriving API keys, its server-side recovery, and the deterministic key
 // derivation the simulator answers GET /auth/derive-api-key with. Invariants:
 // - the ClobAuth domain has no verifying contract; the timestamp is signed as a *string* of Unix
@@ -32,7 +32,11 @@ export function clobAuthDomain(dialect: Dialect): TypedDataDomain {
 /** What an L1 signer must offer: an ethers v6 Wallet does. */
 export interface L1Signer {
   readonly address: string;
-  signTypedData(domain: TypedDataDomain, types: Record<string, TypedDataField[]>, value: Record<string, unknown>): Promise<string>;
+  signTypedData(
+    domain: TypedDataDomain,
+    types: Record<string, TypedDataField[]>,
+    value: Record<string, unknown>,
+  ): Promise<string>;
 }
 
 export interface L1HeaderInput {
@@ -42,15 +46,23 @@ export interface L1HeaderInput {
   nonce: number | bigint;
 }
 
-export function l1HeaderNames(dialect: Dialect): { address: string; signature: string; timestamp: string; nonce: string } {
+export function l1HeaderNames(dialect: Dialect): {
+  address: string;
+  signature: string;
+  timestamp: string;
+  nonce: string;
+} {
   const p = dialect.headerPrefix;
   return { address: `${p}ADDRESS`, signature: `${p}SIGNATURE`, timestamp: `${p}TIMESTAMP`, nonce: `${p}NONCE` };
 }
 
 function nonceText(nonce: number | bigint | string): string {
-  const ok = typeof nonce === 'bigint'
-    ? nonce >= 0n && nonce < 2n ** 256n
-    : typeof nonce === 'number' ? Number.isSafeInteger(nonce) && nonce >= 0 : /^\d{1,78}$/.test(nonce) && BigInt(nonce) < 2n ** 256n;
+  const ok =
+    typeof nonce === 'bigint'
+      ? nonce >= 0n && nonce < 2n ** 256n
+      : typeof nonce === 'number'
+        ? Number.isSafeInteger(nonce) && nonce >= 0
+        : /^\d{1,78}$/.test(nonce) && BigInt(nonce) < 2n ** 256n;
   if (!ok) throw new AuthError(`L1 nonce must be an unsigned 256-bit integer, got ${String(nonce)}`);
   return BigInt(nonce).toString();
 }
@@ -58,7 +70,8 @@ function nonceText(nonce: number | bigint | string): string {
 /** The four L1 headers: ADDRESS, SIGNATURE (EIP-712 ClobAuth), TIMESTAMP, NONCE. */
 export async function buildL1Headers(input: L1HeaderInput): Promise<Record<string, string>> {
   const { dialect, wallet, timestampSec } = input;
-  if (!Number.isSafeInteger(timestampSec) || timestampSec < 0) throw new AuthError(`L1 timestamp must be whole Unix seconds, got ${String(timestampSec)}`);
+  if (!Number.isSafeInteger(timestampSec) || timestampSec < 0)
+    throw new AuthError(`L1 timestamp must be whole Unix seconds, got ${String(timestampSec)}`);
   const nonce = nonceText(input.nonce);
   const address = checksumAddress(wallet.address, 'L1 wallet address');
   const signature = await wallet.signTypedData(clobAuthDomain(dialect), CLOB_AUTH_TYPES, {
@@ -68,7 +81,12 @@ export async function buildL1Headers(input: L1HeaderInput): Promise<Record<strin
     message: CLOB_AUTH_MESSAGE,
   });
   const names = l1HeaderNames(dialect);
-  return { [names.address]: address, [names.signature]: signature, [names.timestamp]: String(timestampSec), [names.nonce]: nonce };
+  return {
+    [names.address]: address,
+    [names.signature]: signature,
+    [names.timestamp]: String(timestampSec),
+    [names.nonce]: nonce,
+  };
 }
 
 export interface L1RecoverOptions {
@@ -78,11 +96,14 @@ export interface L1RecoverOptions {
 }
 
 export type L1RecoverResult =
-  | { ok: true; address: string; nonce: string; timestampSec: number }
-  | { ok: false; reason: string };
+  { ok: true; address: string; nonce: string; timestampSec: number } | { ok: false; reason: string };
 
 /** Verifies L1 headers: recovers the ClobAuth signer and checks it is the ADDRESS header. */
-export function recoverL1Address(headers: IncomingHeaders, dialect: Dialect, options: L1RecoverOptions = {}): L1RecoverResult {
+export function recoverL1Address(
+  headers: IncomingHeaders,
+  dialect: Dialect,
+  options: L1RecoverOptions = {},
+): L1RecoverResult {
   const names = l1HeaderNames(dialect);
   const address = headerValue(headers, names.address);
   const signature = headerValue(headers, names.signature);
@@ -95,24 +116,36 @@ export function recoverL1Address(headers: IncomingHeaders, dialect: Dialect, opt
   const nonce = nonceHeader === undefined || nonceHeader === '' ? '0' : nonceHeader;
   if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return { ok: false, reason: `${names.address} is not an address` };
   if (!/^\d{1,15}$/.test(timestamp)) return { ok: false, reason: `${names.timestamp} is not Unix seconds` };
-  if (!/^\d{1,78}$/.test(nonce) || BigInt(nonce) >= 2n ** 256n) return { ok: false, reason: `${names.nonce} is not an unsigned integer` };
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return { ok: false, reason: `${names.signature} is not a 65-byte hex signature` };
+  if (!/^\d{1,78}$/.test(nonce) || BigInt(nonce) >= 2n ** 256n)
+    return { ok: false, reason: `${names.nonce} is not an unsigned integer` };
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature))
+    return { ok: false, reason: `${names.signature} is not a 65-byte hex signature` };
   const ts = Number(timestamp);
-  if (options.nowSec !== undefined && options.maxSkewSec !== undefined && Math.abs(options.nowSec - ts) > options.maxSkewSec) {
+  if (
+    options.nowSec !== undefined &&
+    options.maxSkewSec !== undefined &&
+    Math.abs(options.nowSec - ts) > options.maxSkewSec
+  ) {
     return { ok: false, reason: `${names.timestamp} outside the permitted skew` };
   }
   let recovered: string;
   try {
-    recovered = verifyTypedData(clobAuthDomain(dialect), CLOB_AUTH_TYPES, {
-      address: address.toLowerCase(),
-      timestamp,
-      nonce,
-      message: CLOB_AUTH_MESSAGE,
-    }, signature);
+    recovered = verifyTypedData(
+      clobAuthDomain(dialect),
+      CLOB_AUTH_TYPES,
+      {
+        address: address.toLowerCase(),
+        timestamp,
+        nonce,
+        message: CLOB_AUTH_MESSAGE,
+      },
+      signature,
+    );
   } catch {
     return { ok: false, reason: `${names.signature} is not a valid signature` };
   }
-  if (recovered.toLowerCase() !== address.toLowerCase()) return { ok: false, reason: `${names.signature} was not made by ${names.address}` };
+  if (recovered.toLowerCase() !== address.toLowerCase())
+    return { ok: false, reason: `${names.signature} was not made by ${names.address}` };
   return { ok: true, address: recovered, nonce: BigInt(nonce).toString(), timestampSec: ts };
 }
 
@@ -125,7 +158,11 @@ function hmac(key: string | Uint8Array, label: string, address: string, nonce: s
  * apiKey (version and variant bits set, so strict uuid validators accept it), a standard base64
  * secret of 32 bytes and a 64-hex passphrase, each an HMAC-SHA256 under its own label.
  */
-export function deriveApiCredentials(serverSecret: string | Uint8Array, address: string, nonce: number | bigint | string): ApiCredentials {
+export function deriveApiCredentials(
+  serverSecret: string | Uint8Array,
+  address: string,
+  nonce: number | bigint | string,
+): ApiCredentials {
   if (serverSecret.length === 0) throw new AuthError('server secret for API key derivation is empty');
   const addr = checksumAddress(address, 'derivation address').toLowerCase();
   const n = nonceText(nonce);

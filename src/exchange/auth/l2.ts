@@ -1,4 +1,4 @@
-// L2 request signing (protocol.md §1): HMAC-SHA256 keyed by the base64-decoded API secret over
+// L2 request signing (docs/protocol.md §1): HMAC-SHA256 keyed by the base64-decoded API secret over
 // `timestamp + METHOD + path + body`, encoded per dialect, sent in five prefixed headers; and the
 // server-side check the simulator runs. Invariants:
 // - the body signed is the exact string sent: callers serialise once and pass that string;
@@ -37,7 +37,12 @@ function decodeMac(text: string, encoding: SignatureEncoding): Buffer | null {
 }
 
 /** The string the HMAC covers. */
-export function l2SigningString(timestamp: number | string, method: string, path: string, body: string | undefined): string {
+export function l2SigningString(
+  timestamp: number | string,
+  method: string,
+  path: string,
+  body: string | undefined,
+): string {
   return `${timestamp}${method.toUpperCase()}${path}${body ?? ''}`;
 }
 
@@ -55,19 +60,31 @@ export interface L2HeaderInput {
 }
 
 export function l2HeaderNames(dialect: Dialect): {
-  address: string; apiKey: string; passphrase: string; timestamp: string; signature: string;
+  address: string;
+  apiKey: string;
+  passphrase: string;
+  timestamp: string;
+  signature: string;
 } {
   const p = dialect.headerPrefix;
-  return { address: `${p}ADDRESS`, apiKey: `${p}API_KEY`, passphrase: `${p}PASSPHRASE`, timestamp: `${p}TIMESTAMP`, signature: `${p}SIGNATURE` };
+  return {
+    address: `${p}ADDRESS`,
+    apiKey: `${p}API_KEY`,
+    passphrase: `${p}PASSPHRASE`,
+    timestamp: `${p}TIMESTAMP`,
+    signature: `${p}SIGNATURE`,
+  };
 }
 
 function checkPath(path: string): void {
-  if (typeof path !== 'string' || !path.startsWith('/')) throw new AuthError(`L2 path must start with '/': ${JSON.stringify(path)}`);
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new AuthError(`L2 path must start with '/': ${JSON.stringify(path)}`);
   if (path.includes('?')) throw new AuthError(`L2 path must not carry a query string: ${JSON.stringify(path)}`);
 }
 
 function checkTimestamp(timestampSec: number): void {
-  if (!Number.isSafeInteger(timestampSec) || timestampSec < 0) throw new AuthError(`L2 timestamp must be whole Unix seconds, got ${String(timestampSec)}`);
+  if (!Number.isSafeInteger(timestampSec) || timestampSec < 0)
+    throw new AuthError(`L2 timestamp must be whole Unix seconds, got ${String(timestampSec)}`);
 }
 
 /** The five L2 headers of a request. */
@@ -78,7 +95,11 @@ export function buildL2Headers(input: L2HeaderInput): Record<string, string> {
   if (!/^[A-Za-z]+$/.test(method)) throw new AuthError(`L2 method is not an HTTP method: ${JSON.stringify(method)}`);
   const address = checksumAddress(input.address, 'L2 address');
   const names = l2HeaderNames(dialect);
-  const signature = hmacSignature(credentials.secret, l2SigningString(timestampSec, method, path, body), dialect.signatureEncoding);
+  const signature = hmacSignature(
+    credentials.secret,
+    l2SigningString(timestampSec, method, path, body),
+    dialect.signatureEncoding,
+  );
   return {
     [names.address]: address,
     [names.signature]: signature,
@@ -107,7 +128,7 @@ export interface L2VerifyInput {
   /** Raw body text as received, or undefined when there is none. */
   body: string | undefined;
   nowSec: number;
-  /** Permitted |now − timestamp| in seconds (protocol.md §1: 30). */
+  /** Permitted |now − timestamp| in seconds (docs/protocol.md §1: 30). */
   maxSkewSec: number;
   lookupCredentials: (apiKey: string) => KnownApiKey | undefined;
 }
@@ -120,7 +141,10 @@ export function headerValue(headers: IncomingHeaders, name: string): string | un
   if (v === undefined) {
     const lower = name.toLowerCase();
     for (const k of Object.keys(headers)) {
-      if (k.toLowerCase() === lower) { v = headers[k]; break; }
+      if (k.toLowerCase() === lower) {
+        v = headers[k];
+        break;
+      }
     }
   }
   if (v === undefined) return undefined;
@@ -138,7 +162,13 @@ function sameText(a: string, b: string): boolean {
 export function verifyL2Headers(input: L2VerifyInput): L2VerifyResult {
   const { dialect, headers } = input;
   const names = l2HeaderNames(dialect);
-  const got: Record<keyof typeof names, string> = { address: '', apiKey: '', passphrase: '', timestamp: '', signature: '' };
+  const got: Record<keyof typeof names, string> = {
+    address: '',
+    apiKey: '',
+    passphrase: '',
+    timestamp: '',
+    signature: '',
+  };
   for (const key of Object.keys(names) as Array<keyof typeof names>) {
     const v = headerValue(headers, names[key]);
     if (v === undefined || v === '') return { ok: false, reason: `missing header ${names[key]}` };
@@ -146,10 +176,12 @@ export function verifyL2Headers(input: L2VerifyInput): L2VerifyResult {
   }
   if (!/^\d{1,15}$/.test(got.timestamp)) return { ok: false, reason: `${names.timestamp} is not Unix seconds` };
   const ts = Number(got.timestamp);
-  if (Math.abs(input.nowSec - ts) > input.maxSkewSec) return { ok: false, reason: `${names.timestamp} outside the permitted skew` };
+  if (Math.abs(input.nowSec - ts) > input.maxSkewSec)
+    return { ok: false, reason: `${names.timestamp} outside the permitted skew` };
   const known = input.lookupCredentials(got.apiKey);
   if (known === undefined) return { ok: false, reason: `unknown ${names.apiKey}` };
-  if (!sameText(got.passphrase, known.credentials.passphrase)) return { ok: false, reason: `${names.passphrase} does not match the key` };
+  if (!sameText(got.passphrase, known.credentials.passphrase))
+    return { ok: false, reason: `${names.passphrase} does not match the key` };
   if (!/^0x[0-9a-fA-F]{40}$/.test(got.address) || got.address.toLowerCase() !== known.address.toLowerCase()) {
     return { ok: false, reason: `${names.address} is not the key's address` };
   }
@@ -158,10 +190,14 @@ export function verifyL2Headers(input: L2VerifyInput): L2VerifyResult {
   if (mac === null) return { ok: false, reason: `${names.signature} is not ${dialect.signatureEncoding}` };
   let expected: Buffer;
   try {
-    expected = hmacBytes(decodeSecret(known.credentials.secret), l2SigningString(got.timestamp, input.method, input.path, input.body));
+    expected = hmacBytes(
+      decodeSecret(known.credentials.secret),
+      l2SigningString(got.timestamp, input.method, input.path, input.body),
+    );
   } catch {
     return { ok: false, reason: 'stored secret is not base64' };
   }
-  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return { ok: false, reason: `${names.signature} does not match` };
+  if (mac.length !== expected.length || !timingSafeEqual(mac, expected))
+    return { ok: false, reason: `${names.signature} does not match` };
   return { ok: true, apiKey: known.credentials.apiKey, address: checksumAddress(known.address) };
 }

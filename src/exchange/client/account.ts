@@ -17,9 +17,23 @@
 //   `next_cursor` until the end and fail with EXCHANGE_BAD_RESPONSE on a cursor seen before;
 // - a heartbeat answered 400 with a `heartbeat_id` is a resynchronisation (returned, not thrown):
 //   the beat did not count and the next one must carry that id; any other failure throws.
-import type { BalanceAllowance, HeartbeatAck, OpenOrderPage, OrderRecord, TradePage, TradeRecord } from '../../core/market.js';
+import type {
+  BalanceAllowance,
+  HeartbeatAck,
+  OpenOrderPage,
+  OrderRecord,
+  TradePage,
+  TradeRecord,
+} from '../../core/market.js';
 import { ClientValidationError, ExchangeHttpError, ExchangeResponseError } from '../errors.js';
-import { ACCOUNT_TRADES, BALANCE_ALLOWANCE, OPEN_ORDERS, type AccountTradesParams, type BalanceAllowanceParams, type OpenOrdersParams } from '../params/account.js';
+import {
+  ACCOUNT_TRADES,
+  BALANCE_ALLOWANCE,
+  OPEN_ORDERS,
+  type AccountTradesParams,
+  type BalanceAllowanceParams,
+  type OpenOrdersParams,
+} from '../params/account.js';
 import { encodeQuery, type ParamTable } from '../params/spec.js';
 import { parseAccountTradePage, parseBalanceAllowance, parseHeartbeatId, parseOpenOrderPage } from '../parse/index.js';
 import type { CallOptions, ClientCore } from './core.js';
@@ -31,14 +45,20 @@ interface Paged<T> {
 }
 
 function pageQuery(table: ParamTable, params: object, cursor: string): string {
-  if (typeof cursor !== 'string' || cursor === '') throw new ClientValidationError('next_cursor', cursor, 'must be a non-empty string');
-  if (cursor === END_CURSOR) throw new ClientValidationError('next_cursor', cursor, 'is the end marker: there is no page after the last');
+  if (typeof cursor !== 'string' || cursor === '')
+    throw new ClientValidationError('next_cursor', cursor, 'must be a non-empty string');
+  if (cursor === END_CURSOR)
+    throw new ClientValidationError('next_cursor', cursor, 'is the end marker: there is no page after the last');
   const q = encodeQuery(table, params);
   const c = `next_cursor=${encodeURIComponent(cursor)}`;
   return q === '' ? c : `${q}&${c}`;
 }
 
-async function* pages<P extends Paged<unknown>>(route: RouteDef, fetch: (cursor: string) => Promise<P>, start: string): AsyncGenerator<P, void, undefined> {
+async function* pages<P extends Paged<unknown>>(
+  route: RouteDef,
+  fetch: (cursor: string) => Promise<P>,
+  start: string,
+): AsyncGenerator<P, void, undefined> {
   const seen = new Set<string>([start]);
   let cursor = start;
   for (;;) {
@@ -48,7 +68,10 @@ async function* pages<P extends Paged<unknown>>(route: RouteDef, fetch: (cursor:
     if (next === null) return;
     if (seen.has(next)) {
       throw new ExchangeResponseError({
-        code: 'EXCHANGE_BAD_RESPONSE', route: route.key, status: 200, retryable: false,
+        code: 'EXCHANGE_BAD_RESPONSE',
+        route: route.key,
+        status: 200,
+        retryable: false,
         message: `${route.key}: next_cursor ${JSON.stringify(next)} was already visited`,
       });
     }
@@ -58,32 +81,62 @@ async function* pages<P extends Paged<unknown>>(route: RouteDef, fetch: (cursor:
 }
 
 /** One page of the account's live orders. */
-export async function getOpenOrders(core: ClientCore, params: OpenOrdersParams = {}, cursor: string = FIRST_CURSOR, options?: CallOptions): Promise<OpenOrderPage> {
+export async function getOpenOrders(
+  core: ClientCore,
+  params: OpenOrdersParams = {},
+  cursor: string = FIRST_CURSOR,
+  options?: CallOptions,
+): Promise<OpenOrderPage> {
   const query = pageQuery(OPEN_ORDERS, params, cursor);
   return core.call({ route: ROUTES.openOrders, path: '/data/orders', query, parse: parseOpenOrderPage, options });
 }
 
 /** Every live order of the account (matching `params`), following the cursors. */
-export async function* iterateOpenOrders(core: ClientCore, params: OpenOrdersParams = {}, options?: CallOptions): AsyncGenerator<OrderRecord, void, undefined> {
+export async function* iterateOpenOrders(
+  core: ClientCore,
+  params: OpenOrdersParams = {},
+  options?: CallOptions,
+): AsyncGenerator<OrderRecord, void, undefined> {
   encodeQuery(OPEN_ORDERS, params); // validate before the first request
-  for await (const p of pages(ROUTES.openOrders, (c) => getOpenOrders(core, params, c, options), FIRST_CURSOR)) yield* p.data;
+  for await (const p of pages(ROUTES.openOrders, (c) => getOpenOrders(core, params, c, options), FIRST_CURSOR))
+    yield* p.data;
 }
 
 /** One page of the account's trades. */
-export async function getAccountTrades(core: ClientCore, params: AccountTradesParams = {}, cursor: string = FIRST_CURSOR, options?: CallOptions): Promise<TradePage> {
+export async function getAccountTrades(
+  core: ClientCore,
+  params: AccountTradesParams = {},
+  cursor: string = FIRST_CURSOR,
+  options?: CallOptions,
+): Promise<TradePage> {
   const query = pageQuery(ACCOUNT_TRADES, params, cursor);
   return core.call({ route: ROUTES.accountTrades, path: '/data/trades', query, parse: parseAccountTradePage, options });
 }
 
 /** Every trade of the account (matching `params`), following the cursors. */
-export async function* iterateAccountTrades(core: ClientCore, params: AccountTradesParams = {}, options?: CallOptions): AsyncGenerator<TradeRecord, void, undefined> {
+export async function* iterateAccountTrades(
+  core: ClientCore,
+  params: AccountTradesParams = {},
+  options?: CallOptions,
+): AsyncGenerator<TradeRecord, void, undefined> {
   encodeQuery(ACCOUNT_TRADES, params);
-  for await (const p of pages(ROUTES.accountTrades, (c) => getAccountTrades(core, params, c, options), FIRST_CURSOR)) yield* p.data;
+  for await (const p of pages(ROUTES.accountTrades, (c) => getAccountTrades(core, params, c, options), FIRST_CURSOR))
+    yield* p.data;
 }
 
-export async function getBalanceAllowance(core: ClientCore, params: BalanceAllowanceParams, options?: CallOptions): Promise<BalanceAllowance> {
+export async function getBalanceAllowance(
+  core: ClientCore,
+  params: BalanceAllowanceParams,
+  options?: CallOptions,
+): Promise<BalanceAllowance> {
   const query = encodeQuery(BALANCE_ALLOWANCE, params);
-  return core.call({ route: ROUTES.balanceAllowance, path: '/balance-allowance', query, parse: parseBalanceAllowance, options });
+  return core.call({
+    route: ROUTES.balanceAllowance,
+    path: '/balance-allowance',
+    query,
+    parse: parseBalanceAllowance,
+    options,
+  });
 }
 
 /** The `heartbeat_id` a 400 answer carries (its body's first 200 characters reach us as the exchange's message). */
@@ -101,11 +154,22 @@ function resyncId(e: ExchangeHttpError): string | null {
  * Once started, the exchange cancels every live order of the account when no heartbeat arrives
  * within its expiry window.
  */
-export async function postHeartbeat(core: ClientCore, heartbeatId: string | null, options?: CallOptions): Promise<HeartbeatAck> {
-  if (heartbeatId !== null && typeof heartbeatId !== 'string') throw new ClientValidationError('heartbeat_id', heartbeatId, 'must be a string or null');
+export async function postHeartbeat(
+  core: ClientCore,
+  heartbeatId: string | null,
+  options?: CallOptions,
+): Promise<HeartbeatAck> {
+  if (heartbeatId !== null && typeof heartbeatId !== 'string')
+    throw new ClientValidationError('heartbeat_id', heartbeatId, 'must be a string or null');
   const body = JSON.stringify({ heartbeat_id: heartbeatId ?? '' });
   try {
-    const id = await core.call({ route: ROUTES.heartbeat, path: '/v1/heartbeats', body, parse: parseHeartbeatId, options });
+    const id = await core.call({
+      route: ROUTES.heartbeat,
+      path: '/v1/heartbeats',
+      body,
+      parse: parseHeartbeatId,
+      options,
+    });
     return { heartbeatId: id, resynchronized: false };
   } catch (e) {
     if (e instanceof ExchangeHttpError) {

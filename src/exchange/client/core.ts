@@ -1,7 +1,7 @@
 // The request core every client group shares: resolves a route's base URL (CLOB, Data or
 // Catalog), builds path and query, signs L2 routes, sends through the one HttpTransport and
 // parses the JSON with engineer A's parsers. Invariants kept here:
-// - a signed body is serialised once; that exact string is signed and sent (protocol.md §1);
+// - a signed body is serialised once; that exact string is signed and sent (docs/protocol.md §1);
 // - the L2 path signed is the path sent (base path prefix included, query excluded), and the
 //   timestamp is whole seconds of the injected clock, taken per attempt (a retried signed read
 //   carries a fresh timestamp);
@@ -38,15 +38,19 @@ export function parseBaseUrl(url: string, what: string): BaseUrl {
   } catch {
     throw new ClientValidationError(what, url, 'is not a URL');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ClientValidationError(what, url, 'must be http or https');
-  if (u.search !== '' || u.hash !== '') throw new ClientValidationError(what, url, 'must not carry a query or fragment');
-  if (u.username !== '' || u.password !== '') throw new ClientValidationError(what, '(redacted)', 'must not carry credentials');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new ClientValidationError(what, url, 'must be http or https');
+  if (u.search !== '' || u.hash !== '')
+    throw new ClientValidationError(what, url, 'must not carry a query or fragment');
+  if (u.username !== '' || u.password !== '')
+    throw new ClientValidationError(what, '(redacted)', 'must not carry credentials');
   return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') };
 }
 
 /** A path segment from a caller's value: non-empty string, percent-encoded. */
 export function segment(param: string, value: string): string {
-  if (typeof value !== 'string' || value === '') throw new ClientValidationError(param, value, 'must be a non-empty string');
+  if (typeof value !== 'string' || value === '')
+    throw new ClientValidationError(param, value, 'must be a non-empty string');
   return encodeURIComponent(value);
 }
 
@@ -120,15 +124,26 @@ export class ClientCore {
     };
   }
 
-  private l2Headers(route: RouteDef, method: string, path: string, body: string | undefined): () => Record<string, string> {
+  private l2Headers(
+    route: RouteDef,
+    method: string,
+    path: string,
+    body: string | undefined,
+  ): () => Record<string, string> {
     const { credentials, address, dialect } = this.signing;
     if (credentials === null) throw new MissingCredentialsError(route.key, 'API credentials');
     if (address === null) throw new MissingCredentialsError(route.key, 'a wallet address');
     // Called once per attempt by the transport: each attempt is signed at its own time.
-    return () => buildL2Headers({
-      dialect, credentials, address, method, path, body,
-      timestampSec: Math.floor(this.clock.now() / 1000),
-    });
+    return () =>
+      buildL2Headers({
+        dialect,
+        credentials,
+        address,
+        method,
+        path,
+        body,
+        timestampSec: Math.floor(this.clock.now() / 1000),
+      });
   }
 
   private parse<T>(spec: CallSpec<T>, json: unknown): T {

@@ -9,7 +9,17 @@ import type { CallOptions, ClientCore } from './core.js';
 import { readParsers } from './read-parsers.js';
 import { ROUTES } from './routes.js';
 
-export async function getLeaderboard(core: ClientCore, params: LeaderboardParams = {}, options?: CallOptions): Promise<LeaderboardEntry[]> {
+export async function getLeaderboard(
+  core: ClientCore,
+  params: LeaderboardParams = {},
+  options?: CallOptions,
+): Promise<LeaderboardEntry[]> {
   const query = encodeQuery(LEADERBOARD, params);
-  return core.call({ route: ROUTES.leaderboard, path: '/v1/leaderboard', query, parse: readParsers(core.signing.dialect).leaderboard, options });
+  return core.call({
+    route: ROUTES.leaderboard,
+    path: '/v1/leaderboard',
+    query,
+    parse: readParsers(core.signing.dialect).leaderboard,
+    options,
+  });
 }

@@ -1,4 +1,4 @@
-// Market listings of interface §4.3 with cursor paging (protocol.md §5: `next_cursor` is base64
+// Market listings of interface §4.3 with cursor paging (docs/protocol.md §5: `next_cursor` is base64
 // of the offset, `MA==` the first page, `LTE=` after the last) and the per-market trading
 // settings. Invariants kept here:
 // - a page call sends the cursor it is given (none → the server's first page); asking for the
@@ -26,11 +26,18 @@ const LISTING: Record<MarketsKind, { route: RouteDef; path: string }> = {
   simplified: { route: ROUTES.samplingSimplifiedMarkets, path: '/sampling-simplified-markets' },
 };
 
-export async function getMarketsPage<K extends MarketsKind>(core: ClientCore, kind: K, cursor?: string, options?: CallOptions): Promise<MarketsPage<KindMap[K]>> {
+export async function getMarketsPage<K extends MarketsKind>(
+  core: ClientCore,
+  kind: K,
+  cursor?: string,
+  options?: CallOptions,
+): Promise<MarketsPage<KindMap[K]>> {
   const { route, path } = LISTING[kind];
   if (cursor !== undefined) {
-    if (typeof cursor !== 'string' || cursor === '') throw new ClientValidationError('next_cursor', cursor, 'must be a non-empty string');
-    if (cursor === END_CURSOR) throw new ClientValidationError('next_cursor', cursor, 'is the end marker: there is no page after the last');
+    if (typeof cursor !== 'string' || cursor === '')
+      throw new ClientValidationError('next_cursor', cursor, 'must be a non-empty string');
+    if (cursor === END_CURSOR)
+      throw new ClientValidationError('next_cursor', cursor, 'is the end marker: there is no page after the last');
   }
   const query = cursor === undefined ? '' : `next_cursor=${encodeURIComponent(cursor)}`;
   const parsers = readParsers(core.signing.dialect);
@@ -39,7 +46,12 @@ export async function getMarketsPage<K extends MarketsKind>(core: ClientCore, ki
 }
 
 /** Every page, from `start` (default `MA==`) until the last. */
-export async function* iterateMarketPages<K extends MarketsKind>(core: ClientCore, kind: K, start: string = FIRST_CURSOR, options?: CallOptions): AsyncGenerator<MarketsPage<KindMap[K]>, void, undefined> {
+export async function* iterateMarketPages<K extends MarketsKind>(
+  core: ClientCore,
+  kind: K,
+  start: string = FIRST_CURSOR,
+  options?: CallOptions,
+): AsyncGenerator<MarketsPage<KindMap[K]>, void, undefined> {
   const seen = new Set<string>([start]);
   let cursor = start;
   for (;;) {
@@ -62,12 +74,26 @@ export async function* iterateMarketPages<K extends MarketsKind>(core: ClientCor
 }
 
 /** Every record of every page, in order. */
-export async function* iterateMarkets<K extends MarketsKind>(core: ClientCore, kind: K, start?: string, options?: CallOptions): AsyncGenerator<KindMap[K], void, undefined> {
+export async function* iterateMarkets<K extends MarketsKind>(
+  core: ClientCore,
+  kind: K,
+  start?: string,
+  options?: CallOptions,
+): AsyncGenerator<KindMap[K], void, undefined> {
   for await (const page of iterateMarketPages(core, kind, start, options)) yield* page.data;
 }
 
-export async function getClobMarket(core: ClientCore, conditionId: string, options?: CallOptions): Promise<ClobMarketSettings> {
+export async function getClobMarket(
+  core: ClientCore,
+  conditionId: string,
+  options?: CallOptions,
+): Promise<ClobMarketSettings> {
   const parsers = readParsers(core.signing.dialect);
   const parse = (json: unknown): ClobMarketSettings => parsers.clobMarket(json, conditionId);
-  return core.call({ route: ROUTES.clobMarket, path: `/clob-markets/${segment('condition_id', conditionId)}`, parse, options });
+  return core.call({
+    route: ROUTES.clobMarket,
+    path: `/clob-markets/${segment('condition_id', conditionId)}`,
+    parse,
+    options,
+  });
 }

@@ -21,13 +21,21 @@ import { ROUTES } from './routes.js';
 
 const parse = (json: unknown): CancelResult => parsePublicCancelResult(json);
 
-export async function cancelOrders(core: ClientCore, orderIds: readonly string[], options?: CallOptions): Promise<CancelResult> {
+export async function cancelOrders(
+  core: ClientCore,
+  orderIds: readonly string[],
+  options?: CallOptions,
+): Promise<CancelResult> {
   if (!Array.isArray(orderIds)) throw new ClientValidationError('orderIds', orderIds, 'must be an array of order ids');
   const ids: string[] = [];
   const seen = new Set<string>();
   for (const [i, id] of orderIds.entries()) {
-    if (typeof id !== 'string' || id === '') throw new ClientValidationError(`orderIds[${i}]`, id, 'must be a non-empty string');
-    if (!seen.has(id)) { seen.add(id); ids.push(id); }
+    if (typeof id !== 'string' || id === '')
+      throw new ClientValidationError(`orderIds[${i}]`, id, 'must be a non-empty string');
+    if (!seen.has(id)) {
+      seen.add(id);
+      ids.push(id);
+    }
   }
   if (ids.length === 0) return { canceled: [], notCanceled: new Map() };
   return core.call({ route: ROUTES.cancelOrders, path: '/orders', body: JSON.stringify(ids), parse, options });
@@ -44,16 +52,33 @@ export interface CancelMarketOrdersFilter {
   assetId?: string;
 }
 
-export async function cancelMarketOrders(core: ClientCore, filter: CancelMarketOrdersFilter, options?: CallOptions): Promise<CancelResult> {
+export async function cancelMarketOrders(
+  core: ClientCore,
+  filter: CancelMarketOrdersFilter,
+  options?: CallOptions,
+): Promise<CancelResult> {
   const body: { market?: string; asset_id?: string } = {};
-  for (const [key, wire] of [['market', 'market'], ['assetId', 'asset_id']] as const) {
+  for (const [key, wire] of [
+    ['market', 'market'],
+    ['assetId', 'asset_id'],
+  ] as const) {
     const v = filter[key];
     if (v === undefined) continue;
     if (typeof v !== 'string' || v === '') throw new ClientValidationError(key, v, 'must be a non-empty string');
     body[wire] = v;
   }
   if (body.market === undefined && body.asset_id === undefined) {
-    throw new ClientValidationError('market', undefined, 'market or assetId is required (use cancelAll for every order)');
+    throw new ClientValidationError(
+      'market',
+      undefined,
+      'market or assetId is required (use cancelAll for every order)',
+    );
   }
-  return core.call({ route: ROUTES.cancelMarketOrders, path: '/cancel-market-orders', body: JSON.stringify(body), parse, options });
+  return core.call({
+    route: ROUTES.cancelMarketOrders,
+    path: '/cancel-market-orders',
+    body: JSON.stringify(body),
+    parse,
+    options,
+  });
 }

@@ -6,13 +6,26 @@
 // /prices-history, /neg-risk, /time, /trades) keep their single parser; GET /tick-size picks its
 // parser in service.ts.
 import type { Book } from '../../core/book.js';
-import type { ClobMarketSettings, ClosedPosition, LeaderboardEntry, Market, MarketsPage, Position, SimplifiedMarket } from '../../core/market.js';
+import type {
+  ClobMarketSettings,
+  ClosedPosition,
+  LeaderboardEntry,
+  Market,
+  MarketsPage,
+  Position,
+  SimplifiedMarket,
+} from '../../core/market.js';
 import type { Price } from '../../core/money.js';
 import type { Dialect } from '../dialect.js';
 import { parseBook, parseBooks, parsePublicBook, parsePublicBooks } from '../parse/book.js';
 import { parseLeaderboard } from '../parse/catalog.js';
 import { parseClobMarketSettings, parseMarketsEnvelope, type MarketsKind } from '../parse/markets.js';
-import { parseClosedPositions, parsePositions, parsePublicClosedPositions, parsePublicPositions } from '../parse/portfolio.js';
+import {
+  parseClosedPositions,
+  parsePositions,
+  parsePublicClosedPositions,
+  parsePublicPositions,
+} from '../parse/portfolio.js';
 import { parseMidpointResponse } from '../parse/prices.js';
 import { parsePublicClobMarket, parsePublicMarketsEnvelope } from '../parse/public-markets.js';
 import { parsePublicLeaderboard, parsePublicMidpointResponse } from '../parse/public-reads.js';

@@ -1,7 +1,7 @@
 // Every route the client calls, as data: the stable route key the rate limiter budgets by and
 // errors name (`METHOD /path`, path parameters as `{name}`), the API that serves it (the public
 // exchange splits CLOB, Data and Gamma), whether a retry is harmless, and the auth it needs.
-// Invariants: one entry per route of interface §4 and protocol.md §2/§8, plus the account-lifecycle
+// Invariants: one entry per route of interface §4 and docs/protocol.md §2/§8, plus the account-lifecycle
 // routes of the public exchange that the interface does not list (open orders, account trades,
 // batch cancels, heartbeat, balance/allowance; both dialects serve them, see wire-account.ts); a
 // key never changes once published (the limiter keys budgets by it); `POST /orders` is its own
@@ -18,7 +18,8 @@ export interface RouteDef {
   readonly auth: Auth;
 }
 
-const r = (key: string, api: Api, idempotent: boolean, auth: Auth = 'none'): RouteDef => Object.freeze({ key, api, idempotent, auth });
+const r = (key: string, api: Api, idempotent: boolean, auth: Auth = 'none'): RouteDef =>
+  Object.freeze({ key, api, idempotent, auth });
 
 export const ROUTES = Object.freeze({
   // interface §4.1 trading (signed writes: never retried)
@@ -38,6 +39,8 @@ export const ROUTES = Object.freeze({
   cancelMarketOrders: r('DELETE /cancel-market-orders', 'clob', false, 'l2'),
   heartbeat: r('POST /v1/heartbeats', 'clob', false, 'l2'),
   balanceAllowance: r('GET /balance-allowance', 'clob', true, 'l2'),
+  // The signer's per-signer trading tier (polymarket dialect; docs/rate-limits.md): a signed read.
+  rateLimitTier: r('GET /v1/user/rate-limit-tier', 'clob', true, 'l2'),
   // §4.3 market data
   book: r('GET /book', 'clob', true),
   books: r('POST /books', 'clob', true),
@@ -49,7 +52,7 @@ export const ROUTES = Object.freeze({
   samplingMarkets: r('GET /sampling-markets', 'clob', true),
   samplingSimplifiedMarkets: r('GET /sampling-simplified-markets', 'clob', true),
   clobMarket: r('GET /clob-markets/{condition_id}', 'clob', true),
-  // protocol.md §8 (CLOB)
+  // docs/protocol.md §8 (CLOB)
   health: r('GET /', 'clob', true),
   price: r('GET /price', 'clob', true),
   midpoint: r('GET /midpoint', 'clob', true),
@@ -58,7 +61,7 @@ export const ROUTES = Object.freeze({
   version: r('GET /version', 'clob', true),
   tickSize: r('GET /tick-size', 'clob', true),
   negRisk: r('GET /neg-risk', 'clob', true),
-  // protocol.md §2 L1 key routes (create is not idempotent: each call may mint a key)
+  // docs/protocol.md §2 L1 key routes (create is not idempotent: each call may mint a key)
   createApiKey: r('POST /auth/api-key', 'clob', false, 'l1'),
   deriveApiKey: r('GET /auth/derive-api-key', 'clob', true, 'l1'),
   // §4.4 portfolio, §4.5 leaderboard and §8 trades (the public exchange's Data API)
@@ -81,10 +84,9 @@ export type RouteName = keyof typeof ROUTES;
 /** Every route key the client can report to the limiter. */
 export const ROUTE_KEYS: readonly string[] = Object.freeze(Object.values(ROUTES).map((d) => d.key));
 
-/** Batch bounds of protocol.md §4/§5. */
-export const MAX_ORDERS_PER_BATCH = 15;
+/** Batch bounds of docs/protocol.md §4/§5. */
 export const MAX_TOKENS_PER_BATCH = 500;
 export const MAX_MARKETS_PER_HISTORY_BATCH = 20;
-/** Cursor of the first page, and the one the last page answers (protocol.md §5). */
+/** Cursor of the first page, and the one the last page answers (docs/protocol.md §5). */
 export const FIRST_CURSOR = 'MA==';
 export const END_CURSOR = 'LTE=';

@@ -1,7 +1,7 @@
-// Service routes of protocol.md §8 that the interface names only in its limits table or that
+// Service routes of docs/protocol.md §8 that the interface names only in its limits table or that
 // Polymarket's official client calls: GET / (health), /time, /version, /tick-size, /neg-risk.
 // Their answers are tiny, so they are parsed here with A's field readers. Invariants: a tick
-// size must be one protocol.md §3 lists (a Price in millionths), server time is whole Unix
+// size must be one docs/protocol.md §3 lists (a Price in millionths), server time is whole Unix
 // seconds, and GET / is healthy only when it answers "OK" (as JSON or as plain text).
 import type { Price } from '../../core/money.js';
 import { ParseError } from '../../core/errors.js';

@@ -33,9 +33,12 @@ export function decodeErrorBody(text: string): DecodedErrorBody {
     }
     // A placement result sent with an error status carries its reason in `errorMsg`.
     const errorMsg = o['errorMsg'];
-    if (typeof errorMsg === 'string' && errorMsg !== '') return { message: cap(errorMsg), errorType: null, structured: true };
+    if (typeof errorMsg === 'string' && errorMsg !== '')
+      return { message: cap(errorMsg), errorType: null, structured: true };
     // Tolerated variants seen behind proxies: {message} or {error: {message}}.
-    const msg = o['message'] ?? (typeof err === 'object' && err !== null ? (err as Record<string, unknown>)['message'] : undefined);
+    const msg =
+      o['message'] ??
+      (typeof err === 'object' && err !== null ? (err as Record<string, unknown>)['message'] : undefined);
     if (typeof msg === 'string') return { message: cap(msg), errorType: null, structured: false };
   }
   if (typeof json === 'string') return { message: cap(json), errorType: null, structured: false };

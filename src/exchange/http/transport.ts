@@ -5,8 +5,10 @@
 //   function, called once per attempt, so a retried signed request carries a fresh timestamp;
 // - only requests flagged `idempotent` are retried (GETs and the POST market-data batches); a
 //   write is sent once, whatever happens, and its failure says whether it is `ambiguous`;
-// - every attempt passes the rate limiter's `beforeSend(route)` gate first (each attempt is a
-//   real send and counts in the budget), and every 429 is reported to `onThrottled`;
+// - every attempt passes the rate limiter's `beforeSend(route, signal, body)` gate first (each
+//   attempt is a real send and counts in the budget; the body lets the gate charge a batch's
+//   per-signer tokens), every answer's status and headers go to `onResponse` (the exchange's
+//   Poly-RateLimit-* headers), and every 429 is reported to `onThrottled`;
 // - backoff waits go through the injected Clock (`clock.sleep`) with an injected random source,
 //   so tests drive retries with a VirtualClock; a Retry-After is honoured (waited at least),
 //   and one longer than `maxRetryAfterMs` is handed to the caller instead of waited out;
@@ -16,6 +18,7 @@
 // - errors never carry request headers or bodies, so secrets cannot leak into messages.
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../../core/backoff.js';
 import type { Clock } from '../../core/clock.js';
 import {
   ExchangeError,
@@ -24,9 +27,9 @@ import {
   ExchangeTransportError,
   statusRule,
 } from '../errors.js';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { decodeErrorBody, snippet } from './error-body.js';
 import { parseRetryAfter } from './retry-after.js';
+import { OptionError } from '../../core/errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -44,8 +47,12 @@ export interface TransportOptions {
   /** Longest silence between body chunks. Default 10000 ms. */
   bodyTimeoutMs?: number;
   backoff?: Partial<BackoffPolicy>;
-  /** Rate-limiter gate, awaited before every attempt. Its errors reach the caller unchanged. */
-  beforeSend?: (route: string, signal?: AbortSignal) => Promise<void>;
+  /** Rate-limiter gate, awaited before every attempt, with the exact body bytes about to be sent.
+   *  Its errors reach the caller unchanged. */
+  beforeSend?: (route: string, signal?: AbortSignal, body?: string) => Promise<void>;
+  /** Called with every answer of an attempt (any status), before it is decoded; must not throw
+   *  (an error from it is dropped: metering never turns an answered request into a failure). */
+  onResponse?: (route: string, status: number, headers: IncomingHttpHeaders) => void;
   /** Called on every 429, with the Retry-After in ms (null when absent). */
   onThrottled?: (route: string, retryAfterMs: number | null) => void;
   userAgent?: string;
@@ -103,7 +110,10 @@ export class HttpTransport {
     this.random = opts.random ?? Math.random;
     this.policy = { ...DEFAULT_BACKOFF, ...opts.backoff };
     if (!Number.isSafeInteger(this.policy.maxAttempts) || this.policy.maxAttempts < 1) {
-      throw new RangeError(`backoff.maxAttempts must be an integer >= 1, got ${String(this.policy.maxAttempts)}`);
+      throw new OptionError(
+        'EXCHANGE_OPTION',
+        `backoff.maxAttempts must be an integer >= 1, got ${String(this.policy.maxAttempts)}`,
+      );
     }
   }
 
@@ -114,6 +124,13 @@ export class HttpTransport {
       let error: ExchangeError;
       try {
         const res = await this.attempt(req);
+        if (this.opts.onResponse !== undefined) {
+          try {
+            this.opts.onResponse(req.route, res.status, res.headers);
+          } catch {
+            /* see TransportOptions.onResponse */
+          }
+        }
         if (res.status >= 200 && res.status < 300) return { ...res, attempts: attempt };
         error = this.httpError(req, res.status, res.headers, res.text);
       } catch (e) {
@@ -143,7 +160,8 @@ export class HttpTransport {
     try {
       return JSON.parse(res.text) as unknown;
     } catch (e) {
-      const quoted = req.secretResponse === true ? '(body withheld: it may hold secrets)' : snippet(res.text) || '(empty body)';
+      const quoted =
+        req.secretResponse === true ? '(body withheld: it may hold secrets)' : snippet(res.text) || '(empty body)';
       throw new ExchangeResponseError({
         code: 'EXCHANGE_BAD_RESPONSE',
         route: req.route,
@@ -179,13 +197,16 @@ export class HttpTransport {
   private async attempt(req: TransportRequest): Promise<Omit<TransportResponse, 'attempts'>> {
     if (this.closed) {
       throw new ExchangeTransportError({
-        code: 'EXCHANGE_CLOSED', route: req.route, message: `${req.route}: transport is closed`, retryable: false,
+        code: 'EXCHANGE_CLOSED',
+        route: req.route,
+        message: `${req.route}: transport is closed`,
+        retryable: false,
       });
     }
     if (req.signal?.aborted === true) throw this.aborted(req, req.signal.reason, false);
     if (this.opts.beforeSend !== undefined) {
       try {
-        await this.opts.beforeSend(req.route, req.signal);
+        await this.opts.beforeSend(req.route, req.signal, req.body);
       } catch (e) {
         throw new GateFailure(e);
       }
@@ -234,7 +255,12 @@ export class HttpTransport {
     return pool;
   }
 
-  private httpError(req: TransportRequest, status: number, headers: IncomingHttpHeaders, text: string): ExchangeHttpError {
+  private httpError(
+    req: TransportRequest,
+    status: number,
+    headers: IncomingHttpHeaders,
+    text: string,
+  ): ExchangeHttpError {
     const rule = statusRule(status);
     const body = decodeErrorBody(text);
     const retryAfterMs = parseRetryAfter(headers['retry-after'], this.clock.now());
@@ -257,8 +283,20 @@ export class HttpTransport {
     if (req.signal?.aborted === true) return this.aborted(req, e, true);
     const code = errorCode(e);
     const detail = e instanceof Error ? e.message : String(e);
-    const make = (c: 'EXCHANGE_TIMEOUT' | 'EXCHANGE_NETWORK' | 'EXCHANGE_CLOSED', retryable: boolean, ambiguous: boolean, what: string): ExchangeError =>
-      new ExchangeTransportError({ code: c, route: req.route, message: `${req.route}: ${what}`, retryable, ambiguous, cause: e });
+    const make = (
+      c: 'EXCHANGE_TIMEOUT' | 'EXCHANGE_NETWORK' | 'EXCHANGE_CLOSED',
+      retryable: boolean,
+      ambiguous: boolean,
+      what: string,
+    ): ExchangeError =>
+      new ExchangeTransportError({
+        code: c,
+        route: req.route,
+        message: `${req.route}: ${what}`,
+        retryable,
+        ambiguous,
+        cause: e,
+      });
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
         return make('EXCHANGE_TIMEOUT', true, false, 'connect timeout');

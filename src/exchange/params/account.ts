@@ -64,8 +64,8 @@ export const ACCOUNT_TRADES: ParamTable = {
 export interface BalanceAllowanceParams {
   asset_type: (typeof ASSET_TYPE_VALUES)[number];
   token_id?: string;
-  /** 0 EOA, 1 proxy, 2 safe (protocol.md §3); the official clients always send their own. */
-  signature_type?: 0 | 1 | 2;
+  /** 0 EOA, 1 proxy, 2 safe (docs/protocol.md §3); the official clients always send their own. */
+  signature_type?: 0 | 1 | 2 | 3;
 }
 
 export const BALANCE_ALLOWANCE: ParamTable = {

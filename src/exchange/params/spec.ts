@@ -108,12 +108,15 @@ export function plainNumber(n: number): string {
 }
 
 function checkOne(spec: ParamSpec, v: unknown): ParamValue {
-  const bad = (problem: string): never => { throw new ClientValidationError(spec.name, v, problem); };
+  const bad = (problem: string): never => {
+    throw new ClientValidationError(spec.name, v, problem);
+  };
   switch (spec.kind) {
     case 'string': {
       if (typeof v !== 'string') return bad('must be a string');
       if (v === '') return bad('must not be empty');
-      if (spec.maxLength !== undefined && v.length > spec.maxLength) return bad(`length ${v.length} exceeds ${spec.maxLength}`);
+      if (spec.maxLength !== undefined && v.length > spec.maxLength)
+        return bad(`length ${v.length} exceeds ${spec.maxLength}`);
       if (spec.format !== undefined && !spec.format.re.test(v)) return bad(`must be ${spec.format.what}`);
       return v;
     }
@@ -134,7 +137,8 @@ function checkOne(spec: ParamSpec, v: unknown): ParamValue {
     case 'list': {
       if (!Array.isArray(v)) return bad('must be an array of strings');
       const items = v as unknown[];
-      if (spec.minItems !== undefined && items.length < spec.minItems) return bad(`needs at least ${spec.minItems} item(s)`);
+      if (spec.minItems !== undefined && items.length < spec.minItems)
+        return bad(`needs at least ${spec.minItems} item(s)`);
       if (spec.maxItems !== undefined && items.length > spec.maxItems) return bad(`at most ${spec.maxItems} items`);
       for (const [i, item] of items.entries()) {
         if (typeof item !== 'string' || item === '' || item.includes(',')) {

@@ -1,5 +1,5 @@
-// The parameter tables of exchange-interface.md §4.4 (portfolio), §4.5 (catalog, comments,
-// leaderboard) and of the routes protocol.md §8 adds, as data. Invariants: every bound, default
+// The parameter tables of docs/exchange-interface.md §4.4 (portfolio), §4.5 (catalog, comments,
+// leaderboard) and of the routes docs/protocol.md §8 adds, as data. Invariants: every bound, default
 // and value set here is the one the spec's table states (cited per table); where the spec names a
 // parameter without a bound, none is invented beyond its type (an offset is >= 0).
 import { ClientValidationError } from '../errors.js';
@@ -7,9 +7,30 @@ import { ADDRESS, type ParamSpec, type ParamTable } from './spec.js';
 
 const SORT_DIRECTION = ['ASC', 'DESC'] as const;
 
-export const POSITIONS_SORT_BY = ['CURRENT', 'INITIAL', 'TOKENS', 'CASHPNL', 'PERCENTPNL', 'TITLE', 'RESOLVING', 'PRICE', 'AVGPRICE'] as const;
+export const POSITIONS_SORT_BY = [
+  'CURRENT',
+  'INITIAL',
+  'TOKENS',
+  'CASHPNL',
+  'PERCENTPNL',
+  'TITLE',
+  'RESOLVING',
+  'PRICE',
+  'AVGPRICE',
+] as const;
 export const CLOSED_POSITIONS_SORT_BY = ['REALIZEDPNL', 'TITLE', 'PRICE', 'AVGPRICE', 'TIMESTAMP'] as const;
-export const LEADERBOARD_CATEGORIES = ['OVERALL', 'POLITICS', 'SPORTS', 'CRYPTO', 'FINANCE', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH'] as const;
+export const LEADERBOARD_CATEGORIES = [
+  'OVERALL',
+  'POLITICS',
+  'SPORTS',
+  'CRYPTO',
+  'FINANCE',
+  'CULTURE',
+  'MENTIONS',
+  'WEATHER',
+  'ECONOMICS',
+  'TECH',
+] as const;
 export const LEADERBOARD_PERIODS = ['DAY', 'WEEK', 'MONTH', 'ALL'] as const;
 export const LEADERBOARD_ORDER_BY = ['PNL', 'VOL'] as const;
 export const PRICE_HISTORY_INTERVALS = ['max', 'all', '1m', '1w', '1d', '6h', '1h'] as const;
@@ -101,7 +122,7 @@ export const LEADERBOARD: ParamTable = {
   ],
 };
 
-/** protocol.md §8 GET /trades: offset paging, `limit` 1–500, default 100. */
+/** docs/protocol.md §8 GET /trades: offset paging, `limit` 1–500, default 100. */
 export const TRADES: ParamTable = {
   route: 'GET /trades',
   params: [
@@ -115,7 +136,7 @@ export const TRADES: ParamTable = {
   ],
 };
 
-/** protocol.md §8 GET /tags; catalog limit bounds of interface §8 (1 to 100, default 20). */
+/** docs/protocol.md §8 GET /tags; catalog limit bounds of interface §8 (1 to 100, default 20). */
 export const TAGS: ParamTable = {
   route: 'GET /tags',
   params: [
@@ -124,7 +145,7 @@ export const TAGS: ParamTable = {
   ],
 };
 
-/** protocol.md §8 GET /public-search. */
+/** docs/protocol.md §8 GET /public-search. */
 export const PUBLIC_SEARCH: ParamTable = {
   route: 'GET /public-search',
   params: [
@@ -147,7 +168,7 @@ function historyCheck(start: string, end: string) {
   };
 }
 
-/** protocol.md §8 GET /prices-history: `startTs`/`endTs` (Unix seconds) or `interval`, plus `fidelity`. */
+/** docs/protocol.md §8 GET /prices-history: `startTs`/`endTs` (Unix seconds) or `interval`, plus `fidelity`. */
 export const PRICES_HISTORY: ParamTable = {
   route: 'GET /prices-history',
   params: [
@@ -160,7 +181,7 @@ export const PRICES_HISTORY: ParamTable = {
   check: historyCheck('startTs', 'endTs'),
 };
 
-/** protocol.md §5 body of POST /batch-prices-history besides `markets` (which the client chunks). */
+/** docs/protocol.md §5 body of POST /batch-prices-history besides `markets` (which the client chunks). */
 export const BATCH_PRICES_HISTORY_OPTIONS: ParamTable = {
   route: 'POST /batch-prices-history',
   params: [
@@ -178,7 +199,7 @@ export const TOKEN_ONLY = (route: string): ParamTable => ({
   params: [{ name: 'token_id', kind: 'string', required: true }],
 });
 
-/** protocol.md §8 GET /price: `side` BUY = best bid, SELL = best ask. */
+/** docs/protocol.md §8 GET /price: `side` BUY = best bid, SELL = best ask. */
 export const PRICE: ParamTable = {
   route: 'GET /price',
   params: [

@@ -7,13 +7,18 @@
 //   sanitized fixtures), milliseconds from 10^12 up (the rule of Polymarket/ts-sdk
 //   packages/bindings/src/shared.ts@a1959b6, as orders-public.ts reads created_at);
 // - `next_cursor` `LTE=` (the end) becomes null.
-import type { AccountPage, Side } from '../../core/market.js';
+import type { AccountPage } from '../../core/market.js';
+import type { Side } from '../../core/order.js';
 import { arrOf, at, fail, isoMs, nonNegInt, obj, optInt, str } from './read.js';
 
 export const END_CURSOR = 'LTE=';
 
 /** `{data, next_cursor, limit?, count?}`: records parsed by `each`, the end cursor as null. */
-export function parseAccountPage<T>(json: unknown, path: string, each: (v: unknown, path: string) => T): AccountPage<T> {
+export function parseAccountPage<T>(
+  json: unknown,
+  path: string,
+  each: (v: unknown, path: string) => T,
+): AccountPage<T> {
   const o = obj(json, path);
   const next = str(o['next_cursor'], at(path, 'next_cursor'));
   return {

@@ -53,8 +53,15 @@ function ownLegs(t: Omit<TradeRecord, 'ownLegs'>, path: string): TradeLeg[] {
     const addr = t.makerAddress.toLowerCase();
     mine = t.makerOrders.filter((m) => m.makerAddress.toLowerCase() === addr);
   }
-  if (mine.length === 0) fail(at(path, 'maker_orders'), 'a MAKER trade with no maker order of the account (by owner or maker_address)');
-  return mine.map((m) => ({ orderId: m.orderId, assetId: m.assetId, side: m.side, price: m.price, size: m.matchedAmount }));
+  if (mine.length === 0)
+    fail(at(path, 'maker_orders'), 'a MAKER trade with no maker order of the account (by owner or maker_address)');
+  return mine.map((m) => ({
+    orderId: m.orderId,
+    assetId: m.assetId,
+    side: m.side,
+    price: m.price,
+    size: m.matchedAmount,
+  }));
 }
 
 export function parseAccountTrade(json: unknown, path = ''): TradeRecord {

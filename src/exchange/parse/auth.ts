@@ -1,4 +1,4 @@
-// L2 API credentials wire → domain (protocol.md §1–2: `{apiKey, secret, passphrase}` from
+// L2 API credentials wire → domain (docs/protocol.md §1–2: `{apiKey, secret, passphrase}` from
 // POST /auth/api-key or GET /auth/derive-api-key). Invariant: no error raised here ever contains
 // any part of a credential — messages name the field and what was wrong with its shape, nothing
 // else (the readers in read.ts never echo string contents). Shapes checked: apiKey non-empty (a

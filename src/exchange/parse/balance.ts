@@ -38,7 +38,8 @@ export function parseBalanceAllowance(json: unknown, path = ''): BalanceAllowanc
   const many = o['allowances'];
   if (many !== undefined && many !== null) {
     const m = obj(many, at(path, 'allowances'));
-    for (const [spender, value] of entries(m)) allowances.set(spender, uint256(value, at(at(path, 'allowances'), spender)));
+    for (const [spender, value] of entries(m))
+      allowances.set(spender, uint256(value, at(at(path, 'allowances'), spender)));
   } else if (o['allowance'] !== undefined && o['allowance'] !== null) {
     allowances.set('', uint256(o['allowance'], at(path, 'allowance')));
   }

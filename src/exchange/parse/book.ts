@@ -1,4 +1,4 @@
-// Order book wire → domain (interface §2.6, protocol.md §5). The hot path of market data: a book
+// Order book wire → domain (interface §2.6, docs/protocol.md §5). The hot path of market data: a book
 // of 20 levels a side must parse and sort at well over 100k/s, so the level loop reads the decimal
 // strings with the fast exact scanner and builds field paths only when something fails.
 // Invariants: the result satisfies every invariant of core/book.ts (sorted best-first, prices in

@@ -1,4 +1,4 @@
-// Catalog and community wire → domain (interface §2.13–2.17, protocol.md §8 /tags and
+// Catalog and community wire → domain (interface §2.13–2.17, docs/protocol.md §8 /tags and
 // /public-search). These records feed displays and market discovery, not quoting, so they stay
 // close to the wire shape; what is enforced: every field the interface types is of that type,
 // ISO timestamps have ISO shape, numbers are finite, the event market's JSON-in-a-string fields
@@ -171,7 +171,10 @@ function parseProfile(v: unknown, path: string): CommentProfile {
     profileImageOptimized: opaque(o['profileImageOptimized'], p('profileImageOptimized')),
     positions: arrOf(o['positions'], p('positions'), (x, xp) => {
       const q = obj(x, xp);
-      return { tokenId: str(q['tokenId'], at(xp, 'tokenId')), positionSize: readShares(q['positionSize'], at(xp, 'positionSize')) };
+      return {
+        tokenId: str(q['tokenId'], at(xp, 'tokenId')),
+        positionSize: readShares(q['positionSize'], at(xp, 'positionSize')),
+      };
     }),
   };
 }

@@ -5,7 +5,16 @@
 // So the result is by construction what parsePrice/parseShares/parseMicros give, only faster; the
 // equivalence is checked with fast-check in test/exchange/parse/decimal.test.ts.
 import { ParseError } from '../../core/errors.js';
-import { MoneyError, parseMicros, parsePrice, parseShares, SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
+import {
+  MoneyError,
+  parseMicros,
+  parsePrice,
+  parseShares,
+  SCALE,
+  type Micros,
+  type Price,
+  type Shares,
+} from '../../core/money.js';
 
 // 10^(6 − d) for d fractional digits, d = 0…6.
 const FRAC_SCALE = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1] as const;

@@ -20,7 +20,13 @@ export {
   parseSimplifiedMarket,
   type MarketsKind,
 } from './markets.js';
-export { parseCancelResult, parseOrderLookup, parseOrderStatus, parsePlacementResult, parsePlacementResults } from './orders.js';
+export {
+  parseCancelResult,
+  parseOrderLookup,
+  parseOrderStatus,
+  parsePlacementResult,
+  parsePlacementResults,
+} from './orders.js';
 export {
   parsePublicCancelResult,
   parsePublicOrderLookup,
@@ -31,7 +37,14 @@ export {
 } from './orders-public.js';
 export { parsePublicBestPrices } from './prices-public.js';
 export { parseClosedPositions, parsePositions, parseTrades } from './portfolio.js';
-export { parseComments, parseEventFull, parseEvents, parseLeaderboard, parsePublicSearch, parseTags } from './catalog.js';
+export {
+  parseComments,
+  parseEventFull,
+  parseEvents,
+  parseLeaderboard,
+  parsePublicSearch,
+  parseTags,
+} from './catalog.js';
 export { parseApiKeyCreds } from './auth.js';
 export { readMicros, readPrice, readShares, scanMicros } from './decimal.js';
 export { parseOpenOrderPage } from './open-orders.js';

@@ -1,5 +1,5 @@
 // Market listings and trading settings wire → domain (interface §2.8–2.10). Invariants: tick and
-// minimum size become exact Price/Shares (a tick must be one protocol.md §3 lists), rewards become
+// minimum size become exact Price/Shares (a tick must be one docs/protocol.md §3 lists), rewards become
 // millionths with the spread window rounded down, fees stay integer basis points; what real
 // records leave `null` or `""` (accepting_order_timestamp, game_start_time, rewards.rates, tags,
 // placeholder tokens) becomes null or empty, never zero. Fields the 2022–2024 records predate
@@ -80,7 +80,10 @@ export function parseToken(v: unknown, path: string, form: NumberForm = 'number'
   return {
     tokenId: optStr(o['token_id'], at(path, 'token_id')),
     outcome: str(o['outcome'], at(path, 'outcome')),
-    price: o['price'] === null || o['price'] === undefined ? null : priceOf(o['price'], at(path, 'price'), 'half-even', form),
+    price:
+      o['price'] === null || o['price'] === undefined
+        ? null
+        : priceOf(o['price'], at(path, 'price'), 'half-even', form),
     winner: bool(o['winner'], at(path, 'winner')),
   };
 }
@@ -200,11 +203,20 @@ export function parseSimplifiedMarket(json: unknown, path = ''): SimplifiedMarke
 export function parseMarketsEnvelope(json: unknown, kind: 'markets', path?: string): MarketsPage<Market>;
 export function parseMarketsEnvelope(json: unknown, kind: 'sampling', path?: string): MarketsPage<SamplingMarket>;
 export function parseMarketsEnvelope(json: unknown, kind: 'simplified', path?: string): MarketsPage<SimplifiedMarket>;
-export function parseMarketsEnvelope(json: unknown, kind: MarketsKind, path?: string): MarketsPage<Market | SimplifiedMarket>;
+export function parseMarketsEnvelope(
+  json: unknown,
+  kind: MarketsKind,
+  path?: string,
+): MarketsPage<Market | SimplifiedMarket>;
 /** A page of GET /markets, /sampling-markets or /sampling-simplified-markets. */
-export function parseMarketsEnvelope(json: unknown, kind: MarketsKind, path = ''): MarketsPage<Market | SimplifiedMarket> {
+export function parseMarketsEnvelope(
+  json: unknown,
+  kind: MarketsKind,
+  path = '',
+): MarketsPage<Market | SimplifiedMarket> {
   const o = obj(json, path);
-  const each: (v: unknown, path: string) => Market | SimplifiedMarket = kind === 'markets' ? parseMarket : kind === 'sampling' ? parseSamplingMarket : parseSimplifiedMarket;
+  const each: (v: unknown, path: string) => Market | SimplifiedMarket =
+    kind === 'markets' ? parseMarket : kind === 'sampling' ? parseSamplingMarket : parseSimplifiedMarket;
   const cursor = str(o['next_cursor'], at(path, 'next_cursor'));
   return {
     data: arrOf(o['data'], at(path, 'data'), each),

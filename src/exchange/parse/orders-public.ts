@@ -11,8 +11,15 @@
 // - amounts are exact millionths through decimal.ts; a malformed value is a ParseError naming its
 //   path; an order status outside the known set is a ParseError (guessing our own order's state
 //   is unsafe), and so is a placement status outside live/matched/delayed/unmatched.
-import type { CancelResult, OrderRecord, OrderStatus, OrderType, PlacementResult, PlacementStatus, Side } from '../../core/market.js';
-import { ORDER_TYPES, PLACEMENT_STATUSES } from '../../core/market.js';
+import type { CancelResult, OrderRecord, OrderStatus } from '../../core/market.js';
+import {
+  ORDER_TYPES,
+  PLACEMENT_STATUSES,
+  type OrderType,
+  type PlacementResult,
+  type PlacementStatus,
+  type Side,
+} from '../../core/order.js';
 import { readPrice, readShares } from './decimal.js';
 import { arrOf, at, bool, entries, fail, intOrString, nonEmpty, obj, str } from './read.js';
 import { placementOf } from './orders.js';
@@ -45,7 +52,8 @@ export function parsePublicPlacementResult(json: unknown, path = ''): PlacementR
   let status: PlacementStatus | null = null;
   if (st !== undefined && st !== null && st !== '') {
     const s = str(st, at(path, 'status')).toLowerCase();
-    if (!(PLACEMENT_STATUSES as readonly string[]).includes(s)) fail(at(path, 'status'), `unknown placement status ${JSON.stringify(st)}`);
+    if (!(PLACEMENT_STATUSES as readonly string[]).includes(s))
+      fail(at(path, 'status'), `unknown placement status ${JSON.stringify(st)}`);
     status = s as PlacementStatus;
   }
   // "Success, no error, an id" without a status says the order exists but not in what state: read
@@ -53,7 +61,8 @@ export function parsePublicPlacementResult(json: unknown, path = ''): PlacementR
   // (clob-client-v2 OrderResponse, py-sdk RawOrderResponse, ts-sdk OrderResponsePayloadSchema,
   // rs-clob-client PostOrderResponse), so such an answer is malformed: the caller resolves the
   // order by lookup (a parse failure of a write is ambiguous).
-  if (success && errorMsg === '' && id !== '' && status === null) fail(at(path, 'status'), 'missing on an answer that reports success');
+  if (success && errorMsg === '' && id !== '' && status === null)
+    fail(at(path, 'status'), 'missing on an answer that reports success');
   optStrings(o['transactionsHashes'], at(path, 'transactionsHashes'));
   optStrings(o['tradeIDs'], at(path, 'tradeIDs'));
   return placementOf(o, path, { success, errorMsg, id, status });
@@ -73,12 +82,15 @@ export function parsePublicPlacementResults(json: unknown, path = ''): Placement
 export function parsePublicCancelResult(json: unknown, path = ''): CancelResult {
   const o = obj(json, path);
   const ncKey = o['not_canceled'] !== undefined ? 'not_canceled' : 'notCanceled';
-  if (o['canceled'] === undefined && o[ncKey] === undefined) fail(at(path, 'canceled'), 'missing: expected canceled or not_canceled');
-  const canceled = o['canceled'] === null || o['canceled'] === undefined ? [] : arrOf(o['canceled'], at(path, 'canceled'), nonEmpty);
+  if (o['canceled'] === undefined && o[ncKey] === undefined)
+    fail(at(path, 'canceled'), 'missing: expected canceled or not_canceled');
+  const canceled =
+    o['canceled'] === null || o['canceled'] === undefined ? [] : arrOf(o['canceled'], at(path, 'canceled'), nonEmpty);
   const notCanceled = new Map<string, string>();
   const nc = o[ncKey];
   if (nc !== null && nc !== undefined) {
-    for (const [id, reason] of entries(obj(nc, at(path, ncKey)))) notCanceled.set(id, str(reason, at(at(path, ncKey), id)));
+    for (const [id, reason] of entries(obj(nc, at(path, ncKey))))
+      notCanceled.set(id, str(reason, at(at(path, ncKey), id)));
   }
   return { canceled, notCanceled };
 }
@@ -126,9 +138,14 @@ export function parsePublicOrderRecord(json: unknown, path = ''): OrderRecord {
   const sizeMatched = readShares(o['size_matched'], p('size_matched'));
   if (sizeMatched > originalSize) fail(p('size_matched'), 'matched more than the original size');
   const side = str(o['side'], p('side')).toUpperCase();
-  if (!(SIDES as readonly string[]).includes(side)) fail(p('side'), `unexpected value ${JSON.stringify(o['side'])}; expected BUY or SELL`);
+  if (!(SIDES as readonly string[]).includes(side))
+    fail(p('side'), `unexpected value ${JSON.stringify(o['side'])}; expected BUY or SELL`);
   const type = str(o['order_type'], p('order_type')).toUpperCase();
-  if (!(ORDER_TYPES as readonly string[]).includes(type)) fail(p('order_type'), `unexpected value ${JSON.stringify(o['order_type'])}; expected one of ${ORDER_TYPES.join(', ')}`);
+  if (!(ORDER_TYPES as readonly string[]).includes(type))
+    fail(
+      p('order_type'),
+      `unexpected value ${JSON.stringify(o['order_type'])}; expected one of ${ORDER_TYPES.join(', ')}`,
+    );
   const createdAtMs = epochMs(o['created_at'], p('created_at'));
   const expiresAtMs = optExpiryMs(o['expiration'], p('expiration'));
   const record: OrderRecord = {

@@ -1,13 +1,21 @@
-// Trading answers wire → domain (interface §2.3–2.5, protocol.md §4): placement results, cancel
+// Trading answers wire → domain (interface §2.3–2.5, docs/protocol.md §4): placement results, cancel
 // results, the order record of GET /data/order/{id}. Invariants:
-// - `accepted` is computed here once, exactly as protocol.md §4 states it, so no caller re-derives
+// - `accepted` is computed here once, exactly as docs/protocol.md §4 states it, so no caller re-derives
 //   it: success && errorMsg === "" && orderID !== "" && status ∈ {live, matched, delayed};
 // - a rejected placement may leave status, orderID and the amounts `""` or out: they become null
 //   (a real resting placement answers takingAmount/makingAmount `""`), never zero;
 // - order statuses are normalised: `ORDER_STATUS_LIVE` and `LIVE` both become 'LIVE'; an unknown
 //   status is a ParseError (guessing the state of our own order is unsafe).
-import type { CancelResult, OrderRecord, OrderStatus, OrderType, PlacementResult, PlacementStatus, Side } from '../../core/market.js';
-import { ORDER_STATUSES, ORDER_TYPES, PLACEMENT_STATUSES } from '../../core/market.js';
+import type { CancelResult, OrderRecord, OrderStatus } from '../../core/market.js';
+import { ORDER_STATUSES } from '../../core/market.js';
+import {
+  ORDER_TYPES,
+  PLACEMENT_STATUSES,
+  type OrderType,
+  type PlacementResult,
+  type PlacementStatus,
+  type Side,
+} from '../../core/order.js';
 import { readMicros, readPrice, readShares } from './decimal.js';
 import { arrOf, at, bool, entries, fail, isoMs, nonEmpty, obj, oneOf, str } from './read.js';
 
@@ -34,7 +42,8 @@ export function parsePlacementResult(json: unknown, path = ''): PlacementResult 
   const errorMsg = optString(o['errorMsg'], at(path, 'errorMsg'));
   const id = optString(o['orderID'], at(path, 'orderID'));
   const st = o['status'];
-  const status = st === undefined || st === null || st === '' ? null : oneOf(st, at(path, 'status'), PLACEMENT_STATUSES);
+  const status =
+    st === undefined || st === null || st === '' ? null : oneOf(st, at(path, 'status'), PLACEMENT_STATUSES);
   return placementOf(o, path, { success, errorMsg, id, status });
 }
 
@@ -43,8 +52,14 @@ export function parsePlacementResult(json: unknown, path = ''): PlacementResult 
  * amounts are read here, and `accepted` is success, no error, an id and an accepted status.
  */
 export function placementOf(
-  o: Readonly<Record<string, unknown>>, path: string,
-  f: { readonly success: boolean; readonly errorMsg: string; readonly id: string; readonly status: PlacementResult['status'] },
+  o: Readonly<Record<string, unknown>>,
+  path: string,
+  f: {
+    readonly success: boolean;
+    readonly errorMsg: string;
+    readonly id: string;
+    readonly status: PlacementResult['status'];
+  },
 ): PlacementResult {
   return {
     success: f.success,

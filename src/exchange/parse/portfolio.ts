@@ -1,4 +1,4 @@
-// Portfolio and public trades wire → domain (interface §2.11–2.12, protocol.md §8 GET /trades), in
+// Portfolio and public trades wire → domain (interface §2.11–2.12, docs/protocol.md §8 GET /trades), in
 // both dialects. These resources carry JSON numbers; money is converted once to millionths with a
 // named rounding for values with more than 6 decimals: sizes truncate, prices and values round
 // half-even (reported figures, never order prices). Percentages stay numbers. Invariants: every
@@ -12,9 +12,25 @@
 //   the display fields only (same file, ClosedPosition; docs.polymarket.com
 //   api-reference/core/get-closed-positions-for-a-user);
 // - GET /trades adds icon, eventSlug and the trader's profile fields, ignored here.
-import type { ClosedPosition, Position, Side, Trade } from '../../core/market.js';
+import type { ClosedPosition, Position, Trade } from '../../core/market.js';
+import type { Side } from '../../core/order.js';
 import {
-  amountOf, arrOf, at, bool, finite, intOrString, nonNegInt, obj, oneOf, optBool, optIso, optStr, priceOf, sharesOf, str, type JsonObject,
+  amountOf,
+  arrOf,
+  at,
+  bool,
+  finite,
+  intOrString,
+  nonNegInt,
+  obj,
+  oneOf,
+  optBool,
+  optIso,
+  optStr,
+  priceOf,
+  sharesOf,
+  str,
+  type JsonObject,
   type NumberForm,
 } from './read.js';
 
@@ -22,7 +38,9 @@ const SIDES: readonly Side[] = ['BUY', 'SELL'];
 
 /** A percentage: a number, or (form 'number-or-string') a decimal string read exactly then shown as a number. */
 function percent(v: unknown, path: string, form: NumberForm): number {
-  return typeof v === 'string' && form !== 'number' ? amountOf(v, path, 'half-even', form) / 1_000_000 : finite(v, path);
+  return typeof v === 'string' && form !== 'number'
+    ? amountOf(v, path, 'half-even', form) / 1_000_000
+    : finite(v, path);
 }
 
 function int(v: unknown, path: string, form: NumberForm): number {
@@ -80,7 +98,11 @@ function parsePosition(v: unknown, path: string): Position {
 
 function parseClosedPosition(v: unknown, path: string): ClosedPosition {
   const o = obj(v, path);
-  return { ...shared(o, path, 'number'), ...current(o, path, 'number'), timestamp: nonNegInt(o['timestamp'], at(path, 'timestamp')) };
+  return {
+    ...shared(o, path, 'number'),
+    ...current(o, path, 'number'),
+    timestamp: nonNegInt(o['timestamp'], at(path, 'timestamp')),
+  };
 }
 
 /** GET /positions. */
@@ -104,7 +126,10 @@ function parsePublicPosition(v: unknown, path: string): Position {
     ...current(o, path, PUBLIC),
     negativeRisk: bool(o['negativeRisk'], at(path, 'negativeRisk')),
     // A number would be an id too: kept as its decimal text.
-    eventId: typeof eventId === 'number' ? String(int(eventId, at(path, 'eventId'), 'number')) : optStr(eventId, at(path, 'eventId')),
+    eventId:
+      typeof eventId === 'number'
+        ? String(int(eventId, at(path, 'eventId'), 'number'))
+        : optStr(eventId, at(path, 'eventId')),
     timestamp: ts === undefined || ts === null ? null : int(ts, at(path, 'timestamp'), PUBLIC),
   };
 }

@@ -1,11 +1,12 @@
-// Price resources wire → domain (interface §2.7, protocol.md §5 and §8): best prices, midpoints,
+// Price resources wire → domain (interface §2.7, docs/protocol.md §5 and §8): best prices, midpoints,
 // last trade prices, price history (batch and single), GET /price and GET /midpoint.
 // Invariants: every price is exact millionths in [0, 1]; a side the exchange leaves out (no
 // orders) or a `""` price is null, never zero; maps keyed by token id are returned as Maps, so a
 // token id can never collide with an object property. History points arrive as numbers per the
 // interface, but the recorded public payload sends them as strings: both are read strictly.
 import type { Price } from '../../core/money.js';
-import type { BestPrices, LastTradePrice, PricePoint, Side } from '../../core/market.js';
+import type { BestPrices, LastTradePrice, PricePoint } from '../../core/market.js';
+import type { Side } from '../../core/order.js';
 import { readPrice } from './decimal.js';
 import { arrOf, at, entries, intOrString, nonEmpty, obj, oneOf, priceOf } from './read.js';
 

@@ -18,8 +18,24 @@
 //   MarketDetails/ClobRewards). Keys the daemon has no use for (sd, cbos, aot, smoa) are ignored.
 // Invariants: as markets.ts (exact Price/Shares, known ticks, no invented zero), ParseError names
 // the field path.
-import type { ClobMarketSettings, ClobRewardConfig, Market, MarketsPage, SamplingEvent, SamplingMarket, SimplifiedMarket } from '../../core/market.js';
-import { END_CURSOR, marketFields, parseRewards, parseSamplingEvent, parseToken, tick, type MarketsKind } from './markets.js';
+import type {
+  ClobMarketSettings,
+  ClobRewardConfig,
+  Market,
+  MarketsPage,
+  SamplingEvent,
+  SamplingMarket,
+  SimplifiedMarket,
+} from '../../core/market.js';
+import {
+  END_CURSOR,
+  marketFields,
+  parseRewards,
+  parseSamplingEvent,
+  parseToken,
+  tick,
+  type MarketsKind,
+} from './markets.js';
 import {
   arrOf,
   at,
@@ -100,13 +116,29 @@ export function parsePublicSimplifiedMarket(json: unknown, path = ''): Simplifie
 
 export function parsePublicMarketsEnvelope(json: unknown, kind: 'markets', path?: string): MarketsPage<Market>;
 export function parsePublicMarketsEnvelope(json: unknown, kind: 'sampling', path?: string): MarketsPage<SamplingMarket>;
-export function parsePublicMarketsEnvelope(json: unknown, kind: 'simplified', path?: string): MarketsPage<SimplifiedMarket>;
-export function parsePublicMarketsEnvelope(json: unknown, kind: MarketsKind, path?: string): MarketsPage<Market | SimplifiedMarket>;
+export function parsePublicMarketsEnvelope(
+  json: unknown,
+  kind: 'simplified',
+  path?: string,
+): MarketsPage<SimplifiedMarket>;
+export function parsePublicMarketsEnvelope(
+  json: unknown,
+  kind: MarketsKind,
+  path?: string,
+): MarketsPage<Market | SimplifiedMarket>;
 /** A page of GET /markets, /sampling-markets or /sampling-simplified-markets (same envelope as the interface's). */
-export function parsePublicMarketsEnvelope(json: unknown, kind: MarketsKind, path = ''): MarketsPage<Market | SimplifiedMarket> {
+export function parsePublicMarketsEnvelope(
+  json: unknown,
+  kind: MarketsKind,
+  path = '',
+): MarketsPage<Market | SimplifiedMarket> {
   const o = obj(json, path);
   const each: (v: unknown, path: string) => Market | SimplifiedMarket =
-    kind === 'markets' ? parsePublicMarket : kind === 'sampling' ? parsePublicSamplingMarket : parsePublicSimplifiedMarket;
+    kind === 'markets'
+      ? parsePublicMarket
+      : kind === 'sampling'
+        ? parsePublicSamplingMarket
+        : parsePublicSimplifiedMarket;
   const cursor = str(o['next_cursor'], at(path, 'next_cursor'));
   return {
     data: arrOf(o['data'], at(path, 'data'), each),
@@ -161,10 +193,13 @@ export function parsePublicClobMarket(json: unknown, path = '', requested?: stri
     rewards: null,
     rewardConfig: rewardConfig(o['r'], p('r')),
     negRisk: optBool(o['nr'], p('nr')) ?? false,
-    tokens: t === undefined || t === null ? [] : arrOf(t, p('t'), (v, tp) => {
-      const x = obj(v, tp);
-      return { tokenId: nonEmpty(x['t'], at(tp, 't')), outcome: str(x['o'], at(tp, 'o')) };
-    }),
+    tokens:
+      t === undefined || t === null
+        ? []
+        : arrOf(t, p('t'), (v, tp) => {
+            const x = obj(v, tp);
+            return { tokenId: nonEmpty(x['t'], at(tp, 't')), outcome: str(x['o'], at(tp, 'o')) };
+          }),
     tickSize: mts === undefined || mts === null ? null : tick(mts, p('mts'), FORM),
     minOrderSize: optShares(o['mos'], p('mos')),
     feeDetails,

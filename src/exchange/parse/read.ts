@@ -5,7 +5,15 @@
 // - messages name the type received, never a string's content (credentials pass through here);
 // - `""`, `null` or a missing field become null only through the `opt…` readers: never zero.
 import { ParseError } from '../../core/errors.js';
-import { microsFromNumber, MoneyError, type Micros, type Price, type Rounding, type Shares, SCALE } from '../../core/money.js';
+import {
+  microsFromNumber,
+  MoneyError,
+  type Micros,
+  type Price,
+  type Rounding,
+  type Shares,
+  SCALE,
+} from '../../core/money.js';
 import { readMicros } from './decimal.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -109,7 +117,8 @@ export function nonNegInt(v: unknown, path: string): number {
 /** One of a fixed set of strings. */
 export function oneOf<T extends string>(v: unknown, path: string, values: readonly T[]): T {
   const s = str(v, path);
-  if (!(values as readonly string[]).includes(s)) fail(path, `unexpected value ${JSON.stringify(s)}; expected one of ${values.join(', ')}`);
+  if (!(values as readonly string[]).includes(s))
+    fail(path, `unexpected value ${JSON.stringify(s)}; expected one of ${values.join(', ')}`);
   return s as T;
 }
 

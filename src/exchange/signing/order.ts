@@ -1,19 +1,21 @@
-// Building an unsigned order from an intent (protocol.md §3): amounts through orderAmounts (exact
+// Building an unsigned order from an intent (docs/protocol.md §3): amounts through orderAmounts (exact
 // integers, sizes truncated to 2 decimals, notional floored), a salt, the timestamp, and the
 // signed/unsigned fields laid out as UnsignedOrder. Invariants:
 // - an intent from our own code that breaks a rule (off-tick price, size truncating to zero, GTD
 //   without expiration, postOnly on FOK/FAK, malformed token or condition) throws InvariantError:
-//   it is a bug, and quoting stops (DESIGN.md §4.3);
+//   it is a bug, and quoting stops (docs/ARCHITECTURE.md §8);
 // - the timestamp comes from the caller (who holds the injected Clock); nothing here reads time;
 // - salts are safe integers (< 2^53) unless given explicitly, so they survive the polymarket
 //   dialect's JSON-number salt exactly.
 import { getRandomValues } from 'node:crypto';
 import { getAddress } from 'ethers';
-import { orderAmounts, type Side } from '../../core/amounts.js';
+import { orderAmounts } from '../../core/amounts.js';
 import { InvariantError } from '../../core/errors.js';
 import type { Price, Shares } from '../../core/money.js';
+import type { Side, OrderType } from '../../core/order.js';
 import { isKnownTick } from '../../core/tick.js';
-import { ZERO_BYTES32, type OrderType, type SignatureType, type UnsignedOrder } from './types.js';
+import { isSignatureType } from './account-kind.js';
+import { ZERO_BYTES32, type SignatureType, type UnsignedOrder } from './types.js';
 
 export interface OrderIntent {
   tokenId: string;
@@ -34,7 +36,7 @@ export interface OrderIntent {
 export interface BuildOrderOptions {
   /** Funder address (the signer's own address for EOA orders). */
   maker: string;
-  /** Address of the key that signs. */
+  /** The order's signer field: the key's address, or the deposit wallet (= maker) for type 3 (account-kind.ts orderParties). */
   signer: string;
   signatureType: SignatureType;
   /** Explicit salt (decimal uint256); otherwise drawn from `random`. */
@@ -93,7 +95,8 @@ const addressCache = new Map<string, string>();
 export function checksummed(address: string, what: string): string {
   const hit = addressCache.get(address);
   if (hit !== undefined) return hit;
-  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InvariantError(`${what} is not an address: ${JSON.stringify(address)}`);
+  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address))
+    throw new InvariantError(`${what} is not an address: ${JSON.stringify(address)}`);
   let sum: string;
   try {
     sum = getAddress(address);
@@ -119,12 +122,17 @@ export function checkTokenId(tokenId: string, what = 'tokenId'): string {
 }
 
 export function checkBytes32(v: string, what: string): string {
-  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(v)) throw new InvariantError(`${what} is not 0x + 64 hex: ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(v))
+    throw new InvariantError(`${what} is not 0x + 64 hex: ${JSON.stringify(v)}`);
   return v;
 }
 
-/** Checks the unsigned submission options against the order type (protocol.md §4). */
-export function checkOrderTypeOptions(orderType: OrderType, expirationSec: number | undefined, postOnly: boolean | undefined): void {
+/** Checks the unsigned submission options against the order type (docs/protocol.md §4). */
+export function checkOrderTypeOptions(
+  orderType: OrderType,
+  expirationSec: number | undefined,
+  postOnly: boolean | undefined,
+): void {
   if (orderType === 'GTD') {
     if (expirationSec === undefined || !Number.isSafeInteger(expirationSec) || expirationSec <= 0) {
       throw new InvariantError(`GTD order needs a positive expiration in Unix seconds, got ${String(expirationSec)}`);
@@ -132,13 +140,15 @@ export function checkOrderTypeOptions(orderType: OrderType, expirationSec: numbe
   } else if (expirationSec !== undefined) {
     throw new InvariantError(`expiration is only for GTD orders, not ${orderType}`);
   }
-  if (postOnly === true && orderType !== 'GTC' && orderType !== 'GTD') throw new InvariantError(`postOnly is only for GTC/GTD orders, not ${orderType}`);
+  if (postOnly === true && orderType !== 'GTC' && orderType !== 'GTD')
+    throw new InvariantError(`postOnly is only for GTC/GTD orders, not ${orderType}`);
 }
 
 /** Builds the unsigned order for an intent. */
 export function buildOrder(intent: OrderIntent, options: BuildOrderOptions): UnsignedOrder {
   if (!isKnownTick(intent.tick)) throw new InvariantError(`unknown tick ${String(intent.tick)} (millionths)`);
-  if (intent.side !== 'BUY' && intent.side !== 'SELL') throw new InvariantError(`side must be BUY or SELL, got ${String(intent.side)}`);
+  if (intent.side !== 'BUY' && intent.side !== 'SELL')
+    throw new InvariantError(`side must be BUY or SELL, got ${String(intent.side)}`);
   checkOrderTypeOptions(intent.orderType, intent.expirationSec, intent.postOnly);
   const amounts = orderAmounts(intent.side, intent.price, intent.size, intent.tick);
   if (amounts.size === 0) throw new InvariantError(`size ${String(intent.size)} (millionths) truncates to zero shares`);
@@ -146,8 +156,14 @@ export function buildOrder(intent: OrderIntent, options: BuildOrderOptions): Uns
   if (!Number.isSafeInteger(options.timestampMs) || options.timestampMs < 0) {
     throw new InvariantError(`timestamp must be epoch milliseconds, got ${String(options.timestampMs)}`);
   }
-  if (options.signatureType !== 0 && options.signatureType !== 1 && options.signatureType !== 2) {
-    throw new InvariantError(`signatureType must be 0, 1 or 2, got ${String(options.signatureType)}`);
+  if (!isSignatureType(options.signatureType)) {
+    throw new InvariantError(`signatureType must be 0, 1, 2 or 3, got ${String(options.signatureType)}`);
+  }
+  // The deposit wallet signs as itself (account-kind.ts): its order's signer is its maker.
+  if (options.signatureType === 3 && options.signer.toLowerCase() !== options.maker.toLowerCase()) {
+    throw new InvariantError(
+      `a deposit-wallet order (signature type 3) is signed by its maker ${options.maker}, not ${options.signer}`,
+    );
   }
   return {
     salt: options.salt === undefined ? randomSalt(options.random) : normaliseSalt(options.salt),

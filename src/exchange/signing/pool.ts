@@ -1,7 +1,8 @@
 // A pool of worker threads that sign batches of orders off the event loop, so a burst of order
-// entry (240 calls/s × 15 orders, exchange-interface.md §8) neither falls behind nor stalls the
+// entry (240 calls/s × 15 orders, docs/exchange-interface.md §8) neither falls behind nor stalls the
 // loop. The main thread only encodes each order into its 384-byte struct (a few µs; this also
-// validates it) and transfers the buffers; workers hash and sign (sign-worker.ts).
+// validates it) and transfers the buffers; workers hash and sign (sign-worker.ts, a module of its
+// own started by URL: `./sign-worker.js` beside this file).
 // Invariants:
 // - results come back in the order of the batch, each with the same id and signature the
 //   single-threaded OrderSigner gives (deterministic ECDSA);
@@ -15,7 +16,6 @@
 //   signing on every core does not delay the loop;
 // - idle workers are unref'd, so a forgotten pool never keeps the process alive, while a pending
 //   batch does.
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { InvariantError } from '../../core/errors.js';
@@ -23,7 +23,7 @@ import type { Dialect } from '../dialect.js';
 import { parsePrivateKey } from '../auth/credentials.js';
 import { domainSeparator, encodeOrderStruct, ORDER_STRUCT_BYTES } from './eip712.js';
 import { SigningError } from './errors.js';
-import { SIGN_WORKER_SOURCE, type SignWorkerData, type SignWorkerReply, type SignWorkerRequest } from './sign-worker.js';
+import type { SignWorkerData, SignWorkerReply, SignWorkerRequest } from './sign-worker-protocol.js';
 import { OrderSigner } from './signer.js';
 import type { SignedOrder, UnsignedOrder } from './types.js';
 
@@ -42,8 +42,8 @@ export interface SigningPoolOptions {
    * the event loop's thread still gets a core the moment it has work.
    */
   workerNice?: number;
-  /** The workers' code (default SIGN_WORKER_SOURCE; tests inject workers that fail). */
-  workerSource?: string;
+  /** The workers' module (default sign-worker.js beside this file; tests start workers that fail). */
+  workerUrl?: URL;
 }
 
 interface Job {
@@ -91,7 +91,7 @@ export class SigningPool {
   readonly #workerData: SignWorkerData;
   readonly #inlineMax: number;
   readonly #minChunk: number;
-  readonly #workerSource: string;
+  readonly #workerUrl: URL;
   readonly #slots: Slot[] = [];
   #nextId = 1;
   #closed = false;
@@ -102,12 +102,12 @@ export class SigningPool {
     this.#inline = new OrderSigner(key, options.dialect);
     this.address = this.#inline.address;
     this.size = options.workers ?? defaultWorkerCount();
-    if (!Number.isSafeInteger(this.size) || this.size < 1) throw new InvariantError(`signing pool needs at least one worker, got ${String(this.size)}`);
+    if (!Number.isSafeInteger(this.size) || this.size < 1)
+      throw new InvariantError(`signing pool needs at least one worker, got ${String(this.size)}`);
     this.#inlineMax = options.inlineMax ?? 1;
     this.#minChunk = Math.max(1, options.minChunk ?? 4);
-    this.#workerSource = options.workerSource ?? SIGN_WORKER_SOURCE;
+    this.#workerUrl = options.workerUrl ?? new URL('./sign-worker.js', import.meta.url);
     this.#workerData = {
-      ethersPath: createRequire(import.meta.url).resolve('ethers'),
       privateKey: key,
       domainSeparators: [domainSeparator(options.dialect, false), domainSeparator(options.dialect, true)],
       nice: Math.max(0, Math.min(19, Math.trunc(options.workerNice ?? 10))),
@@ -133,17 +133,20 @@ export class SigningPool {
     if (orders.length === 0) return Promise.resolve([]);
     try {
       for (const o of orders) this.#inline.checkSigner(o);
-      if (orders.length <= this.#inlineMax) return Promise.resolve(orders.map((o) => this.#inline.sign(o)));
+      // Deposit-wallet orders (type 3) sign a wrapper digest the workers do not form: in-thread.
+      if (orders.length <= this.#inlineMax || orders.some((o) => o.signatureType === 3))
+        return Promise.resolve(orders.map((o) => this.#inline.sign(o)));
       const chunks = Math.max(1, Math.min(this.#slots.length, Math.ceil(orders.length / this.#minChunk)));
       const per = Math.ceil(orders.length / chunks);
       // Encode (and so validate) every chunk before posting any: a bad order fails the whole
       // batch without leaving half of it signing in a worker.
       const encoded: Encoded[] = [];
-      for (let start = 0; start < orders.length; start += per) encoded.push(encodeChunk(orders.slice(start, start + per)));
+      for (let start = 0; start < orders.length; start += per)
+        encoded.push(encodeChunk(orders.slice(start, start + per)));
       const parts = encoded.map((e) => this.#dispatch(e));
       return Promise.all(parts).then((chunksOut) => chunksOut.flat());
     } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      return Promise.reject(err instanceof Error ? err : new InvariantError(String(err)));
     }
   }
 
@@ -152,14 +155,16 @@ export class SigningPool {
     if (this.#closed) return;
     this.#closed = true;
     const slots = this.#slots.splice(0);
-    for (const s of slots) this.#failSlot(s, new SigningError('SIGNING_POOL_CLOSED', 'signing pool closed with orders in flight'));
+    for (const s of slots)
+      this.#failSlot(s, new SigningError('SIGNING_POOL_CLOSED', 'signing pool closed with orders in flight'));
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
   #dispatch({ orders, structs, domains }: Encoded): Promise<SignedOrder[]> {
     const n = orders.length;
     let slot = this.#slots[0];
-    if (slot === undefined) return Promise.reject(new SigningError('SIGNING_WORKER_FAILED', 'no signing worker is running'));
+    if (slot === undefined)
+      return Promise.reject(new SigningError('SIGNING_WORKER_FAILED', 'no signing worker is running'));
     for (const s of this.#slots) if (s.load < slot.load) slot = s;
     const id = this.#nextId++;
     return new Promise<SignedOrder[]>((resolve, reject) => {
@@ -172,7 +177,7 @@ export class SigningPool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(this.#workerSource, { eval: true, workerData: this.#workerData });
+    const worker = new Worker(this.#workerUrl, { workerData: this.#workerData });
     const slot: Slot = { worker, load: 0, jobs: new Map(), answered: 0 };
     worker.unref();
     worker.on('message', (reply: SignWorkerReply) => this.#onReply(slot, reply));

@@ -11,6 +11,7 @@ import { computeAddress, SigningKey } from 'ethers';
 import { InvariantError } from '../../core/errors.js';
 import type { Dialect } from '../dialect.js';
 import { parsePrivateKey } from '../auth/credentials.js';
+import { depositWalletDigest, wrapDepositWalletSignature } from './deposit-wallet.js';
 import { orderDigest } from './eip712.js';
 import type { SignedOrder, UnsignedOrder } from './types.js';
 
@@ -30,11 +31,25 @@ export class OrderSigner {
   sign(order: UnsignedOrder): SignedOrder {
     this.checkSigner(order);
     const id = orderDigest(order, this.dialect);
+    if (order.signatureType === 3) {
+      // The deposit wallet: this key (its owner) signs the ERC-7739 wrapper (deposit-wallet.ts).
+      const inner = this.#key.sign(depositWalletDigest(order, this.dialect)).serialized;
+      return { ...order, signature: wrapDepositWalletSignature(inner, order, this.dialect), id };
+    }
     return { ...order, signature: this.#key.sign(id).serialized, id };
   }
 
-  /** Throws unless the order names this key as its signer. */
+  /**
+   * Throws unless the order names this key as its signer; a deposit-wallet order (type 3) names the
+   * wallet, its maker, instead (the official client skips this check for POLY_1271:
+   * clob-client-v2 dist/order-utils/exchangeOrderBuilderV2.js buildOrder).
+   */
   checkSigner(order: UnsignedOrder): void {
+    if (order.signatureType === 3) {
+      if (order.signer !== order.maker)
+        throw new InvariantError(`deposit-wallet order signer ${order.signer} is not its maker ${order.maker}`);
+      return;
+    }
     if (order.signer !== this.address) {
       throw new InvariantError(`order signer ${order.signer} is not the signing key's address ${this.address}`);
     }

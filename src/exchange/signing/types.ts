@@ -1,17 +1,13 @@
-// Domain types of signed orders (protocol.md §3). An UnsignedOrder holds exactly the 11 signed
+// Domain types of signed orders (docs/protocol.md §3). An UnsignedOrder holds exactly the 11 signed
 // EIP-712 fields plus what decides how it is signed and routed but is not signed itself (the
 // market's conditionId, and negRisk, which picks the verifying contract). Invariants:
 // - addresses are checksummed; tokenId and salt are decimal uint256 strings without leading zeros;
 // - makerAmount/takerAmount are safe-integer millionths (6-decimal fixed point, as signed);
 // - timestampMs is epoch milliseconds; metadata/builder are 0x + 64 hex (zero by default).
-import type { Side } from '../../core/amounts.js';
+import type { Side } from '../../core/order.js';
 
-export type { Side } from '../../core/amounts.js';
-
-/** 0 EOA, 1 proxy wallet, 2 safe. */
-export type SignatureType = 0 | 1 | 2;
-
-export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+/** 0 EOA, 1 proxy wallet, 2 safe, 3 deposit wallet (POLY_1271; account-kind.ts). */
+export type SignatureType = 0 | 1 | 2 | 3;
 
 export const ZERO_BYTES32 = `0x${'0'.repeat(64)}`;
 
@@ -34,7 +30,7 @@ export interface UnsignedOrder {
 }
 
 export interface SignedOrder extends UnsignedOrder {
-  /** 0x + 130 hex: r ‖ s ‖ v with v 27 or 28. */
+  /** 0x + 130 hex: r ‖ s ‖ v with v 27 or 28; a deposit-wallet order's is wrapped (deposit-wallet.ts). */
   readonly signature: string;
   /** The order id: the EIP-712 digest, 0x + 64 hex. */
   readonly id: string;

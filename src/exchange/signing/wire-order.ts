@@ -1,4 +1,4 @@
-// Signed orders on the wire (exchange-interface.md §2.1–2.2, protocol.md §3–4): to the submission
+// Signed orders on the wire (docs/exchange-interface.md §2.1–2.2, docs/protocol.md §3–4): to the submission
 // JSON a client sends, and back from it on the simulator's side, plus signer recovery for its
 // signature check. Invariants:
 // - the dialect's order wire picks the layout. 'interface': keys in the order of the interface's
@@ -14,12 +14,14 @@
 import { computeAddress, getAddress, SigningKey } from 'ethers';
 import { ParseError } from '../../core/errors.js';
 import { MoneyError, parseIntegerMicros } from '../../core/money.js';
+import type { OrderType } from '../../core/order.js';
 import type { WireInterfaceOrderSubmission, WireOrderSubmission, WireSignedOrder } from '../wire.js';
 import type { WirePublicOrderSubmission } from '../wire-public-orders.js';
 import type { Dialect } from '../dialect.js';
 import { orderDigest } from './eip712.js';
+import { isSignatureType } from './account-kind.js';
 import { checkOrderTypeOptions } from './order.js';
-import { ZERO_BYTES32, type OrderType, type SignatureType, type SignedOrder, type UnsignedOrder } from './types.js';
+import { ZERO_BYTES32, type SignatureType, type SignedOrder, type UnsignedOrder } from './types.js';
 
 export interface WireSubmissionOptions {
   orderType: OrderType;
@@ -38,7 +40,11 @@ export function toWireSubmission(signed: SignedOrder, options: WireSubmissionOpt
   let salt: string | number = signed.salt;
   if (dialect.saltOnWire === 'number') {
     salt = Number(signed.salt);
-    if (!Number.isSafeInteger(salt)) throw new ParseError('order.salt', `salt ${signed.salt} is not representable as a JSON number (dialect ${dialect.name})`);
+    if (!Number.isSafeInteger(salt))
+      throw new ParseError(
+        'order.salt',
+        `salt ${signed.salt} is not representable as a JSON number (dialect ${dialect.name})`,
+      );
   }
   if (dialect.orderWire === 'public') return publicSubmission(signed, options, salt);
   const order: WireSignedOrder = {
@@ -65,8 +71,16 @@ export function toWireSubmission(signed: SignedOrder, options: WireSubmissionOpt
 // Keys, key order and value types of Polymarket/clob-client-v2's orderToJsonV2
 // (node_modules/@polymarket/clob-client-v2/dist/types/ordersV2.js, v1.1.0), checked against the
 // package itself in test/exchange/client/public-order-bodies.test.ts.
-function publicSubmission(signed: SignedOrder, options: WireSubmissionOptions, salt: string | number): WirePublicOrderSubmission {
-  if (typeof salt !== 'number') throw new ParseError('order.salt', `the public order wire sends salt as a JSON number (dialect ${options.dialect.name})`);
+function publicSubmission(
+  signed: SignedOrder,
+  options: WireSubmissionOptions,
+  salt: string | number,
+): WirePublicOrderSubmission {
+  if (typeof salt !== 'number')
+    throw new ParseError(
+      'order.salt',
+      `the public order wire sends salt as a JSON number (dialect ${options.dialect.name})`,
+    );
   return {
     deferExec: false,
     postOnly: options.postOnly === true,
@@ -106,7 +120,8 @@ function field(o: Obj, name: string, path: string): unknown {
 
 function str(o: Obj, name: string, path: string): string {
   const v = field(o, name, path);
-  if (typeof v !== 'string') throw new ParseError(`${path}.${name}`, `expected a string, got ${v === null ? 'null' : typeof v}`);
+  if (typeof v !== 'string')
+    throw new ParseError(`${path}.${name}`, `expected a string, got ${v === null ? 'null' : typeof v}`);
   return v;
 }
 
@@ -151,20 +166,24 @@ function address(o: Obj, name: string, path: string): string {
  * Salt: a decimal string or a safe-integer number, in either dialect.
  */
 export function parseWireOrder(wire: unknown, _dialect: Dialect, path = 'order'): ParsedWireOrder {
-  if (typeof wire !== 'object' || wire === null || Array.isArray(wire)) throw new ParseError(path, 'expected an object');
+  if (typeof wire !== 'object' || wire === null || Array.isArray(wire))
+    throw new ParseError(path, 'expected an object');
   const o = wire as Obj;
   const rawSalt = field(o, 'salt', path);
   let salt: string;
   if (typeof rawSalt === 'number') {
-    if (!Number.isSafeInteger(rawSalt) || rawSalt < 0) throw new ParseError(`${path}.salt`, `not an unsigned safe integer: ${String(rawSalt)}`);
+    if (!Number.isSafeInteger(rawSalt) || rawSalt < 0)
+      throw new ParseError(`${path}.salt`, `not an unsigned safe integer: ${String(rawSalt)}`);
     salt = String(rawSalt);
   } else {
     salt = uint256Text(o, 'salt', path);
   }
   const side = str(o, 'side', path);
-  if (side !== 'BUY' && side !== 'SELL') throw new ParseError(`${path}.side`, `expected BUY or SELL, got ${JSON.stringify(side.slice(0, 20))}`);
+  if (side !== 'BUY' && side !== 'SELL')
+    throw new ParseError(`${path}.side`, `expected BUY or SELL, got ${JSON.stringify(side.slice(0, 20))}`);
   const sigType = field(o, 'signatureType', path);
-  if (sigType !== 0 && sigType !== 1 && sigType !== 2) throw new ParseError(`${path}.signatureType`, `expected 0, 1 or 2, got ${JSON.stringify(sigType)}`);
+  if (!isSignatureType(sigType))
+    throw new ParseError(`${path}.signatureType`, `expected 0, 1, 2 or 3, got ${JSON.stringify(sigType)}`);
   const timestamp = match(o, 'timestamp', path, /^\d{1,16}$/, 'milliseconds');
   const timestampMs = Number(timestamp);
   if (!Number.isSafeInteger(timestampMs)) throw new ParseError(`${path}.timestamp`, 'out of range');
@@ -182,12 +201,17 @@ export function parseWireOrder(wire: unknown, _dialect: Dialect, path = 'order')
     builder: match(o, 'builder', path, BYTES32_RE, '0x + 64 hex'),
     conditionId: match(o, 'conditionId', path, BYTES32_RE, '0x + 64 hex'),
   };
-  const signature = match(o, 'signature', path, /^0x[0-9a-fA-F]{130}$/, '0x + 130 hex');
+  // A deposit-wallet signature (type 3) is the ERC-7739 wrapper, longer (deposit-wallet.ts).
+  const signature =
+    sigType === 3
+      ? match(o, 'signature', path, /^0x(?:[0-9a-fA-F]{2}){65,2048}$/, '0x + hex bytes')
+      : match(o, 'signature', path, /^0x[0-9a-fA-F]{130}$/, '0x + 130 hex');
   const parsed: ParsedWireOrder = { fields, signature };
   if (Object.hasOwn(o, 'expiration') && o['expiration'] !== undefined) {
     const exp = o['expiration'];
     const text = typeof exp === 'number' ? String(exp) : exp;
-    if (typeof text !== 'string' || !/^\d{1,15}$/.test(text)) throw new ParseError(`${path}.expiration`, 'not Unix seconds');
+    if (typeof text !== 'string' || !/^\d{1,15}$/.test(text))
+      throw new ParseError(`${path}.expiration`, 'not Unix seconds');
     // "0" is the public client's spelling of "no expiration".
     if (text !== '0') parsed.expirationSec = Number(text);
   }
@@ -215,9 +239,13 @@ export function wireOrderId(parsed: ParsedWireOrder, dialect: Dialect, negRisk: 
 export function recoverOrderSigner(wireOrder: unknown, dialect: Dialect, negRisk: boolean): string {
   // conditionId is not signed and the public order wire leaves it out: a stand-in for parsing
   // only, which never leaves this function (the digest does not depend on it).
-  const o = typeof wireOrder === 'object' && wireOrder !== null && !Array.isArray(wireOrder) && !Object.hasOwn(wireOrder, 'conditionId')
-    ? { ...wireOrder, conditionId: ZERO_BYTES32 }
-    : wireOrder;
+  const o =
+    typeof wireOrder === 'object' &&
+    wireOrder !== null &&
+    !Array.isArray(wireOrder) &&
+    !Object.hasOwn(wireOrder, 'conditionId')
+      ? { ...wireOrder, conditionId: ZERO_BYTES32 }
+      : wireOrder;
   const parsed = parseWireOrder(o, dialect);
   return recoverSigner(wireOrderId(parsed, dialect, negRisk), parsed.signature);
 }

@@ -7,8 +7,10 @@
 // - every number written is a safe non-negative integer (varint) or a safe integer (zigzag
 //   varint); varints are arithmetic, not bitwise, because epoch milliseconds exceed 32 bits;
 // - the writer and the reader share these tags, so a change here is a version change.
+import type { BookSide } from '../../core/book.js';
 import { OddsmakerError } from '../../core/errors.js';
 import type { Micros, Price, Shares } from '../../core/money.js';
+import type { Side } from '../../core/order.js';
 
 export const MAGIC = Buffer.from('OMRC', 'latin1');
 export const VERSION = 1;
@@ -51,8 +53,12 @@ export interface RecordedRewards {
   readonly maxSpread: Price;
 }
 
-/** What a recording knows about one outcome token's market. Unknown values are null. */
-export interface MarketSettings {
+/**
+ * What a recording knows about one outcome token's market. Unknown values are null. Not the core's
+ * MarketSettings (src/core/market-settings.ts, per market, what quoting uses): this is per token and
+ * holds only what a recording can restate.
+ */
+export interface RecordedMarketSettings {
   readonly tokenId: string;
   readonly conditionId: string;
   readonly tickSize: Price | null;
@@ -67,12 +73,12 @@ export interface MarketSettings {
 export interface TradeObservation {
   readonly price: Price;
   readonly size: Shares;
-  readonly side: 'BUY' | 'SELL';
+  readonly side: Side;
 }
 
 /** One price level's new size; size 0 removes the level. */
 export interface LevelChange {
-  readonly side: 'bids' | 'asks';
+  readonly side: BookSide;
   readonly price: Price;
   readonly size: Shares;
 }
@@ -198,7 +204,8 @@ export function encodeHeader(codec: Codec): Buffer {
 
 /** Parses the 8-byte header; throws RecordingFormatError on a file that is not a recording. */
 export function decodeHeader(h: Buffer): Codec {
-  if (h.length < HEADER_BYTES || !h.subarray(0, 4).equals(MAGIC)) throw new RecordingFormatError('not an oddsmaker recording (bad magic)');
+  if (h.length < HEADER_BYTES || !h.subarray(0, 4).equals(MAGIC))
+    throw new RecordingFormatError('not an oddsmaker recording (bad magic)');
   if (h[4] !== VERSION) throw new RecordingFormatError(`unsupported recording version ${String(h[4])}`);
   const id = h[5];
   if (id === 1) return 'deflate-raw';
@@ -212,10 +219,21 @@ export function gcd(a: number, b: number): number {
 }
 
 /** Field-by-field equality of two settings (importers record settings only when they change). */
-export function sameSettings(a: MarketSettings, b: MarketSettings): boolean {
+export function sameSettings(a: RecordedMarketSettings, b: RecordedMarketSettings): boolean {
   const ra = a.rewards;
   const rb = b.rewards;
-  const rewardsEqual = ra === null || rb === null ? ra === rb : ra.dailyRate === rb.dailyRate && ra.minSize === rb.minSize && ra.maxSpread === rb.maxSpread;
-  return a.tokenId === b.tokenId && a.conditionId === b.conditionId && a.tickSize === b.tickSize && a.minOrderSize === b.minOrderSize
-    && a.negRisk === b.negRisk && a.makerFeeBps === b.makerFeeBps && a.takerFeeBps === b.takerFeeBps && rewardsEqual;
+  const rewardsEqual =
+    ra === null || rb === null
+      ? ra === rb
+      : ra.dailyRate === rb.dailyRate && ra.minSize === rb.minSize && ra.maxSpread === rb.maxSpread;
+  return (
+    a.tokenId === b.tokenId &&
+    a.conditionId === b.conditionId &&
+    a.tickSize === b.tickSize &&
+    a.minOrderSize === b.minOrderSize &&
+    a.negRisk === b.negRisk &&
+    a.makerFeeBps === b.makerFeeBps &&
+    a.takerFeeBps === b.takerFeeBps &&
+    rewardsEqual
+  );
 }

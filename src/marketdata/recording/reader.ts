@@ -13,8 +13,20 @@ import type { Book, Level } from '../../core/book.js';
 import { InvariantError } from '../../core/errors.js';
 import type { Price, Shares } from '../../core/money.js';
 import {
-  ByteSource, REC_BOOK, REC_DELTA, REC_GRID, REC_MID, REC_RESOLVED, REC_RESTATE, REC_SETTINGS, REC_TRADE, RecordingFormatError, SIZE_LOT,
-  type Codec, type LevelChange, type MarketSettings,
+  ByteSource,
+  REC_BOOK,
+  REC_DELTA,
+  REC_GRID,
+  REC_MID,
+  REC_RESOLVED,
+  REC_RESTATE,
+  REC_SETTINGS,
+  REC_TRADE,
+  RecordingFormatError,
+  SIZE_LOT,
+  type Codec,
+  type LevelChange,
+  type RecordedMarketSettings,
 } from './format.js';
 import { frames, type TailReport } from './frames.js';
 import { Ladder } from './ladder.js';
@@ -30,7 +42,7 @@ interface EventBase {
 }
 export interface SettingsEvent extends EventBase {
   readonly kind: 'settings';
-  readonly settings: MarketSettings;
+  readonly settings: RecordedMarketSettings;
 }
 export interface BookEvent extends EventBase {
   readonly kind: 'book';
@@ -71,7 +83,7 @@ export interface ReaderOptions {
 }
 
 interface TokenState {
-  settings: MarketSettings;
+  settings: RecordedMarketSettings;
   grid: number;
   ladder: Ladder;
   version: number;
@@ -128,7 +140,9 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
     let tail: TailReport | null = null;
     let good = 0;
     let seen = 0;
-    for await (const frame of frames(this.source(), (t) => { tail = t; })) {
+    for await (const frame of frames(this.source(), (t) => {
+      tail = t;
+    })) {
       seen = frame.offset + 12 + frame.payload.length;
       let raw: Buffer;
       try {
@@ -138,7 +152,14 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
       }
       if (raw.length !== frame.rawLength || raw.length === 0) {
         // The CRC matched, so the writer sealed a payload it could not have produced: stop here.
-        this.report = { status: 'corrupt', codec: frame.codec, chunks: good, validBytes: frame.offset, fileBytes: seen, reason: `chunk at byte ${frame.offset} does not decompress to its declared length` };
+        this.report = {
+          status: 'corrupt',
+          codec: frame.codec,
+          chunks: good,
+          validBytes: frame.offset,
+          fileBytes: seen,
+          reason: `chunk at byte ${frame.offset} does not decompress to its declared length`,
+        };
         return;
       }
       good++;
@@ -181,7 +202,8 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
         if (index === table.length) table.push(st);
         else if (index < table.length) table[index] = st;
         else throw new RecordingFormatError(`settings record skips token index ${table.length}`);
-        if (!restated || withRestated) yield { kind: 'settings', tokenId: settings.tokenId, exchangeTs, localTs, restated, settings };
+        if (!restated || withRestated)
+          yield { kind: 'settings', tokenId: settings.tokenId, exchangeTs, localTs, restated, settings };
         continue;
       }
       const st = table[index];
@@ -198,7 +220,16 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
         st.hash = hash;
         st.lastTradePrice = ltp === 0 ? null : ((ltp - 1) as Price);
         if (!restated || withRestated) {
-          yield { kind: 'book', tokenId, exchangeTs, localTs, restated, hash, lastTradePrice: st.lastTradePrice, book: bookAt(st) };
+          yield {
+            kind: 'book',
+            tokenId,
+            exchangeTs,
+            localTs,
+            restated,
+            hash,
+            lastTradePrice: st.lastTradePrice,
+            book: bookAt(st),
+          };
         }
       } else if (type === REC_DELTA) {
         const n = src.uvar();
@@ -222,7 +253,16 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
         const price = Math.floor(v / 2) as Price;
         if (price <= 0) throw new RecordingFormatError('trade price out of range');
         const size = readSize(src);
-        yield { kind: 'trade', tokenId, exchangeTs, localTs, restated: false, price, size, side: v % 2 === 0 ? 'BUY' : 'SELL' };
+        yield {
+          kind: 'trade',
+          tokenId,
+          exchangeTs,
+          localTs,
+          restated: false,
+          price,
+          size,
+          side: v % 2 === 0 ? 'BUY' : 'SELL',
+        };
       } else if (type === REC_RESOLVED) {
         yield { kind: 'resolved', tokenId, conditionId: st.settings.conditionId, exchangeTs, localTs, restated: false };
       } else {
@@ -232,7 +272,7 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
   }
 }
 
-function readSettings(src: ByteSource): MarketSettings {
+function readSettings(src: ByteSource): RecordedMarketSettings {
   const tokenId = src.str();
   const conditionId = src.str();
   const tick = src.uvar();
@@ -250,14 +290,15 @@ function readSettings(src: ByteSource): MarketSettings {
     negRisk: neg === 0 ? null : neg === 2,
     makerFeeBps: maker === 0 ? null : maker - 1,
     takerFeeBps: taker === 0 ? null : taker - 1,
-    rewards: rewards as MarketSettings['rewards'],
+    rewards: rewards as RecordedMarketSettings['rewards'],
   };
 }
 
 function bookAt(st: TokenState): () => Book {
   const version = st.version;
   return () => {
-    if (st.version !== version) throw new InvariantError(`book() of ${st.settings.tokenId} called after a later change was read`);
+    if (st.version !== version)
+      throw new InvariantError(`book() of ${st.settings.tokenId} called after a later change was read`);
     return materialise(st);
   };
 }

@@ -16,8 +16,25 @@ import { sortLevels, type Level } from '../../core/book.js';
 import { InvariantError } from '../../core/errors.js';
 import { SCALE, type Price } from '../../core/money.js';
 import {
-  ByteSink, CHUNK_HEADER_BYTES, chunkCrc, encodeHeader, gcd, HEADER_BYTES, REC_BOOK, REC_DELTA, REC_GRID, REC_MID,
-  REC_RESOLVED, REC_RESTATE, REC_SETTINGS, REC_TRADE, SIZE_LOT, type Codec, type LevelChange, type MarketSettings, type TradeObservation,
+  ByteSink,
+  CHUNK_HEADER_BYTES,
+  chunkCrc,
+  encodeHeader,
+  gcd,
+  HEADER_BYTES,
+  REC_BOOK,
+  REC_DELTA,
+  REC_GRID,
+  REC_MID,
+  REC_RESOLVED,
+  REC_RESTATE,
+  REC_SETTINGS,
+  REC_TRADE,
+  SIZE_LOT,
+  type Codec,
+  type LevelChange,
+  type RecordedMarketSettings,
+  type TradeObservation,
 } from './format.js';
 import { scanRecording, type TailReport } from './frames.js';
 import { Ladder } from './ladder.js';
@@ -33,8 +50,8 @@ export interface BookObservation {
 
 /** What importers and the recorder write to: RecordingEncoder and RecordingWriter both are one. */
 export interface RecordSink {
-  settingsOf(tokenId: string): MarketSettings | undefined;
-  settings(s: MarketSettings, exchangeTs: number, localTs: number): void;
+  settingsOf(tokenId: string): RecordedMarketSettings | undefined;
+  settings(s: RecordedMarketSettings, exchangeTs: number, localTs: number): void;
   book(tokenId: string, exchangeTs: number, localTs: number, book: BookObservation): void;
   delta(tokenId: string, exchangeTs: number, localTs: number, changes: readonly LevelChange[]): void;
   mid(tokenId: string, exchangeTs: number, localTs: number, mid: Price): void;
@@ -62,7 +79,7 @@ export interface EncoderStats {
 }
 
 interface TokenState {
-  settings: MarketSettings;
+  settings: RecordedMarketSettings;
   grid: number;
   ladder: Ladder;
   hasBook: boolean;
@@ -82,11 +99,13 @@ function checkTs(v: number, what: string): void {
 }
 
 function checkPrice(p: number): void {
-  if (!Number.isSafeInteger(p) || p <= 0 || p >= SCALE) throw new InvariantError(`price out of range (0, 1): ${String(p)}`);
+  if (!Number.isSafeInteger(p) || p <= 0 || p >= SCALE)
+    throw new InvariantError(`price out of range (0, 1): ${String(p)}`);
 }
 
 function optNonNeg(v: number | null, what: string): void {
-  if (v !== null && (!Number.isSafeInteger(v) || v < 0)) throw new InvariantError(`${what} must be a non-negative integer: ${String(v)}`);
+  if (v !== null && (!Number.isSafeInteger(v) || v < 0))
+    throw new InvariantError(`${what} must be a non-negative integer: ${String(v)}`);
 }
 
 export class RecordingEncoder implements RecordSink {
@@ -98,17 +117,20 @@ export class RecordingEncoder implements RecordSink {
   private readonly raw = new ByteSink();
   private prevExTs = 0;
 
-  constructor(private readonly emit: (chunk: Buffer) => void, opts: EncoderOptions = {}) {
+  constructor(
+    private readonly emit: (chunk: Buffer) => void,
+    opts: EncoderOptions = {},
+  ) {
     this.codec = opts.codec ?? 'deflate-raw';
     this.chunkBytes = opts.chunkBytes ?? 64 * 1024;
     if (!(this.chunkBytes > 0)) throw new InvariantError('chunkBytes must be positive');
   }
 
-  settingsOf(tokenId: string): MarketSettings | undefined {
+  settingsOf(tokenId: string): RecordedMarketSettings | undefined {
     return this.tokens.get(tokenId)?.settings;
   }
 
-  settings(s: MarketSettings, exchangeTs: number, localTs: number): void {
+  settings(s: RecordedMarketSettings, exchangeTs: number, localTs: number): void {
     checkTs(exchangeTs, 'exchangeTs');
     checkTs(localTs, 'localTs');
     if (s.tickSize !== null) checkPrice(s.tickSize);
@@ -122,7 +144,16 @@ export class RecordingEncoder implements RecordSink {
     }
     let st = this.tokens.get(s.tokenId);
     if (st === undefined) {
-      st = { settings: s, grid: s.tickSize ?? 10_000, ladder: new Ladder(), hasBook: false, exTs: exchangeTs, localTs, hash: '', lastTradePrice: null };
+      st = {
+        settings: s,
+        grid: s.tickSize ?? 10_000,
+        ladder: new Ladder(),
+        hasBook: false,
+        exTs: exchangeTs,
+        localTs,
+        hash: '',
+        lastTradePrice: null,
+      };
       this.tokens.set(s.tokenId, st);
     } else {
       st.settings = s;
@@ -154,8 +185,14 @@ export class RecordingEncoder implements RecordSink {
     for (const l of bids) checkSize(l.size, false);
     for (const l of asks) checkSize(l.size, false);
     const ltp = obs.lastTradePrice ?? null;
-    if (ltp !== null && (!Number.isSafeInteger(ltp) || ltp < 0 || ltp > SCALE)) throw new InvariantError(`lastTradePrice out of range: ${String(ltp)}`);
-    const entry = this.enterWithGrid(st, tokenId, bids.concat(asks).map((l) => l.price), false);
+    if (ltp !== null && (!Number.isSafeInteger(ltp) || ltp < 0 || ltp > SCALE))
+      throw new InvariantError(`lastTradePrice out of range: ${String(ltp)}`);
+    const entry = this.enterWithGrid(
+      st,
+      tokenId,
+      bids.concat(asks).map((l) => l.price),
+      false,
+    );
     this.prefix(REC_BOOK, entry.index, exchangeTs, localTs);
     st.ladder.replace(bids, asks);
     st.hasBook = true;
@@ -177,7 +214,12 @@ export class RecordingEncoder implements RecordSink {
       checkSize(c.size, true);
       if (c.side !== 'bids' && c.side !== 'asks') throw new InvariantError(`unknown side ${String(c.side)}`);
     }
-    const entry = this.enterWithGrid(st, tokenId, changes.map((c) => c.price), true);
+    const entry = this.enterWithGrid(
+      st,
+      tokenId,
+      changes.map((c) => c.price),
+      true,
+    );
     this.prefix(REC_DELTA, entry.index, exchangeTs, localTs);
     const out = this.raw;
     out.uvar(changes.length);
@@ -225,7 +267,9 @@ export class RecordingEncoder implements RecordSink {
     checkTs(localTs, 'localTs');
     const st = this.known(winnerTokenId);
     if (st.settings.conditionId !== conditionId) {
-      throw new InvariantError(`token ${winnerTokenId} belongs to market ${st.settings.conditionId}, not ${conditionId}`);
+      throw new InvariantError(
+        `token ${winnerTokenId} belongs to market ${st.settings.conditionId}, not ${conditionId}`,
+      );
     }
     const entry = this.enter(st, winnerTokenId, false);
     this.prefix(REC_RESOLVED, entry.index, exchangeTs, localTs);
@@ -236,9 +280,10 @@ export class RecordingEncoder implements RecordSink {
   flush(): void {
     if (this.raw.len === 0) return;
     const raw = this.raw.bytes();
-    const payload = this.codec === 'brotli'
-      ? brotliCompressSync(raw, { params: { [zc.BROTLI_PARAM_QUALITY]: 9, [zc.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-      : deflateRawSync(raw, { level: 9 });
+    const payload =
+      this.codec === 'brotli'
+        ? brotliCompressSync(raw, { params: { [zc.BROTLI_PARAM_QUALITY]: 9, [zc.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        : deflateRawSync(raw, { level: 9 });
     const frame = Buffer.allocUnsafe(CHUNK_HEADER_BYTES + payload.length);
     frame.writeUInt32LE(payload.length, 0);
     frame.writeUInt32LE(raw.length, 4);
@@ -342,7 +387,8 @@ export class RecordingEncoder implements RecordSink {
 }
 
 function checkSize(size: number, zeroOk: boolean): void {
-  if (!Number.isSafeInteger(size) || size < 0 || (!zeroOk && size === 0)) throw new InvariantError(`invalid size ${String(size)}`);
+  if (!Number.isSafeInteger(size) || size < 0 || (!zeroOk && size === 0))
+    throw new InvariantError(`invalid size ${String(size)}`);
 }
 
 /** Lots of 0.01 share when exact (low bit 0), else raw millionths (low bit 1). */
@@ -423,10 +469,10 @@ export class RecordingWriter implements RecordSink {
     return writer;
   }
 
-  settingsOf(tokenId: string): MarketSettings | undefined {
+  settingsOf(tokenId: string): RecordedMarketSettings | undefined {
     return this.encoder.settingsOf(tokenId);
   }
-  settings(s: MarketSettings, exchangeTs: number, localTs: number): void {
+  settings(s: RecordedMarketSettings, exchangeTs: number, localTs: number): void {
     this.live();
     this.encoder.settings(s, exchangeTs, localTs);
   }

@@ -6,16 +6,30 @@
 // - behaviour is unchanged: every call, argument, result and error passes through untouched, in
 //   the same order; the wrappers keep no state of their own besides the hooks;
 // - a hook that throws is swallowed (metrics must never break order entry or rate limiting).
+import type { LiveOrder } from '../../core/order.js';
 import { BACKEND_OK, type BackendHealth } from '../../ratelimit/backend-health.js';
 import type { ApiGroup } from '../../ratelimit/budgets.js';
+import type { SignerBucketKind, SignerStatus, SignerTier } from '../../ratelimit/signer-tiers.js';
 import type {
-  AcquireOptions, Permit, QueueDepth, RateLimiter, RouteUtilisation, WaitQuery,
+  AcquireOptions,
+  Permit,
+  QueueDepth,
+  RateLimiter,
+  RouteUtilisation,
+  WaitQuery,
 } from '../../ratelimit/types.js';
 import type {
-  ApplyReport, CancelAllReport, CircuitState, MarketsByToken, OrderExecutor, OrphanPolicy, PollReport,
-  ResolveReport, StartupReport,
+  ApplyReport,
+  CancelAllReport,
+  CircuitState,
+  MarketsByToken,
+  OrderExecutor,
+  OrphanPolicy,
+  PollReport,
+  ResolveReport,
+  StartupReport,
 } from '../executor.js';
-import type { LiveOrder, ReconcilePlan } from '../../execution/types.js';
+import type { ReconcilePlan } from '../../execution/types.js';
 
 export interface ExecutorHooks {
   onApply(report: ApplyReport): void;
@@ -28,23 +42,36 @@ export interface LimiterHooks {
 }
 
 function quietly(fn: () => void): void {
-  try { fn(); } catch { /* a metrics hook must not break the call it observes */ }
+  try {
+    fn();
+  } catch {
+    /* a metrics hook must not break the call it observes */
+  }
 }
 
 export class MeteredExecutor implements OrderExecutor {
-  constructor(private readonly inner: OrderExecutor, private readonly hooks: ExecutorHooks) {}
+  constructor(
+    private readonly inner: OrderExecutor,
+    private readonly hooks: ExecutorHooks,
+  ) {}
 
   get circuitState(): CircuitState {
     return this.inner.circuitState;
   }
 
-  startupReconcile(opts: { orphanPolicy: OrphanPolicy; markets?: MarketsByToken; signal?: AbortSignal }): Promise<StartupReport> {
+  startupReconcile(opts: {
+    orphanPolicy: OrphanPolicy;
+    markets?: MarketsByToken;
+    signal?: AbortSignal;
+  }): Promise<StartupReport> {
     return this.inner.startupReconcile(opts);
   }
 
   async apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport> {
     const r = await this.inner.apply(plan, markets);
-    quietly(() => { this.hooks.onApply(r); });
+    quietly(() => {
+      this.hooks.onApply(r);
+    });
     return r;
   }
 
@@ -62,7 +89,9 @@ export class MeteredExecutor implements OrderExecutor {
 
   async cancelAll(opts?: { timeoutMs?: number }): Promise<CancelAllReport> {
     const r = await this.inner.cancelAll(opts);
-    quietly(() => { this.hooks.onCancelAll(r); });
+    quietly(() => {
+      this.hooks.onCancelAll(r);
+    });
     return r;
   }
 
@@ -76,15 +105,22 @@ export class MeteredExecutor implements OrderExecutor {
 }
 
 export class MeteredLimiter implements RateLimiter {
-  constructor(readonly inner: RateLimiter, private readonly hooks: LimiterHooks) {}
+  constructor(
+    readonly inner: RateLimiter,
+    private readonly hooks: LimiterHooks,
+  ) {}
 
   acquire(route: string, opts: AcquireOptions): Promise<Permit> {
-    quietly(() => { this.hooks.onAcquire(route, opts.api); });
+    quietly(() => {
+      this.hooks.onAcquire(route, opts.api);
+    });
     return this.inner.acquire(route, opts);
   }
 
   onThrottled(route: string, retryAfterMs?: number | null, api?: ApiGroup): void {
-    quietly(() => { this.hooks.onThrottled(route, api); });
+    quietly(() => {
+      this.hooks.onThrottled(route, api);
+    });
     this.inner.onThrottled(route, retryAfterMs, api);
   }
 
@@ -106,6 +142,23 @@ export class MeteredLimiter implements RateLimiter {
 
   health(): BackendHealth {
     return this.inner.health?.() ?? BACKEND_OK;
+  }
+
+  pauseFailures(): number {
+    return this.inner.pauseFailures?.() ?? 0;
+  }
+
+  // The per-signer buckets: forwarded (a limiter without them meters none: null capacity, no tier).
+  observeSigner(route: string, status: SignerStatus): void {
+    this.inner.observeSigner?.(route, status);
+  }
+
+  signerTier(): SignerTier | null {
+    return this.inner.signerTier?.() ?? null;
+  }
+
+  signerCapacity(kind: SignerBucketKind): number | null {
+    return this.inner.signerCapacity?.(kind) ?? null;
   }
 
   close(): Promise<void> {

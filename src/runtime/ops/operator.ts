@@ -36,7 +36,13 @@ export function checkOperator(configured: string | null, authorization: string |
 }
 
 export type OperatorAction = 'pause' | 'resume' | 'cancel-all' | 'clear-kill-switch' | 'trip-kill-switch';
-export const OPERATOR_ACTIONS: readonly OperatorAction[] = ['pause', 'resume', 'cancel-all', 'clear-kill-switch', 'trip-kill-switch'];
+export const OPERATOR_ACTIONS: readonly OperatorAction[] = [
+  'pause',
+  'resume',
+  'cancel-all',
+  'clear-kill-switch',
+  'trip-kill-switch',
+];
 
 export interface OperatorTarget {
   readonly daemon: Pick<Daemon, 'status' | 'pause' | 'resume' | 'clearKillSwitch' | 'tripKillSwitch'>;
@@ -59,7 +65,11 @@ export interface ActionResult {
 export class ActionConflictError extends OddsmakerError {
   constructor(state: string) {
     // Retryable while starting: the same action will apply once the daemon runs.
-    super('OPS_NOT_RUNNING', `daemon is ${state}: operator actions need a running daemon`, state === 'new' || state === 'starting');
+    super(
+      'OPS_NOT_RUNNING',
+      `daemon is ${state}: operator actions need a running daemon`,
+      state === 'new' || state === 'starting',
+    );
   }
 }
 
@@ -95,6 +105,8 @@ function result(action: OperatorAction, s: DaemonStatus, c: CancelAllReport | nu
     paused: s.paused,
     quoting: s.quoting,
     killSwitch: { tripped: s.killSwitch.tripped, reason: s.killSwitch.reason },
-    ...(c === null ? {} : { cancelAll: { cancelled: c.cancelled, remaining: c.remaining.length, timedOut: c.timedOut } }),
+    ...(c === null
+      ? {}
+      : { cancelAll: { cancelled: c.cancelled, remaining: c.remaining.length, timedOut: c.timedOut } }),
   };
 }

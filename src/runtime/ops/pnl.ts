@@ -2,9 +2,11 @@
 // and marked at the book cache's mids. Invariants kept:
 // - every amount is integer millionths, straight from the ledger (realized is net of fees, fees
 //   are shown beside it for information, never subtracted twice);
-// - unrealized PnL is the ledger's own mark to market (value at the mid rounded down, minus cost);
-//   a held token without a mid is `unmarked`: its unrealized PnL is null and it is left out of the
-//   totals, never marked at a made-up price;
+// - unrealized PnL is the ledger's own mark to market, the core's one rule (src/core/pnl-mark.ts:
+//   value at the mid rounded down, minus cost); a held token without a mid is `unmarked`: its
+//   unrealized PnL is null and it is left out of the totals, never marked at a made-up price;
+// - nothing here computes PnL: per-token figures are the ledger's positions (src/core/pnl.ts as
+//   the ledger books it), per-market figures their sums.
 // - once the ledger is closed (after the daemon stopped) there is no report (null), not zeros.
 import type { Micros, Price, Shares } from '../../core/money.js';
 import type { LedgerPosition, MarkToMarket } from '../../ledger/types.js';
@@ -64,10 +66,18 @@ export function pnlReport(src: PnlSource, mids: ReadonlyMap<string, Price>): Pnl
   const byMarket = new Map<string, { realized: number; unrealized: number; fees: number }>();
   for (const p of src.positions()) {
     const mk = marked.get(p.tokenId);
-    const unrealized = p.size === 0 ? (0 as Micros) : mk?.unrealized ?? null;
+    const unrealized = p.size === 0 ? (0 as Micros) : (mk?.unrealized ?? null);
     tokens.push({
-      tokenId: p.tokenId, conditionId: p.conditionId, size: p.size, pendingSize: p.pendingSize, avgPrice: p.avgPrice, cost: p.cost,
-      realized: p.realized, fees: p.fees, mark: mk?.mark ?? null, unrealized,
+      tokenId: p.tokenId,
+      conditionId: p.conditionId,
+      size: p.size,
+      pendingSize: p.pendingSize,
+      avgPrice: p.avgPrice,
+      cost: p.cost,
+      realized: p.realized,
+      fees: p.fees,
+      mark: mk?.mark ?? null,
+      unrealized,
     });
     const acc = byMarket.get(p.conditionId) ?? { realized: 0, unrealized: 0, fees: 0 };
     acc.realized += p.realized;
@@ -78,7 +88,10 @@ export function pnlReport(src: PnlSource, mids: ReadonlyMap<string, Price>): Pnl
   return {
     tokens,
     markets: [...byMarket].map(([conditionId, a]) => ({
-      conditionId, realized: a.realized as Micros, unrealized: a.unrealized as Micros, fees: a.fees as Micros,
+      conditionId,
+      realized: a.realized as Micros,
+      unrealized: a.unrealized as Micros,
+      fees: a.fees as Micros,
     })),
     realized: m2m.realized,
     unrealized: m2m.unrealized,

@@ -1,15 +1,26 @@
 // Bounded labels for order rejections. An exchange's `errorMsg` is free text carrying order ids,
-// prices and sizes (protocol.md §4), so it can never be a metric label as it stands: it is mapped
+// prices and sizes (docs/protocol.md §4), so it can never be a metric label as it stands: it is mapped
 // here to one of a fixed set of reasons. Invariant: the result is always one of REJECTION_REASONS
 // (anything unrecognised is `other`), so the number of label values cannot grow with traffic.
 
 export const REJECTION_REASONS = [
-  'tick-size', 'min-size', 'duplicated', 'balance', 'post-only-cross', 'fok-unfilled', 'fak-unmatched',
-  'market-not-ready', 'invalid-payload', 'too-many-orders', 'owner-mismatch', 'unauthorized',
-  'request-failed', 'other',
+  'tick-size',
+  'min-size',
+  'duplicated',
+  'balance',
+  'post-only-cross',
+  'fok-unfilled',
+  'fak-unmatched',
+  'market-not-ready',
+  'invalid-payload',
+  'too-many-orders',
+  'owner-mismatch',
+  'unauthorized',
+  'request-failed',
+  'other',
 ] as const;
 
-export type RejectionReason = typeof REJECTION_REASONS[number];
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 // Order matters: the first pattern that matches names the reason.
 const PATTERNS: ReadonlyArray<readonly [RegExp, RejectionReason]> = [

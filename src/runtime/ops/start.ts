@@ -15,7 +15,7 @@ import type { OrderExecutor } from '../executor.js';
 import type { Runtime } from '../modes.js';
 import type { OpsMetrics } from './metrics.js';
 import { operatorTokenFromEnv } from './operator.js';
-import type { PnlSource } from './pnl.js';
+import type { ConsoleLedger } from './console-hub.js';
 import { startOpsServer, type OpsServer } from './server.js';
 
 /** What a runtime hands to its ops server. */
@@ -23,7 +23,8 @@ export interface OpsHandles {
   readonly metrics: OpsMetrics;
   /** The order manager as the daemon uses it (metered). */
   readonly executor: OrderExecutor;
-  readonly ledger: PnlSource;
+  /** PnL, and the recent fills for the console. */
+  readonly ledger: ConsoleLedger;
 }
 
 /** The ops server could not listen: a failure (exit 1) whose message names the settings. */
@@ -43,11 +44,18 @@ export function opsListenError(config: Readonly<Config>, err: unknown): OpsListe
   const code = (err as NodeJS.ErrnoException).code ?? '';
   const where = `${config.health.host}:${config.health.port}`;
   return new OpsListenError(
-    `ops server: cannot listen on ${where} (health.host, health.port): ${WHY[code] ?? (err as Error).message}${code !== '' ? ` [${code}]` : ''}; `
-    + 'set health.port to a free port (0 picks one) or health.enabled to false. Nothing was traded', err);
+    `ops server: cannot listen on ${where} (health.host, health.port): ${WHY[code] ?? (err as Error).message}${code !== '' ? ` [${code}]` : ''}; ` +
+      'set health.port to a free port (0 picks one) or health.enabled to false. Nothing was traded',
+    err,
+  );
 }
 
-export async function startRuntimeOps(rt: Runtime, config: Readonly<Config>, env: Env, clock: Clock): Promise<OpsServer> {
+export async function startRuntimeOps(
+  rt: Runtime,
+  config: Readonly<Config>,
+  env: Env,
+  clock: Clock,
+): Promise<OpsServer> {
   try {
     return await listen(rt, config, env, clock);
   } catch (err) {

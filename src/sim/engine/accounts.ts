@@ -100,12 +100,14 @@ export class Accounts {
   withdraw(id: string, amount: number): void {
     assertAmount(amount, 'withdrawal');
     const a = this.find(id);
-    if (a === undefined || a.available < amount) throw new BalanceError(`withdrawal exceeds the free collateral of ${id}`);
+    if (a === undefined || a.available < amount)
+      throw new BalanceError(`withdrawal exceeds the free collateral of ${id}`);
     a.available -= amount;
     this.withdrawn += amount;
   }
 }
 
 export function assertAmount(amount: number, what: string): void {
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new BalanceError(`${what} is not a non-negative integer amount: ${String(amount)}`);
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new BalanceError(`${what} is not a non-negative integer amount: ${String(amount)}`);
 }

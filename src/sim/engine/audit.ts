@@ -11,7 +11,7 @@
 // - value: Σ (free + reserved collateral) + fees + Σ locked = deposited − withdrawn; per market,
 //   before resolution Σ YES = Σ NO = locked, after it Σ winner = locked.
 import { SCALE } from '../../core/money.js';
-import type { BookSide } from './book-side.js';
+import type { RestingSide } from './book-side.js';
 import type { MatchingEngine } from './engine.js';
 import { buyNeed } from './fees.js';
 import type { MarketBook } from './market.js';
@@ -23,7 +23,8 @@ export function auditEngine(engine: MatchingEngine): string[] {
   const resting = new Set<OrderNode>();
 
   for (const m of markets.values()) {
-    if (m.isCrossed()) bad.push(`market ${m.conditionId}: book crossed (bid ${m.bids.best * m.grid}, ask ${m.asks.best * m.grid})`);
+    if (m.isCrossed())
+      bad.push(`market ${m.conditionId}: book crossed (bid ${m.bids.best * m.grid}, ask ${m.asks.best * m.grid})`);
     auditSide(m, m.bids, resting, bad);
     auditSide(m, m.asks, resting, bad);
   }
@@ -32,11 +33,13 @@ export function auditEngine(engine: MatchingEngine): string[] {
   for (const [id, o] of orders) {
     if (typeof o === 'number') {
       finishedIds++;
-      if (finished.idAt(o) !== id) bad.push(`order ${id}: maps to finished entry ${o} holding ${String(finished.idAt(o))}`);
+      if (finished.idAt(o) !== id)
+        bad.push(`order ${id}: maps to finished entry ${o} holding ${String(finished.idAt(o))}`);
       else {
         const r = finished.record(o);
         if (r.status === 'LIVE') bad.push(`order ${id}: finished entry with status LIVE`);
-        if (r.sizeMatched < 0 || r.sizeMatched > r.originalSize) bad.push(`order ${id}: matched ${r.sizeMatched} of ${r.originalSize}`);
+        if (r.sizeMatched < 0 || r.sizeMatched > r.originalSize)
+          bad.push(`order ${id}: matched ${r.sizeMatched} of ${r.originalSize}`);
       }
       continue;
     }
@@ -44,10 +47,12 @@ export function auditEngine(engine: MatchingEngine): string[] {
     if (o.remaining < 0 || o.matched < 0 || o.remaining + o.matched !== o.size) {
       bad.push(`order ${o.id}: remaining ${o.remaining} + matched ${o.matched} != size ${o.size}`);
     }
-    if (o.status !== 'LIVE' || !o.resting) bad.push(`order ${o.id}: in the map as a node with status ${o.status}, resting=${String(o.resting)}`);
+    if (o.status !== 'LIVE' || !o.resting)
+      bad.push(`order ${o.id}: in the map as a node with status ${o.status}, resting=${String(o.resting)}`);
     if (!resting.has(o)) bad.push(`order ${o.id}: LIVE but not linked in its book`);
   }
-  if (finishedIds !== finished.length) bad.push(`finished store holds ${finished.length} records but ${finishedIds} ids map to it`);
+  if (finishedIds !== finished.length)
+    bad.push(`finished store holds ${finished.length} records but ${finishedIds} ids map to it`);
   for (const o of resting) {
     if (orders.get(o.id) !== o) bad.push(`order ${o.id}: resting but not mapped by its id`);
   }
@@ -92,7 +97,8 @@ export function auditEngine(engine: MatchingEngine): string[] {
     const yes = tokenHeld.get(m.tokens[0]) ?? 0;
     const no = tokenHeld.get(m.tokens[1]) ?? 0;
     if (m.winner === -1) {
-      if (yes !== m.locked || no !== m.locked) bad.push(`market ${m.conditionId}: YES ${yes} / NO ${no} held but ${m.locked} locked`);
+      if (yes !== m.locked || no !== m.locked)
+        bad.push(`market ${m.conditionId}: YES ${yes} / NO ${no} held but ${m.locked} locked`);
     } else {
       const win = m.winner === 0 ? yes : no;
       if (win !== m.locked) bad.push(`market ${m.conditionId}: ${win} winning tokens held but ${m.locked} locked`);
@@ -100,11 +106,14 @@ export function auditEngine(engine: MatchingEngine): string[] {
   }
   const total = held + feesCollected + locked;
   const external = accounts.deposited - accounts.withdrawn;
-  if (total !== external) bad.push(`value: held ${held} + fees ${feesCollected} + locked ${locked} = ${total} != deposited − withdrawn ${external}`);
+  if (total !== external)
+    bad.push(
+      `value: held ${held} + fees ${feesCollected} + locked ${locked} = ${total} != deposited − withdrawn ${external}`,
+    );
   return bad;
 }
 
-function auditSide(m: MarketBook, side: BookSide, resting: Set<OrderNode>, bad: string[]): void {
+function auditSide(m: MarketBook, side: RestingSide, resting: Set<OrderNode>, bad: string[]): void {
   let best = side.isBid ? -1 : side.slots;
   let orders = 0;
   for (let i = 0; i < side.levels.length; i++) {
@@ -120,16 +129,19 @@ function auditSide(m: MarketBook, side: BookSide, resting: Set<OrderNode>, bad: 
       count++;
       resting.add(o);
       if (o.status !== 'LIVE' || !o.resting) bad.push(`order ${o.id}: linked with status ${o.status}`);
-      if (o.idx !== i || o.market !== m || o.isBid !== side.isBid) bad.push(`order ${o.id}: on the wrong level or side`);
+      if (o.idx !== i || o.market !== m || o.isBid !== side.isBid)
+        bad.push(`order ${o.id}: on the wrong level or side`);
       if (o.yesPrice !== i * m.grid) bad.push(`order ${o.id}: YES price ${o.yesPrice} at index ${i} × grid ${m.grid}`);
       if (o.remaining <= 0) bad.push(`order ${o.id}: resting with nothing left`);
       if (o.yesPrice <= 0 || o.yesPrice >= SCALE) bad.push(`order ${o.id}: price out of range`);
     }
     if (lv.tail !== prev) bad.push(`market ${m.conditionId}: level ${i} tail is not its last order`);
-    if (qty !== lv.qty || count !== lv.count) bad.push(`market ${m.conditionId}: level ${i} qty/count ${lv.qty}/${lv.count} != ${qty}/${count}`);
+    if (qty !== lv.qty || count !== lv.count)
+      bad.push(`market ${m.conditionId}: level ${i} qty/count ${lv.qty}/${lv.count} != ${qty}/${count}`);
     orders += count;
     if (count > 0) best = side.isBid ? Math.max(best, i) : Math.min(best, i);
   }
-  if (best !== side.best) bad.push(`market ${m.conditionId}: ${side.isBid ? 'bid' : 'ask'} best ${side.best} != ${best}`);
+  if (best !== side.best)
+    bad.push(`market ${m.conditionId}: ${side.isBid ? 'bid' : 'ask'} best ${side.best} != ${best}`);
   if (orders !== side.orders) bad.push(`market ${m.conditionId}: side order count ${side.orders} != ${orders}`);
 }

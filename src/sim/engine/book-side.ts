@@ -4,23 +4,28 @@
 // its orders' remaining and count their number; `best` is the highest non-empty bid index (−1 when
 // none) or the lowest non-empty ask index (`slots` when none). Appending and unlinking are O(1);
 // only emptying the best level scans, toward worse prices, to the next non-empty one.
+// Named RestingSide/RestingLevel, not BookSide/Level: those are the core's aggregated book
+// (src/core/book.ts), which this queue of orders renders into (market.ts `levels`).
 import type { OrderNode } from './order.js';
 
-export class Level {
+export class RestingLevel {
   head: OrderNode | null = null;
   tail: OrderNode | null = null;
   qty = 0;
   count = 0;
 }
 
-export class BookSide {
-  levels: (Level | null)[];
+export class RestingSide {
+  levels: (RestingLevel | null)[];
   best: number;
   /** Resting orders on this side. */
   orders = 0;
 
-  constructor(readonly isBid: boolean, public slots: number) {
-    this.levels = new Array<Level | null>(slots).fill(null);
+  constructor(
+    readonly isBid: boolean,
+    public slots: number,
+  ) {
+    this.levels = new Array<RestingLevel | null>(slots).fill(null);
     this.best = isBid ? -1 : slots;
   }
 
@@ -32,7 +37,7 @@ export class BookSide {
   push(o: OrderNode, idx: number): void {
     let lv = this.levels[idx];
     if (lv === undefined || lv === null) {
-      lv = new Level();
+      lv = new RestingLevel();
       this.levels[idx] = lv;
     }
     o.idx = idx;
@@ -51,7 +56,7 @@ export class BookSide {
   /** Unlinks a resting order; its remaining size leaves the level's total. */
   remove(o: OrderNode): void {
     const idx = o.idx;
-    const lv = this.levels[idx] as Level;
+    const lv = this.levels[idx] as RestingLevel;
     if (o.prev === null) lv.head = o.next;
     else o.prev.next = o.next;
     if (o.next === null) lv.tail = o.prev;
@@ -67,7 +72,7 @@ export class BookSide {
 
   /** A resting order's remaining shrank by `f` (a partial fill). */
   reduce(o: OrderNode, f: number): void {
-    (this.levels[o.idx] as Level).qty -= f;
+    (this.levels[o.idx] as RestingLevel).qty -= f;
   }
 
   private advanceBest(): void {
@@ -98,7 +103,7 @@ export class BookSide {
    */
   regrid(factor: number, slots: number): void {
     const oldSlots = this.slots;
-    const next = new Array<Level | null>(slots).fill(null);
+    const next = new Array<RestingLevel | null>(slots).fill(null);
     for (let i = 0; i < this.levels.length; i++) {
       const lv = this.levels[i];
       if (lv === null || lv === undefined || lv.count === 0) continue;

@@ -32,7 +32,7 @@
 //    owner, the resting order is cancelled (status CANCELED, update reason `self-trade`) and
 //    matching goes on; no trade between one owner's orders ever happens. A FOK or FAK that is
 //    rejected cancels nothing.
-// 7. Checks, in this order, with protocol.md §4 texts: unknown token / malformed values →
+// 7. Checks, in this order, with docs/protocol.md §4 texts: unknown token / malformed values →
 //    `Invalid order payload`; market closed, resolved or not accepting → not ready; id already
 //    known → Duplicated; price off the current tick or outside [tick, 1 − tick] → tick rule; size
 //    under the market minimum → minimum size; size not a multiple of 0.01, GTD expiration not in
@@ -74,9 +74,10 @@
 import type { Clock } from '../../core/clock.js';
 import { InvariantError, OddsmakerError } from '../../core/errors.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
+import type { Side } from '../../core/order.js';
 import { assertTick, isValidOrderPrice } from '../../core/tick.js';
 import { Accounts, BalanceError, assertAmount, type Account } from './accounts.js';
-import type { BookSide } from './book-side.js';
+import type { RestingSide } from './book-side.js';
 import { ExpiryHeap } from './expiry-heap.js';
 import { EngineEvents, TradeRec, UpdateRec } from './events.js';
 import { FinishedStore } from './finished.js';
@@ -84,15 +85,40 @@ import { fillFee, type FeeRole } from '../../core/fees.js';
 import { buyNeed, LOT, MAX_BPS, notional } from './fees.js';
 import { MarketBook } from './market.js';
 import {
-  CANCEL_ALREADY_MATCHED, CANCEL_NOT_FOUND, MSG_FAK_NO_MATCH, MSG_FOK_NOT_FILLED, MSG_INVALID_ORDER,
-  MSG_MARKET_NOT_READY, MSG_NOT_ENOUGH_BALANCE, MSG_POST_ONLY_CROSSES, msgDuplicated, msgInvalidTick,
-  msgMinSize, type RejectCode,
+  CANCEL_ALREADY_MATCHED,
+  CANCEL_NOT_FOUND,
+  MSG_FAK_NO_MATCH,
+  MSG_FOK_NOT_FILLED,
+  MSG_INVALID_ORDER,
+  MSG_MARKET_NOT_READY,
+  MSG_NOT_ENOUGH_BALANCE,
+  MSG_POST_ONLY_CROSSES,
+  msgDuplicated,
+  msgInvalidTick,
+  msgMinSize,
+  type RejectCode,
 } from './messages.js';
 import { OrderNode } from './order.js';
 import type {
-  AccountBalances, Balance, BookView, CancelManyResult, CancelResult, LastTrade, MarketConfig,
-  MarketState, OrderInput, OrderRecord, OrderStatus, OrderUpdateListener,
-  OrderUpdateReason, Rejected, Side, SubmitResult, TopOfBook, Trade, TradeKind, TradeListener,
+  AccountBalances,
+  Balance,
+  BookView,
+  CancelManyResult,
+  CancelResult,
+  LastTrade,
+  MarketConfig,
+  MarketState,
+  OrderInput,
+  OrderRecord,
+  OrderStatus,
+  OrderUpdateListener,
+  OrderUpdateReason,
+  Rejected,
+  SubmitResult,
+  TopOfBook,
+  Trade,
+  TradeKind,
+  TradeListener,
 } from './types.js';
 
 /** Misuse of the engine's own API (unknown market, invalid settings): a caller bug. */
@@ -181,9 +207,11 @@ export class MatchingEngine {
     if (yes === no) throw new EngineError(`market ${cfg.conditionId}: the two tokens must differ`);
     for (const t of cfg.tokens) if (this.tokens.has(t)) throw new EngineError(`token ${t} already belongs to a market`);
     assertTick(cfg.tick);
-    if (!Number.isSafeInteger(cfg.minSize) || cfg.minSize < 0) throw new EngineError(`invalid minimum size ${String(cfg.minSize)}`);
+    if (!Number.isSafeInteger(cfg.minSize) || cfg.minSize < 0)
+      throw new EngineError(`invalid minimum size ${String(cfg.minSize)}`);
     for (const bps of [cfg.makerFeeBps, cfg.takerFeeBps]) {
-      if (!Number.isSafeInteger(bps) || bps < 0 || bps > MAX_BPS) throw new EngineError(`invalid fee ${String(bps)} bps`);
+      if (!Number.isSafeInteger(bps) || bps < 0 || bps > MAX_BPS)
+        throw new EngineError(`invalid fee ${String(bps)} bps`);
     }
     const m = new MarketBook(cfg);
     this.markets.set(cfg.conditionId, m);
@@ -228,7 +256,8 @@ export class MatchingEngine {
     const m = this.mustMarket(conditionId);
     if (m.resolved) throw new EngineError(`market ${conditionId} is already resolved`);
     const outcome = m.tokens.indexOf(winnerTokenId);
-    if (outcome !== 0 && outcome !== 1) throw new EngineError(`token ${winnerTokenId} is not an outcome of ${conditionId}`);
+    if (outcome !== 0 && outcome !== 1)
+      throw new EngineError(`token ${winnerTokenId} is not an outcome of ${conditionId}`);
     this.begin();
     for (const side of [m.bids, m.asks]) {
       for (const lv of side.levels) {
@@ -343,7 +372,12 @@ export class MatchingEngine {
     if (o === undefined) r = NOT_FOUND;
     else if (typeof o === 'number') {
       const f = this.finished;
-      r = owner !== undefined && f.ownerAt(o) !== owner ? NOT_FOUND : f.statusAt(o) === 'MATCHED' ? ALREADY_MATCHED : NOT_FOUND;
+      r =
+        owner !== undefined && f.ownerAt(o) !== owner
+          ? NOT_FOUND
+          : f.statusAt(o) === 'MATCHED'
+            ? ALREADY_MATCHED
+            : NOT_FOUND;
     } else if (owner !== undefined && o.owner !== owner) r = NOT_FOUND;
     else {
       this.cancelNode(o, 'CANCELED', 'canceled');
@@ -406,7 +440,14 @@ export class MatchingEngine {
   }
 
   /** One leg of a revert, or null when its account cannot give back what the fill gave it. */
-  private revertLeg(owner: string, tokenId: string, side: Side, price: number, fee: number, size: number): RevertLeg | null {
+  private revertLeg(
+    owner: string,
+    tokenId: string,
+    side: Side,
+    price: number,
+    fee: number,
+    size: number,
+  ): RevertLeg | null {
     const a = this.accounts.find(owner);
     if (a === undefined) return null;
     const isBuy = side === 'BUY';
@@ -425,7 +466,7 @@ export class MatchingEngine {
       const o = live[i] as OrderNode;
       // A buyer gives back tokens: its SELL orders of that token hold them. A seller gives back
       // collateral: its BUY orders hold it.
-      if (l.isBuy ? (!o.isBuy && o.tokenId === l.tokenId) : o.isBuy) this.cancelNode(o, 'CANCELED', 'canceled');
+      if (l.isBuy ? !o.isBuy && o.tokenId === l.tokenId : o.isBuy) this.cancelNode(o, 'CANCELED', 'canceled');
     }
   }
 
@@ -541,7 +582,13 @@ export class MatchingEngine {
 
   /** For audit.ts only. */
   internals(): EngineInternals {
-    return { markets: this.markets, orders: this.orders, finished: this.finished, accounts: this.accounts, feesCollected: this.fees };
+    return {
+      markets: this.markets,
+      orders: this.orders,
+      finished: this.finished,
+      accounts: this.accounts,
+      feesCollected: this.fees,
+    };
   }
 
   // ---------------------------------------------------------------- internals
@@ -586,17 +633,24 @@ export class MatchingEngine {
     const size = inp.size;
     const created = inp.createdAtMs ?? this.now;
     if (
-      ref === undefined || typeof id !== 'string' || id === '' || !Number.isSafeInteger(price) || !Number.isSafeInteger(size) ||
-      size <= 0 || !Number.isSafeInteger(created)
+      ref === undefined ||
+      typeof id !== 'string' ||
+      id === '' ||
+      !Number.isSafeInteger(price) ||
+      !Number.isSafeInteger(size) ||
+      size <= 0 ||
+      !Number.isSafeInteger(created)
     ) {
       return this.reject(id, 'INVALID_ORDER', MSG_INVALID_ORDER);
     }
     const isBuy = inp.side === 'BUY';
     if (!isBuy && inp.side !== 'SELL') return this.reject(id, 'INVALID_ORDER', MSG_INVALID_ORDER);
     const m = ref.market;
-    if (!m.acceptingOrders || m.closed || m.winner !== -1) return this.reject(id, 'MARKET_NOT_READY', MSG_MARKET_NOT_READY);
+    if (!m.acceptingOrders || m.closed || m.winner !== -1)
+      return this.reject(id, 'MARKET_NOT_READY', MSG_MARKET_NOT_READY);
     if (this.orders.has(id)) return this.reject(id, 'DUPLICATED', msgDuplicated(id));
-    if (!isValidOrderPrice(price, m.tick as Price)) return this.reject(id, 'INVALID_TICK', msgInvalidTick(id, price, m.tick));
+    if (!isValidOrderPrice(price, m.tick as Price))
+      return this.reject(id, 'INVALID_TICK', msgInvalidTick(id, price, m.tick));
     if (size < m.minSize) return this.reject(id, 'INVALID_MIN_SIZE', msgMinSize(id, size, m.minSize));
     if (size % LOT !== 0) return this.reject(id, 'INVALID_ORDER', MSG_INVALID_ORDER);
     const type = inp.orderType;
@@ -604,7 +658,8 @@ export class MatchingEngine {
     const exp = inp.expirationSec ?? 0;
     let expiresAtMs = 0;
     if (type === 'GTD') {
-      if (!Number.isSafeInteger(exp) || exp * 1000 <= this.now) return this.reject(id, 'INVALID_ORDER', MSG_INVALID_ORDER);
+      if (!Number.isSafeInteger(exp) || exp * 1000 <= this.now)
+        return this.reject(id, 'INVALID_ORDER', MSG_INVALID_ORDER);
       expiresAtMs = exp * 1000;
     } else if (exp !== 0 || (type !== 'GTC' && type !== 'FOK' && type !== 'FAK')) {
       return this.reject(id, 'INVALID_ORDER', MSG_INVALID_ORDER);
@@ -641,8 +696,20 @@ export class MatchingEngine {
 
     const pos = a.position(tokenId); // created only once the order is accepted
     const o = new OrderNode(
-      id, a, pos, m, outcome, isBuy, price, yesPrice, isBid, size, type, postOnly,
-      expiresAtMs, created,
+      id,
+      a,
+      pos,
+      m,
+      outcome,
+      isBuy,
+      price,
+      yesPrice,
+      isBid,
+      size,
+      type,
+      postOnly,
+      expiresAtMs,
+      created,
     );
     if (isBuy) {
       a.available -= need;
@@ -696,7 +763,7 @@ export class MatchingEngine {
    * Shares an incoming order could take from `opp` up to its limit, excluding orders of the same
    * owner (they would be self-trade cancelled), stopping once `cap` is reached.
    */
-  private available(opp: BookSide, isBid: boolean, limitIdx: number, owner: Account, cap: number): number {
+  private available(opp: RestingSide, isBid: boolean, limitIdx: number, owner: Account, cap: number): number {
     let sum = 0;
     const step = isBid ? 1 : -1;
     const levels = opp.levels;
@@ -712,7 +779,7 @@ export class MatchingEngine {
     return sum;
   }
 
-  private match(taker: OrderNode, opp: BookSide, limitIdx: number): readonly Trade[] {
+  private match(taker: OrderNode, opp: RestingSide, limitIdx: number): readonly Trade[] {
     // Allocated on the first fill, at its size: most crossing orders fill once.
     let trades: Trade[] | null = null;
     const isBid = taker.isBid;
@@ -736,7 +803,7 @@ export class MatchingEngine {
   }
 
   /** One fill between a resting maker and the incoming taker at the maker's level `idx`. */
-  private fill(maker: OrderNode, taker: OrderNode, side: BookSide, idx: number): Trade {
+  private fill(maker: OrderNode, taker: OrderNode, side: RestingSide, idx: number): Trade {
     const m = maker.market;
     const f = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
     const yesPrice = idx * m.grid;
@@ -760,9 +827,24 @@ export class MatchingEngine {
 
     const kind: TradeKind = maker.isBuy === taker.isBuy ? (maker.isBuy ? 'mint' : 'merge') : 'transfer';
     const t = new TradeRec(
-      this.tradeIdPrefix + String(++this.tradeSeq), m.conditionId, kind, this.now, f as Shares, yesPrice as Price,
-      taker.id, taker.owner, taker.tokenId, taker.side, pt as Price, feeT as Micros,
-      maker.id, maker.owner, maker.tokenId, maker.side, pm as Price, feeM as Micros,
+      this.tradeIdPrefix + String(++this.tradeSeq),
+      m.conditionId,
+      kind,
+      this.now,
+      f as Shares,
+      yesPrice as Price,
+      taker.id,
+      taker.owner,
+      taker.tokenId,
+      taker.side,
+      pt as Price,
+      feeT as Micros,
+      maker.id,
+      maker.owner,
+      maker.tokenId,
+      maker.side,
+      pm as Price,
+      feeM as Micros,
     );
     maker.addTrade(t.id);
     taker.addTrade(t.id);
@@ -831,8 +913,18 @@ export class MatchingEngine {
   }
 
   private queueUpdate(o: OrderNode, reason: OrderUpdateReason): void {
-    this.events.queue(new UpdateRec(
-      o.id, o.owner, o.market.conditionId, o.tokenId, o.status, o.size as Shares, o.matched as Shares, reason, this.now,
-    ));
+    this.events.queue(
+      new UpdateRec(
+        o.id,
+        o.owner,
+        o.market.conditionId,
+        o.tokenId,
+        o.status,
+        o.size as Shares,
+        o.matched as Shares,
+        reason,
+        this.now,
+      ),
+    );
   }
 }

@@ -5,7 +5,15 @@
 // to: the engine asks `wantsTrades` / `wantsUpdates` first. A listener that throws does not stop
 // the others; the first error is rethrown once every queued event was delivered.
 import type { Micros, Price, Shares } from '../../core/money.js';
-import type { OrderStatus, OrderUpdate, OrderUpdateListener, OrderUpdateReason, Trade, TradeKind, TradeListener } from './types.js';
+import type {
+  OrderStatus,
+  OrderUpdate,
+  OrderUpdateListener,
+  OrderUpdateReason,
+  Trade,
+  TradeKind,
+  TradeListener,
+} from './types.js';
 
 export class TradeRec implements Trade {
   constructor(
@@ -64,12 +72,16 @@ export class EngineEvents {
 
   onTrade(listener: TradeListener): () => void {
     this.tradeListeners = [...this.tradeListeners, listener];
-    return () => { this.tradeListeners = this.tradeListeners.filter((l) => l !== listener); };
+    return () => {
+      this.tradeListeners = this.tradeListeners.filter((l) => l !== listener);
+    };
   }
 
   onOrderUpdate(listener: OrderUpdateListener): () => void {
     this.updateListeners = [...this.updateListeners, listener];
-    return () => { this.updateListeners = this.updateListeners.filter((l) => l !== listener); };
+    return () => {
+      this.updateListeners = this.updateListeners.filter((l) => l !== listener);
+    };
   }
 
   queue(e: TradeRec | UpdateRec): void {
@@ -94,7 +106,10 @@ export class EngineEvents {
             try {
               (ls[k] as TradeListener)(e);
             } catch (err) {
-              if (!failed) { failed = true; firstError = err; }
+              if (!failed) {
+                failed = true;
+                firstError = err;
+              }
             }
           }
         } else {
@@ -103,7 +118,10 @@ export class EngineEvents {
             try {
               (ls[k] as OrderUpdateListener)(e);
             } catch (err) {
-              if (!failed) { failed = true; firstError = err; }
+              if (!failed) {
+                failed = true;
+                firstError = err;
+              }
             }
           }
         }

@@ -56,7 +56,11 @@ export class ExpiryHeap {
         if (r < n) {
           const ln = nodes[l] as OrderNode;
           const rn = nodes[r] as OrderNode;
-          if (rn.expiresAtMs < ln.expiresAtMs || (rn.expiresAtMs === ln.expiresAtMs && (seqs[r] as number) < (seqs[l] as number))) c = r;
+          if (
+            rn.expiresAtMs < ln.expiresAtMs ||
+            (rn.expiresAtMs === ln.expiresAtMs && (seqs[r] as number) < (seqs[l] as number))
+          )
+            c = r;
         }
         const cn = nodes[c] as OrderNode;
         const cs = seqs[c] as number;

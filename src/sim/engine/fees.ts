@@ -1,7 +1,9 @@
-// Money arithmetic of the engine: notionals, fees and what a resting BUY must keep reserved.
+// Money arithmetic of the engine: notionals and what a resting BUY must keep reserved. No fee
+// formula lives here: a fee is src/core/fees.ts `fillFee` (the engine charges every fill by it),
+// and a reservation's fee part is that module's `reserveFee`; this file is only the engine's grid.
 //
 // The grid: every engine price is a multiple of 0.0001 (100 millionths; every tick of
-// protocol.md §3 is a multiple of it) and every size a multiple of 0.01 share (10,000
+// docs/protocol.md §3 is a multiple of it) and every size a multiple of 0.01 share (10,000
 // millionths; the engine refuses other sizes). So price × size is always an exact integer number
 // of millionths; `notional` still goes through mulMicros, naming `floor`, which is then exact.
 //
@@ -18,8 +20,8 @@
 // (core/fees.ts: the larger rate at min(L, 0.5)): any fill of f at p ≤ L costs
 // notional(p, f) + fee(p, f) ≤ need(L, r) − need(L, r − f), because both curves peak over [0, L]
 // at min(L, 0.5) and ⌊a + b⌋ ≥ ⌊a⌋ + ⌊b⌋.
-import { baseFeeModel, fillFee, reserveFee, type FeeModel } from '../../core/fees.js';
-import { divRound, mulMicros } from '../../core/money.js';
+import { reserveFee, type FeeModel } from '../../core/fees.js';
+import { mulMicros } from '../../core/money.js';
 
 export const LOT = 10_000; // 0.01 share: the size grid
 export const PRICE_GRID = 100; // 0.0001: the finest tick
@@ -30,32 +32,7 @@ export function notional(price: number, size: number): number {
   return mulMicros(price, size, 'floor');
 }
 
-/** ⌊amount × bps / 10⁴⌋ for non-negative safe integers. */
-export function bpsFloor(amount: number, bps: number): number {
-  if (bps === 0 || amount === 0) return 0;
-  const p = amount * bps;
-  if (Number.isSafeInteger(p)) {
-    let q = Math.trunc(p / MAX_BPS);
-    const r = p - q * MAX_BPS;
-    if (r < 0) q -= 1;
-    else if (r >= MAX_BPS) q += 1;
-    return q;
-  }
-  return Number(divRound(BigInt(amount) * BigInt(bps), BigInt(MAX_BPS), 'floor'));
-}
-
-/** The base-bps fee for a fill of `size` at `price` (own token terms): ⌊bps/10⁴ × min(p, 1 − p) × size⌋. */
-export function feeOf(bps: number, price: number, size: number): number {
-  if (bps === 0) return 0;
-  return fillFee(baseFeeModel(bps, bps), 'taker', price, size);
-}
-
-/**
- * Collateral a BUY with limit `limit` and remaining `size` keeps reserved (header), on the
- * market's fee model, or on base fees of at most `fees` bps (a number).
- */
-export function buyNeed(limit: number, size: number, fees: FeeModel | number): number {
-  const n = notional(limit, size);
-  if (fees === 0) return n;
-  return n + reserveFee(typeof fees === 'number' ? baseFeeModel(fees, fees) : fees, limit, size);
+/** Collateral a BUY with limit `limit` and remaining `size` keeps reserved on the market's fee model (header). */
+export function buyNeed(limit: number, size: number, fees: FeeModel): number {
+  return notional(limit, size) + reserveFee(fees, limit, size);
 }

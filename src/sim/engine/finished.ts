@@ -4,10 +4,11 @@
 // finished order costs the garbage collector almost nothing: its node dies young and only its id
 // and trade-id strings stay on the heap. Invariants: entries are appended in finishing order; the
 // live range is [head, tail); a slot outside it holds no references; pruning drops from the head.
+import type { OrderType } from '../../core/order.js';
 import type { Account } from './accounts.js';
 import type { MarketBook } from './market.js';
 import type { OrderNode } from './order.js';
-import type { OrderRecord, OrderStatus, OrderType } from './types.js';
+import type { OrderRecord, OrderStatus } from './types.js';
 
 const TYPES: readonly OrderType[] = ['GTC', 'GTD', 'FOK', 'FAK'];
 const STATUSES: readonly OrderStatus[] = ['MATCHED', 'CANCELED', 'CANCELED_MARKET_RESOLVED', 'LIVE'];
@@ -45,7 +46,12 @@ export class FinishedStore {
     this.accounts[i] = o.account;
     this.markets[i] = o.market;
     this.trades[i] = o.trades;
-    this.info[i] = o.outcome | (o.isBuy ? 2 : 0) | (o.postOnly ? 4 : 0) | (TYPES.indexOf(o.type) << 3) | (STATUSES.indexOf(o.status) << 5);
+    this.info[i] =
+      o.outcome |
+      (o.isBuy ? 2 : 0) |
+      (o.postOnly ? 4 : 0) |
+      (TYPES.indexOf(o.type) << 3) |
+      (STATUSES.indexOf(o.status) << 5);
     this.price[i] = o.price;
     this.size[i] = o.size;
     this.matched[i] = o.matched;

@@ -4,6 +4,6 @@ export { MatchingEngine, EngineError, type EngineOptions } from './engine.js';
 export { BalanceError } from './accounts.js';
 export { auditEngine } from './audit.js';
 export { priceSizeFromAmounts } from './amounts.js';
-export { LOT, feeOf, buyNeed, notional } from './fees.js';
+export { LOT, buyNeed, notional } from './fees.js';
 export * from './messages.js';
 export type * from './types.js';

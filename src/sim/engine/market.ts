@@ -4,10 +4,11 @@
 // (it starts as the tick; a tick change to a finer or unrelated tick narrows it and re-indexes the
 // levels, so orders resting from before keep their exact price). Invariant after every engine
 // operation: the book is not crossed (best bid index < best ask index).
+import type { Level } from '../../core/book.js';
 import { baseFeeModel, checkFeeModel, type FeeModel } from '../../core/fees.js';
 import { SCALE, type Price, type Shares } from '../../core/money.js';
-import { BookSide } from './book-side.js';
-import type { BookLevel, MarketConfig, MarketState } from './types.js';
+import { RestingSide } from './book-side.js';
+import type { MarketConfig, MarketState } from './types.js';
 
 function gcd(a: number, b: number): number {
   while (b !== 0) {
@@ -42,8 +43,8 @@ export class MarketBook {
   /** Collateral in complete sets (unresolved) or owed to holders of the winner (resolved). */
   locked = 0;
   grid: number;
-  readonly bids: BookSide;
-  readonly asks: BookSide;
+  readonly bids: RestingSide;
+  readonly asks: RestingSide;
   lastTrade: LastTradeState | null = null;
 
   constructor(cfg: MarketConfig) {
@@ -58,8 +59,8 @@ export class MarketBook {
     this.acceptingOrders = cfg.acceptingOrders;
     this.grid = cfg.tick;
     const slots = SCALE / this.grid + 1;
-    this.bids = new BookSide(true, slots);
-    this.asks = new BookSide(false, slots);
+    this.bids = new RestingSide(true, slots);
+    this.asks = new RestingSide(false, slots);
   }
 
   get resolved(): boolean {
@@ -83,8 +84,8 @@ export class MarketBook {
   }
 
   /** Aggregated levels of one side, best first, in YES terms (or mirrored into NO terms). */
-  levels(side: BookSide, mirror: boolean, depth: number): BookLevel[] {
-    const out: BookLevel[] = [];
+  levels(side: RestingSide, mirror: boolean, depth: number): Level[] {
+    const out: Level[] = [];
     const g = this.grid;
     const step = side.isBid ? -1 : 1;
     const end = side.isBid ? -1 : side.slots;

@@ -1,4 +1,4 @@
-// Rejection codes and the exact texts of protocol.md §4 for each. The text is what a client sees
+// Rejection codes and the exact texts of docs/protocol.md §4 for each. The text is what a client sees
 // in `errorMsg`; the code is what code branches on. Prices and sizes are printed with
 // formatMicros (minimal decimals, never an exponent). Codes the protocol does not name a text
 // for (a size off the 0.01 lot, an expiration already past, post-only on FOK/FAK, an unknown

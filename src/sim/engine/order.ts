@@ -7,9 +7,10 @@
 // rests; `idx` is its YES-terms price divided by the market's grid (re-indexed if the grid
 // narrows). Once finished, a node's record moves to finished.ts and the node is dropped. Nothing
 // outside src/sim/engine sees a node: lookups return OrderRecord snapshots.
+import type { OrderType, Side } from '../../core/order.js';
 import type { Account, Position } from './accounts.js';
 import type { MarketBook } from './market.js';
-import type { OrderRecord, OrderStatus, OrderType, Side } from './types.js';
+import type { OrderRecord, OrderStatus } from './types.js';
 
 export class OrderNode {
   // FIFO links within a price level.

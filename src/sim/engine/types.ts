@@ -3,17 +3,18 @@
 // sizes and amounts are integer millionths (Price/Shares/Micros); times are epoch milliseconds
 // except `expirationSec`, which keeps the protocol's Unix seconds. The HTTP layer, paper mode
 // and backtests translate to and from these; the engine never sees JSON.
+import type { Level } from '../../core/book.js';
 import type { FeeModel } from '../../core/fees.js';
+import type { OrderStatus as ExchangeOrderStatus } from '../../core/market.js';
 import type { Micros, Price, Shares } from '../../core/money.js';
-import type { Side } from '../../core/amounts.js';
+import type { OrderType, Side } from '../../core/order.js';
 import type { RejectCode } from './messages.js';
 
-export type { Side };
-
-export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
-
-/** Statuses an engine order record can hold (protocol.md §4; rejected orders are never stored). */
-export type OrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'CANCELED_MARKET_RESOLVED';
+/**
+ * Statuses an engine order record can hold: the exchange's order statuses (docs/protocol.md §4)
+ * less INVALID, since rejected orders are never stored.
+ */
+export type OrderStatus = Exclude<ExchangeOrderStatus, 'INVALID'>;
 
 export interface MarketConfig {
   readonly conditionId: string;
@@ -115,7 +116,7 @@ export interface Rejected {
   readonly ok: false;
   readonly orderId: string;
   readonly code: RejectCode;
-  /** The exact protocol.md §4 text for the codes it names. */
+  /** The exact docs/protocol.md §4 text for the codes it names. */
   readonly message: string;
 }
 
@@ -148,17 +149,12 @@ export interface CancelManyResult {
   readonly notCanceled: Record<string, string>;
 }
 
-export interface BookLevel {
-  readonly price: Price;
-  readonly size: Shares;
-}
-
 /** One token's book. Bids best (highest) first, asks best (lowest) first. */
 export interface BookView {
   readonly conditionId: string;
   readonly tokenId: string;
-  readonly bids: BookLevel[];
-  readonly asks: BookLevel[];
+  readonly bids: Level[];
+  readonly asks: Level[];
   readonly tick: Price;
   readonly minSize: Shares;
   readonly negRisk: boolean;

@@ -58,9 +58,21 @@ export interface FlowCounters {
 
 export function newCounters(): FlowCounters {
   return {
-    events: 0, submitted: 0, accepted: 0, rejected: 0, rejectedByCode: {},
-    byRole: { lp: { submitted: 0, accepted: 0, rejected: 0 }, noise: { submitted: 0, accepted: 0, rejected: 0 }, informed: { submitted: 0, accepted: 0, rejected: 0 } },
-    canceled: 0, takerFills: 0, makerFills: 0, toppedUp: 0, merged: 0,
+    events: 0,
+    submitted: 0,
+    accepted: 0,
+    rejected: 0,
+    rejectedByCode: {},
+    byRole: {
+      lp: { submitted: 0, accepted: 0, rejected: 0 },
+      noise: { submitted: 0, accepted: 0, rejected: 0 },
+      informed: { submitted: 0, accepted: 0, rejected: 0 },
+    },
+    canceled: 0,
+    takerFills: 0,
+    makerFills: 0,
+    toppedUp: 0,
+    merged: 0,
   };
 }
 

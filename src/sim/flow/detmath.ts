@@ -5,9 +5,9 @@
 // Accuracy is within a few ulps of the true value over the ranges the flow uses; these are
 // signal-math floats, never money (money goes back through snapping to the tick).
 
-const LN2_HI = 6.93147180369123816490e-1; // ln 2 with trailing zero bits: k × LN2_HI is exact
+const LN2_HI = 6.9314718036912381649e-1; // ln 2 with trailing zero bits: k × LN2_HI is exact
 const LN2_LO = 1.90821492927058770002e-10;
-const INV_LN2 = 1.44269504088896338700e0;
+const INV_LN2 = 1.442695040888963387;
 const SQRT2 = 1.4142135623730951;
 const SQRT1_2 = 0.7071067811865476;
 const TWO64 = 18446744073709551616;
@@ -64,10 +64,22 @@ export function dlog(x: number): number {
   // x = m × 2^e with m in [√½, √2): scalings by powers of two are exact.
   let m = x;
   let e = 0;
-  while (m >= TWO64) { m /= TWO64; e += 64; }
-  while (m < 1 / TWO64) { m *= TWO64; e -= 64; }
-  while (m >= SQRT2) { m /= 2; e += 1; }
-  while (m < SQRT1_2) { m *= 2; e -= 1; }
+  while (m >= TWO64) {
+    m /= TWO64;
+    e += 64;
+  }
+  while (m < 1 / TWO64) {
+    m *= TWO64;
+    e -= 64;
+  }
+  while (m >= SQRT2) {
+    m /= 2;
+    e += 1;
+  }
+  while (m < SQRT1_2) {
+    m *= 2;
+    e -= 1;
+  }
   // ln m = 2 atanh(s), s = (m − 1)/(m + 1), |s| ≤ 0.1716, series in z = s² to z^12.
   const s = (m - 1) / (m + 1);
   const z = s * s;

@@ -94,15 +94,16 @@ export class FlowDriver {
     this.flowTime = this.clock.now();
     this.current = this.flowTime;
     this.lastClock = this.flowTime;
-    const self = this;
     this.ctx = {
       engine: this.engine,
       queue: this.queue,
       params: this.params,
       counters: this.counters,
-      now: () => self.current,
-      nextOrderId: () => `${self.idPrefix}${++self.seq}`,
-      track: (o) => { self.live.set(o.id, o); },
+      now: () => this.current,
+      nextOrderId: () => `${this.idPrefix}${++this.seq}`,
+      track: (o) => {
+        this.live.set(o.id, o);
+      },
     };
     this.unsubscribe = this.silent ? () => undefined : this.engine.onOrderUpdate((u) => this.onUpdate(u));
     for (const m of opts.markets ?? []) this.addMarket(m);
@@ -172,7 +173,8 @@ export class FlowDriver {
 
   /** Advances flow time by `ms` now, without the clock (works while frozen or stopped). */
   step(ms: number): void {
-    if (!(ms >= 0) || !Number.isFinite(ms)) throw new FlowError(`step must be a finite number of ms ≥ 0, got ${String(ms)}`);
+    if (!(ms >= 0) || !Number.isFinite(ms))
+      throw new FlowError(`step must be a finite number of ms ≥ 0, got ${String(ms)}`);
     this.advance(ms);
   }
 

@@ -6,8 +6,19 @@ export { FlowDriver, FlowError, type FlowOptions, type FlowStats } from './drive
 export type { FlowAccount, FlowMarket } from './market-flow.js';
 export type { FlowCounters, FlowRole, RoleCounters } from './context.js';
 export {
-  FLOW_INTENSITIES, FlowConfigError, flowPreset, isSilent, parseFlowIntensity, resolveFlowParams,
-  type FlowIntensity, type FlowOverrides, type FlowParams, type FundingParams, type InformedParams,
-  type LatentParams, type LpProfile, type NoiseParams,
+  FLOW_INTENSITIES,
+  FlowConfigError,
+  flowPreset,
+  isSilent,
+  parseFlowIntensity,
+  resolveFlowParams,
+  type FlowIntensity,
+  type FlowOverrides,
+  type FlowParams,
+  type FundingParams,
+  type InformedParams,
+  type LatentParams,
+  type LpProfile,
+  type NoiseParams,
 } from './params.js';
 export { flowMarketsFromWorld } from './from-world.js';

@@ -10,6 +10,7 @@ import type { Rng } from '../world/rng.js';
 import { logit, sigmoid } from './detmath.js';
 import type { LatentParams } from './params.js';
 import { exponential } from './sampling.js';
+import { OptionError } from '../../core/errors.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -66,7 +67,8 @@ export class LatentProcess {
 
   /** Moves the latent to `prob` (news injected from outside), clamped to [pMin, pMax]. */
   set(prob: number): void {
-    if (!(prob > 0 && prob < 1)) throw new RangeError(`latent probability must be in (0, 1), got ${String(prob)}`);
+    if (!(prob > 0 && prob < 1))
+      throw new OptionError('SIM_OPTION', `latent probability must be in (0, 1), got ${String(prob)}`);
     this.x = this.clampLogit(logit(clampProb(prob, this.p)));
   }
 

@@ -112,11 +112,14 @@ export class LiquidityProvider implements FlowTask, OrderHolder {
 
     // Pass 1: cancel what left the ladder, what is mostly filled, and churn.
     const stale: TrackedOrder[] = [];
-    for (const o of this.bids.values()) if (!onLadder(bidTop - o.yesPrice, step, p.levels) || this.worn(o)) stale.push(o);
-    for (const o of this.asks.values()) if (!onLadder(o.yesPrice - askTop, step, p.levels) || this.worn(o)) stale.push(o);
+    for (const o of this.bids.values())
+      if (!onLadder(bidTop - o.yesPrice, step, p.levels) || this.worn(o)) stale.push(o);
+    for (const o of this.asks.values())
+      if (!onLadder(o.yesPrice - askTop, step, p.levels) || this.worn(o)) stale.push(o);
     for (const o of stale) cancelOrder(this.ctx, o.id, this.owner);
 
-    if (this.bids.size >= this.levelsIn(bidTop, -step, tick) && this.asks.size >= this.levelsIn(askTop, step, tick)) return;
+    if (this.bids.size >= this.levelsIn(bidTop, -step, tick) && this.asks.size >= this.levelsIn(askTop, step, tick))
+      return;
 
     // Pass 2: clamp to the other side of the book so that nothing crosses, then fill the gaps.
     const top = this.ctx.engine.topOfBook(this.market.yesToken);
@@ -156,7 +159,13 @@ export class LiquidityProvider implements FlowTask, OrderHolder {
     const p = this.profile;
     const size = toLots(uniform(this.rng, p.sizeMin, p.sizeMax) * growth(p.levelGrowth, level), s.minSize);
     const r = placeYes(this.ctx, this.market, s, inv, {
-      owner: this.owner, role: 'lp', isBid, yesPrice, size, type: 'GTC', postOnly: true,
+      owner: this.owner,
+      role: 'lp',
+      isBid,
+      yesPrice,
+      size,
+      type: 'GTC',
+      postOnly: true,
     });
     if (r.ok && r.orderStatus === 'LIVE') {
       const o = new TrackedOrder(r.orderId, this, isBid, yesPrice as Price, size, size - r.sizeMatched);

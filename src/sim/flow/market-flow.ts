@@ -18,6 +18,7 @@ import type { MarketView } from './market-view.js';
 import { NoiseTrader } from './noise.js';
 import type { FlowParams } from './params.js';
 import { meanOneLogNormal, uniform } from './sampling.js';
+import { OptionError } from '../../core/errors.js';
 
 /** A market handed to the flow. */
 export interface FlowMarket {
@@ -54,19 +55,30 @@ export class MarketFlow implements MarketView {
   private done = false;
   private readonly engine: MatchingEngine;
 
-  constructor(private readonly ctx: FlowContext, m: FlowMarket, tokens: readonly [string, string], stream: Rng, originMs: number) {
+  constructor(
+    private readonly ctx: FlowContext,
+    m: FlowMarket,
+    tokens: readonly [string, string],
+    stream: Rng,
+    originMs: number,
+  ) {
     const p: FlowParams = ctx.params;
     this.engine = ctx.engine;
     this.conditionId = m.conditionId;
     [this.yesToken, this.noToken] = tokens;
-    if (!(m.probability > 0 && m.probability < SCALE)) throw new RangeError(`probability of ${m.conditionId} must be in (0, 1): ${String(m.probability)}`);
+    if (!(m.probability > 0 && m.probability < SCALE))
+      throw new OptionError(
+        'SIM_OPTION',
+        `probability of ${m.conditionId} must be in (0, 1): ${String(m.probability)}`,
+      );
     const setup = stream.fork('setup');
     // Both draws always happen, so giving one explicitly does not shift the other.
     const vol = uniform(setup, p.latent.volMin, p.latent.volMax);
     const activity = meanOneLogNormal(setup, p.activitySd);
     this.volatility = m.volatility ?? vol;
     this.activity = m.activity ?? activity;
-    if (!(this.volatility >= 0) || !(this.activity > 0)) throw new RangeError(`bad volatility or activity for ${m.conditionId}`);
+    if (!(this.volatility >= 0) || !(this.activity > 0))
+      throw new OptionError('SIM_OPTION', `bad volatility or activity for ${m.conditionId}`);
     this.latent = new LatentProcess(stream.fork('latent'), m.probability / SCALE, originMs, this.volatility, p.latent);
 
     const addr = (): string => `0x${setup.hex(40)}`;

@@ -6,7 +6,8 @@
 // the book looks like, so the noise stream never shifts with the state of the book; an arrival on
 // a book with nothing on the side it would take is skipped (there is no touch to price from).
 import { SCALE } from '../../core/money.js';
-import type { MarketState, OrderType } from '../engine/types.js';
+import type { OrderType } from '../../core/order.js';
+import type { MarketState } from '../engine/types.js';
 import type { Rng } from '../world/rng.js';
 import { TrackedOrder, type FlowContext, type OrderHolder } from './context.js';
 import type { FlowTask } from './event-queue.js';
@@ -19,7 +20,11 @@ const NO_HOLDER: OrderHolder = { onPartial: () => undefined, onGone: () => undef
 
 /** Cancels a resting remainder when its time is up (if it is still resting). */
 class RestExpiry implements FlowTask {
-  constructor(private readonly ctx: FlowContext, private readonly order: TrackedOrder, private readonly owner: string) {}
+  constructor(
+    private readonly ctx: FlowContext,
+    private readonly order: TrackedOrder,
+    private readonly owner: string,
+  ) {}
   run(): void {
     if (this.order.live) cancelOrder(this.ctx, this.order.id, this.owner);
   }
@@ -37,7 +42,11 @@ export class NoiseTrader implements FlowTask {
     private readonly rng: Rng,
   ) {
     this.meanGapMs = 60_000 / (p.perMinute * market.activity);
-    this.types = [['FAK', p.fakWeight], ['FOK', p.fokWeight], ['GTC', p.limitWeight]];
+    this.types = [
+      ['FAK', p.fakWeight],
+      ['FOK', p.fokWeight],
+      ['GTC', p.limitWeight],
+    ];
   }
 
   start(at: number): void {
@@ -59,7 +68,16 @@ export class NoiseTrader implements FlowTask {
     this.ctx.queue.push(at + exponential(this.rng, this.meanGapMs), this);
   }
 
-  private arrive(at: number, s: MarketState, owner: string, isBid: boolean, rawSize: number, type: OrderType, slip: number, restMs: number): void {
+  private arrive(
+    at: number,
+    s: MarketState,
+    owner: string,
+    isBid: boolean,
+    rawSize: number,
+    type: OrderType,
+    slip: number,
+    restMs: number,
+  ): void {
     const top = this.ctx.engine.topOfBook(this.market.yesToken);
     const touch = top === undefined ? null : isBid ? top.ask : top.bid;
     if (touch === null) return;

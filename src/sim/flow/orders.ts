@@ -8,8 +8,9 @@
 // - a BUY never fails for want of collateral: the account is topped up first (a deposit, counted),
 //   so the flow's accounts behave as traders with outside money.
 import { SCALE, roundToStep, type Micros, type Price, type Shares } from '../../core/money.js';
+import type { OrderType } from '../../core/order.js';
 import { buyNeed, LOT } from '../engine/fees.js';
-import type { MarketState, OrderType, SubmitResult } from '../engine/types.js';
+import type { MarketState, SubmitResult } from '../engine/types.js';
 import type { FlowContext, FlowRole } from './context.js';
 
 /** Free balances of one flow account in one market, kept locally between engine reads. */
@@ -57,17 +58,31 @@ export interface PlaceArgs {
 }
 
 /** Submits one order in YES terms for a flow account; updates `inv` for what it committed. */
-export function placeYes(ctx: FlowContext, m: MarketTokens, s: MarketState, inv: Inventory, a: PlaceArgs): SubmitResult {
+export function placeYes(
+  ctx: FlowContext,
+  m: MarketTokens,
+  s: MarketState,
+  inv: Inventory,
+  a: PlaceArgs,
+): SubmitResult {
   const { size, isBid } = a;
   let tokenId: string;
   let side: 'BUY' | 'SELL';
   let price: number;
   if (isBid && inv.no >= size) {
-    tokenId = m.noToken; side = 'SELL'; price = SCALE - a.yesPrice; inv.no -= size;
+    tokenId = m.noToken;
+    side = 'SELL';
+    price = SCALE - a.yesPrice;
+    inv.no -= size;
   } else if (!isBid && inv.yes >= size) {
-    tokenId = m.yesToken; side = 'SELL'; price = a.yesPrice; inv.yes -= size;
+    tokenId = m.yesToken;
+    side = 'SELL';
+    price = a.yesPrice;
+    inv.yes -= size;
   } else {
-    tokenId = isBid ? m.yesToken : m.noToken; side = 'BUY'; price = isBid ? a.yesPrice : SCALE - a.yesPrice;
+    tokenId = isBid ? m.yesToken : m.noToken;
+    side = 'BUY';
+    price = isBid ? a.yesPrice : SCALE - a.yesPrice;
     const need = buyNeed(price, size, s.fees);
     if (inv.collateral < need) {
       const amount = Math.max(ctx.params.funding.topUp, need - inv.collateral);
@@ -82,7 +97,13 @@ export function placeYes(ctx: FlowContext, m: MarketTokens, s: MarketState, inv:
   c.submitted++;
   rc.submitted++;
   const r = ctx.engine.submit({
-    id: ctx.nextOrderId(), owner: a.owner, tokenId, side, price: price as Price, size: size as Shares, orderType: a.type,
+    id: ctx.nextOrderId(),
+    owner: a.owner,
+    tokenId,
+    side,
+    price: price as Price,
+    size: size as Shares,
+    orderType: a.type,
     ...(a.postOnly === true ? { postOnly: true } : {}),
   });
   if (r.ok) {

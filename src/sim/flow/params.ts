@@ -129,48 +129,114 @@ const P = (v: number): Price => v as Price;
 const S = (shares: number): Shares => (shares * 1_000_000) as Shares;
 const USD = (v: number): Micros => (v * 1_000_000) as Micros;
 
-const LATENT: LatentParams = { stepMs: 1_000, volMin: 0.3, volMax: 0.7, jumpsPerHour: 2, jumpSd: 0.3, pMin: 0.03, pMax: 0.97 };
+const LATENT: LatentParams = {
+  stepMs: 1_000,
+  volMin: 0.3,
+  volMax: 0.7,
+  jumpsPerHour: 2,
+  jumpSd: 0.3,
+  pMin: 0.03,
+  pMax: 0.97,
+};
 const FUNDING: FundingParams = { collateral: USD(20_000), sets: S(2_000), topUp: USD(20_000) };
 const NO_NOISE: NoiseParams = {
-  perMinute: 0, accounts: 1, sizeMin: S(5), sizeAlpha: 1.6, sizeMax: S(1_000), slippageTicks: 2,
-  fakWeight: 0.5, fokWeight: 0.15, limitWeight: 0.35, restMinMs: 20_000, restMaxMs: 180_000,
+  perMinute: 0,
+  accounts: 1,
+  sizeMin: S(5),
+  sizeAlpha: 1.6,
+  sizeMax: S(1_000),
+  slippageTicks: 2,
+  fakWeight: 0.5,
+  fokWeight: 0.15,
+  limitWeight: 0.35,
+  restMinMs: 20_000,
+  restMaxMs: 180_000,
 };
-const NO_INFORMED: InformedParams = { perMinute: 0, accounts: 1, threshold: P(5_000), edge: P(2_000), sizeBase: S(20), sizeMax: S(300) };
+const NO_INFORMED: InformedParams = {
+  perMinute: 0,
+  accounts: 1,
+  threshold: P(5_000),
+  edge: P(2_000),
+  sizeBase: S(20),
+  sizeMax: S(300),
+};
 
 /** A narrow provider near the touch and a deeper, slower one behind it. */
 const TIGHT: LpProfile = {
-  halfSpread: P(5_000), step: P(10_000), levels: 2, sizeMin: S(20), sizeMax: S(60), levelGrowth: 1.5,
-  requoteMs: 3_000, lagMs: 30_000, fairNoise: 0.01, refillMs: 1_500, churn: 0.05,
+  halfSpread: P(5_000),
+  step: P(10_000),
+  levels: 2,
+  sizeMin: S(20),
+  sizeMax: S(60),
+  levelGrowth: 1.5,
+  requoteMs: 3_000,
+  lagMs: 30_000,
+  fairNoise: 0.01,
+  refillMs: 1_500,
+  churn: 0.05,
 };
 const DEEP: LpProfile = {
-  halfSpread: P(15_000), step: P(10_000), levels: 6, sizeMin: S(50), sizeMax: S(200), levelGrowth: 1.3,
-  requoteMs: 8_000, lagMs: 60_000, fairNoise: 0.02, refillMs: 4_000, churn: 0.03,
+  halfSpread: P(15_000),
+  step: P(10_000),
+  levels: 6,
+  sizeMin: S(50),
+  sizeMax: S(200),
+  levelGrowth: 1.3,
+  requoteMs: 8_000,
+  lagMs: 60_000,
+  fairNoise: 0.02,
+  refillMs: 4_000,
+  churn: 0.03,
 };
 
 const PRESETS: Record<FlowIntensity, FlowParams> = {
   none: {
-    intensity: 'none', tickMs: 250, latent: LATENT, lp: [], noise: NO_NOISE, informed: NO_INFORMED,
-    funding: FUNDING, activitySd: 0.5,
+    intensity: 'none',
+    tickMs: 250,
+    latent: LATENT,
+    lp: [],
+    noise: NO_NOISE,
+    informed: NO_INFORMED,
+    funding: FUNDING,
+    activitySd: 0.5,
   },
   low: {
-    intensity: 'low', tickMs: 250, latent: LATENT,
+    intensity: 'low',
+    tickMs: 250,
+    latent: LATENT,
     lp: [{ ...DEEP, halfSpread: P(20_000), levels: 4, requoteMs: 15_000, lagMs: 60_000, refillMs: 8_000 }],
     noise: { ...NO_NOISE, perMinute: 1.5, accounts: 2, sizeMax: S(300) },
     informed: { ...NO_INFORMED, perMinute: 4, threshold: P(10_000), edge: P(5_000), sizeMax: S(200) },
-    funding: FUNDING, activitySd: 0.5,
+    funding: FUNDING,
+    activitySd: 0.5,
   },
   normal: {
-    intensity: 'normal', tickMs: 250, latent: LATENT, lp: [TIGHT, DEEP],
+    intensity: 'normal',
+    tickMs: 250,
+    latent: LATENT,
+    lp: [TIGHT, DEEP],
     noise: { ...NO_NOISE, perMinute: 4, accounts: 4 },
     informed: { ...NO_INFORMED, perMinute: 20, accounts: 2 },
-    funding: FUNDING, activitySd: 0.5,
+    funding: FUNDING,
+    activitySd: 0.5,
   },
   high: {
-    intensity: 'high', tickMs: 250, latent: LATENT,
+    intensity: 'high',
+    tickMs: 250,
+    latent: LATENT,
     lp: [
       { ...TIGHT, requoteMs: 1_500, lagMs: 15_000, refillMs: 750 },
       { ...DEEP, requoteMs: 4_000, lagMs: 30_000, refillMs: 2_000 },
-      { ...DEEP, halfSpread: P(30_000), step: P(20_000), levels: 5, sizeMin: S(200), sizeMax: S(800), requoteMs: 20_000, lagMs: 90_000 },
+      {
+        ...DEEP,
+        halfSpread: P(30_000),
+        step: P(20_000),
+        levels: 5,
+        sizeMin: S(200),
+        sizeMax: S(800),
+        requoteMs: 20_000,
+        lagMs: 90_000,
+      },
     ],
     noise: { ...NO_NOISE, perMinute: 20, accounts: 8, sizeMax: S(3_000) },
     informed: { ...NO_INFORMED, perMinute: 60, accounts: 3, sizeMax: S(1_000) },
@@ -185,48 +251,85 @@ const nonNeg = z.number().nonnegative().finite();
 const posInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
 const priceAmount = z.number().int().min(100).max(500_000); // 0.0001 .. 0.5
-const shareAmount = z.number().int().min(10_000).max(1e12).refine((v) => v % 10_000 === 0, 'must be a multiple of 0.01 share (10000)');
+const shareAmount = z
+  .number()
+  .int()
+  .min(10_000)
+  .max(1e12)
+  .refine((v) => v % 10_000 === 0, 'must be a multiple of 0.01 share (10000)');
 const prob = z.number().gt(0).lt(1);
 
 const latentSchema = z.strictObject({
-  stepMs: posInt.min(10).max(60_000), volMin: nonNeg.max(20), volMax: nonNeg.max(20), jumpsPerHour: nonNeg.max(3_600),
-  jumpSd: nonNeg.max(10), pMin: prob, pMax: prob,
+  stepMs: posInt.min(10).max(60_000),
+  volMin: nonNeg.max(20),
+  volMax: nonNeg.max(20),
+  jumpsPerHour: nonNeg.max(3_600),
+  jumpSd: nonNeg.max(10),
+  pMin: prob,
+  pMax: prob,
 });
 const lpSchema = z.strictObject({
-  halfSpread: z.number().int().min(0).max(500_000), step: priceAmount, levels: posInt.max(50), sizeMin: shareAmount,
-  sizeMax: shareAmount, levelGrowth: z.number().min(1).max(10), requoteMs: posInt.min(10), lagMs: nonNegInt,
-  fairNoise: nonNeg.max(5), refillMs: nonNegInt, churn: nonNeg.max(1),
+  halfSpread: z.number().int().min(0).max(500_000),
+  step: priceAmount,
+  levels: posInt.max(50),
+  sizeMin: shareAmount,
+  sizeMax: shareAmount,
+  levelGrowth: z.number().min(1).max(10),
+  requoteMs: posInt.min(10),
+  lagMs: nonNegInt,
+  fairNoise: nonNeg.max(5),
+  refillMs: nonNegInt,
+  churn: nonNeg.max(1),
 });
 const noiseSchema = z.strictObject({
-  perMinute: nonNeg.max(60_000), accounts: posInt.max(1_000), sizeMin: shareAmount, sizeAlpha: z.number().gt(0).max(10),
-  sizeMax: shareAmount, slippageTicks: nonNegInt.max(100), fakWeight: nonNeg, fokWeight: nonNeg, limitWeight: nonNeg,
-  restMinMs: posInt, restMaxMs: posInt,
+  perMinute: nonNeg.max(60_000),
+  accounts: posInt.max(1_000),
+  sizeMin: shareAmount,
+  sizeAlpha: z.number().gt(0).max(10),
+  sizeMax: shareAmount,
+  slippageTicks: nonNegInt.max(100),
+  fakWeight: nonNeg,
+  fokWeight: nonNeg,
+  limitWeight: nonNeg,
+  restMinMs: posInt,
+  restMaxMs: posInt,
 });
 const informedSchema = z.strictObject({
-  perMinute: nonNeg.max(60_000), accounts: posInt.max(1_000), threshold: priceAmount, edge: z.number().int().min(0).max(500_000),
-  sizeBase: shareAmount, sizeMax: shareAmount,
+  perMinute: nonNeg.max(60_000),
+  accounts: posInt.max(1_000),
+  threshold: priceAmount,
+  edge: z.number().int().min(0).max(500_000),
+  sizeBase: shareAmount,
+  sizeMax: shareAmount,
 });
 const fundingSchema = z.strictObject({ collateral: nonNegInt, sets: nonNegInt, topUp: posInt });
 
-const paramsSchema = z.strictObject({
-  intensity: z.enum(['none', 'low', 'normal', 'high']),
-  tickMs: posInt.max(60_000),
-  latent: latentSchema,
-  lp: z.array(lpSchema).max(20),
-  noise: noiseSchema,
-  informed: informedSchema,
-  funding: fundingSchema,
-  activitySd: nonNeg.max(3),
-}).superRefine((p, ctx) => {
-  const bad = (path: (string | number)[], message: string): void => { ctx.addIssue({ code: 'custom', message, path }); };
-  if (p.latent.pMin >= p.latent.pMax) bad(['latent', 'pMin'], 'must be below latent.pMax');
-  if (p.latent.volMin > p.latent.volMax) bad(['latent', 'volMin'], 'must not exceed latent.volMax');
-  p.lp.forEach((l, i) => { if (l.sizeMin > l.sizeMax) bad(['lp', i, 'sizeMin'], 'must not exceed sizeMax'); });
-  if (p.noise.sizeMin > p.noise.sizeMax) bad(['noise', 'sizeMin'], 'must not exceed noise.sizeMax');
-  if (p.noise.restMinMs > p.noise.restMaxMs) bad(['noise', 'restMinMs'], 'must not exceed noise.restMaxMs');
-  if (p.noise.fakWeight + p.noise.fokWeight + p.noise.limitWeight <= 0) bad(['noise', 'fakWeight'], 'the order type weights must not all be zero');
-  if (p.informed.sizeBase > p.informed.sizeMax) bad(['informed', 'sizeBase'], 'must not exceed informed.sizeMax');
-});
+const paramsSchema = z
+  .strictObject({
+    intensity: z.enum(['none', 'low', 'normal', 'high']),
+    tickMs: posInt.max(60_000),
+    latent: latentSchema,
+    lp: z.array(lpSchema).max(20),
+    noise: noiseSchema,
+    informed: informedSchema,
+    funding: fundingSchema,
+    activitySd: nonNeg.max(3),
+  })
+  .superRefine((p, ctx) => {
+    const bad = (path: (string | number)[], message: string): void => {
+      ctx.addIssue({ code: 'custom', message, path });
+    };
+    if (p.latent.pMin >= p.latent.pMax) bad(['latent', 'pMin'], 'must be below latent.pMax');
+    if (p.latent.volMin > p.latent.volMax) bad(['latent', 'volMin'], 'must not exceed latent.volMax');
+    p.lp.forEach((l, i) => {
+      if (l.sizeMin > l.sizeMax) bad(['lp', i, 'sizeMin'], 'must not exceed sizeMax');
+    });
+    if (p.noise.sizeMin > p.noise.sizeMax) bad(['noise', 'sizeMin'], 'must not exceed noise.sizeMax');
+    if (p.noise.restMinMs > p.noise.restMaxMs) bad(['noise', 'restMinMs'], 'must not exceed noise.restMaxMs');
+    if (p.noise.fakWeight + p.noise.fokWeight + p.noise.limitWeight <= 0)
+      bad(['noise', 'fakWeight'], 'the order type weights must not all be zero');
+    if (p.informed.sizeBase > p.informed.sizeMax) bad(['informed', 'sizeBase'], 'must not exceed informed.sizeMax');
+  });
 
 const overridesSchema = z.strictObject({
   tickMs: posInt.max(60_000).optional(),

@@ -1,4 +1,4 @@
-// Errors of paper mode's simulated venue (DESIGN.md §4.3: a class with a stable code and a
+// Errors of paper mode's simulated venue (docs/ARCHITECTURE.md §8: a class with a stable code and a
 // retryable flag). A rejection of one of our orders is never an error here: it is a value (the
 // engine's SubmitResult, the gateway's PlacementResult). These are for a market the venue cannot
 // simulate (settings it cannot hold) and for misuse of the venue's own API.

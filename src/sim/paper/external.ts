@@ -64,13 +64,15 @@ export const DEFAULT_EXTERNAL_LIMITS: ExternalLimits = Object.freeze({
 export function resolveExternalLimits(partial: Partial<ExternalLimits> = {}): ExternalLimits {
   const l = { ...DEFAULT_EXTERNAL_LIMITS, ...partial };
   const check = (name: keyof ExternalLimits, v: number, max: number): void => {
-    if (!Number.isSafeInteger(v) || v < 1 || v > max) throw new PaperError('PAPER_CONFIG', `external.${name} must be an integer in [1, ${max}], got ${String(v)}`);
+    if (!Number.isSafeInteger(v) || v < 1 || v > max)
+      throw new PaperError('PAPER_CONFIG', `external.${name} must be an integer in [1, ${max}], got ${String(v)}`);
   };
   // 10⁸ shares a side at price ≤ 1 keeps every notional under 10¹⁴ millionths.
   check('maxLevelSize', l.maxLevelSize, 100_000_000 * SCALE);
   check('maxSideSize', l.maxSideSize, 100_000_000 * SCALE);
   check('maxLevels', l.maxLevels, 10_001);
-  if (l.maxLevelSize < LOT || l.maxSideSize < LOT) throw new PaperError('PAPER_CONFIG', 'external sizes must be at least one lot (0.01 share)');
+  if (l.maxLevelSize < LOT || l.maxSideSize < LOT)
+    throw new PaperError('PAPER_CONFIG', 'external sizes must be at least one lot (0.01 share)');
   return Object.freeze(l);
 }
 
@@ -171,7 +173,8 @@ export class ExternalLiquidity implements ExternalDesk {
     const a = sanitizeSide(asks, this.limits);
     let b = sanitizeSide(bids, this.limits);
     const bestAsk = a[0];
-    if (bestAsk !== undefined && b.length > 0 && (b[0] as Level).price >= bestAsk.price) b = b.filter((l) => l.price < bestAsk.price);
+    if (bestAsk !== undefined && b.length > 0 && (b[0] as Level).price >= bestAsk.price)
+      b = b.filter((l) => l.price < bestAsk.price);
     const held = this.heldOf(conditionId);
     // Cancel every old order not kept, on both sides, before anything is posted.
     const postAsks = this.cancelStale(held.asks, a);
@@ -194,7 +197,12 @@ export class ExternalLiquidity implements ExternalDesk {
    */
   private onAnyTick(conditionId: string, tick: Price, sides: ReadonlyArray<readonly Level[]>, post: () => void): void {
     let off = false;
-    for (const levels of sides) for (const l of levels) if (!isValidOrderPrice(l.price, tick)) { off = true; break; }
+    for (const levels of sides)
+      for (const l of levels)
+        if (!isValidOrderPrice(l.price, tick)) {
+          off = true;
+          break;
+        }
     if (off) this.engine.setTick(conditionId, FINEST_TICK);
     try {
       post();
@@ -245,7 +253,10 @@ export class ExternalLiquidity implements ExternalDesk {
     const fees = m.fees;
     this.onAnyTick(conditionId, m.tick, [a, b, asideAsks, asideBids], () => {
       // One side at a time, so a synthetic order can meet only ours; what is left is withdrawn.
-      for (const [side, levels] of [['SELL', a], ['BUY', b]] as const) {
+      for (const [side, levels] of [
+        ['SELL', a],
+        ['BUY', b],
+      ] as const) {
         if (levels.length === 0) continue;
         this.fund(conditionId, yes, side === 'BUY' ? levels : [], side === 'SELL' ? levels : [], fees);
         const transient = new Map<number, Posted>();
@@ -322,7 +333,15 @@ export class ExternalLiquidity implements ExternalDesk {
     const rec: Posted = { id, size: l.size, touched: false, keptAt: 0 };
     this.byId.set(id, rec);
     into.set(l.price, rec);
-    const r = this.engine.submit({ id, owner: this.account, tokenId: yes, side, price: l.price, size: l.size, orderType: 'GTC' });
+    const r = this.engine.submit({
+      id,
+      owner: this.account,
+      tokenId: yes,
+      side,
+      price: l.price,
+      size: l.size,
+      orderType: 'GTC',
+    });
     if (!r.ok) throw new InvariantError(`external ${side} ${l.size / SCALE} @ ${l.price / SCALE} rejected: ${r.code}`);
     this.posted++;
   }

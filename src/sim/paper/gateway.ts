@@ -14,7 +14,7 @@
 //   the HTTP client throws before sending); request-level problems (malformed submission, a
 //   conditionId that does not name the token's market, an EOA order whose maker is not its
 //   signer) throw a 400 ExchangeHttpError `Invalid order payload` before anything is applied;
-//   per-order rejections are results with protocol.md §4's errorMsg; submissions are applied in
+//   per-order rejections are results with docs/protocol.md §4's errorMsg; submissions are applied in
 //   order. An accepted order's id is the EIP-712 digest of the signed order in the dialect's
 //   domain (the market's neg-risk contract), exactly the id the order manager computed;
 // - a matched placement reports makingAmount / takingAmount as the exchange does (what the order
@@ -26,17 +26,16 @@
 import type { Book } from '../../core/book.js';
 import type { Clock } from '../../core/clock.js';
 import { OddsmakerError, ParseError } from '../../core/errors.js';
-import type {
-  CancelResult, ClobMarketSettings, OrderRecord, PlacementResult, Position, SamplingMarket,
-} from '../../core/market.js';
+import type { CancelResult, ClobMarketSettings, OrderRecord, Position, SamplingMarket } from '../../core/market.js';
 import type { Micros, Price } from '../../core/money.js';
-import { MAX_ORDERS_PER_BATCH, ROUTES } from '../../exchange/client/routes.js';
+import { MAX_ORDERS_PER_BATCH, type PlacementResult, type OrderType } from '../../core/order.js';
+import { ROUTES } from '../../exchange/client/routes.js';
 import type { Dialect } from '../../exchange/dialect.js';
 import { ClientValidationError, ExchangeHttpError, ExchangeTransportError } from '../../exchange/errors.js';
 import type { ExchangeGateway, MarketDataPort, WritePriority } from '../../exchange/gateway.js';
 import { parseWireOrder, wireOrderId } from '../../exchange/signing/index.js';
 import type { WireOrderSubmission } from '../../exchange/wire.js';
-import { MSG_INVALID_ORDER, priceSizeFromAmounts, type OrderType, type SubmitResult } from '../engine/index.js';
+import { MSG_INVALID_ORDER, priceSizeFromAmounts, type SubmitResult } from '../engine/index.js';
 import { PaperError } from './errors.js';
 import { paperMarketFromSettings } from './market.js';
 import { PaperVenue, type PaperOrder, type PaperVenueOptions } from './venue.js';
@@ -102,12 +101,17 @@ export class PaperGateway implements ExchangeGateway {
     if ((opts.venue === undefined) === (opts.capital === undefined)) {
       throw new PaperError('PAPER_CONFIG', 'PaperGateway needs either a venue or the paper capital to build one');
     }
-    this.venue = opts.venue ?? new PaperVenue({ ...opts.venueOptions, clock: opts.clock, capital: opts.capital as Micros });
+    this.venue =
+      opts.venue ?? new PaperVenue({ ...opts.venueOptions, clock: opts.clock, capital: opts.capital as Micros });
     this.dialect = opts.dialect;
     this.clock = opts.clock;
     this.closeInner = opts.closeMarketData ?? true;
     this.retryMs = opts.settingsRetryMs ?? 60_000;
-    if (!Number.isSafeInteger(this.retryMs) || this.retryMs < 0) throw new PaperError('PAPER_CONFIG', `settingsRetryMs must be a non-negative integer, got ${String(opts.settingsRetryMs)}`);
+    if (!Number.isSafeInteger(this.retryMs) || this.retryMs < 0)
+      throw new PaperError(
+        'PAPER_CONFIG',
+        `settingsRetryMs must be a non-negative integer, got ${String(opts.settingsRetryMs)}`,
+      );
     this.kind = opts.kind ?? 'paper';
   }
 
@@ -141,7 +145,11 @@ export class PaperGateway implements ExchangeGateway {
       // Display fields for positions; the market itself is added from its settings when used.
       this.venue.setMarketDisplay(m.conditionId, {
         // The public exchange's sampling records carry no `slug` or `event` (core/market.ts).
-        title: m.question, slug: m.marketSlug ?? m.slug ?? '', icon: m.icon ?? '', eventSlug: m.event?.slug ?? '', endDate: m.endDateIso,
+        title: m.question,
+        slug: m.marketSlug ?? m.slug ?? '',
+        icon: m.icon ?? '',
+        eventSlug: m.event?.slug ?? '',
+        endDate: m.endDateIso,
       });
       yield m;
     }
@@ -156,11 +164,20 @@ export class PaperGateway implements ExchangeGateway {
 
   // ------------------------------------------------------------------------------- order entry
 
-  async postOrders(submissions: readonly WireOrderSubmission[], _priority: Exclude<WritePriority, 'cancel'>, signal?: AbortSignal): Promise<PlacementResult[]> {
+  async postOrders(
+    submissions: readonly WireOrderSubmission[],
+    _priority: Exclude<WritePriority, 'cancel'>,
+    signal?: AbortSignal,
+  ): Promise<PlacementResult[]> {
     const route = ROUTES.postOrders.key;
-    if (!Array.isArray(submissions)) throw new ClientValidationError('orders', submissions, 'must be an array of submissions');
+    if (!Array.isArray(submissions))
+      throw new ClientValidationError('orders', submissions, 'must be an array of submissions');
     if (submissions.length < 1 || submissions.length > MAX_ORDERS_PER_BATCH) {
-      throw new ClientValidationError('orders', submissions, `must hold 1 to ${MAX_ORDERS_PER_BATCH} submissions, got ${submissions.length}`);
+      throw new ClientValidationError(
+        'orders',
+        submissions,
+        `must hold 1 to ${MAX_ORDERS_PER_BATCH} submissions, got ${submissions.length}`,
+      );
     }
     this.enter(route, signal);
     // Every submission is decoded (and its market made known) before any is applied, so a
@@ -168,11 +185,14 @@ export class PaperGateway implements ExchangeGateway {
     const decoded: Decoded[] = [];
     for (const s of submissions) decoded.push(await this.decode(s as unknown, signal));
     this.enter(route, signal);
-    return decoded.map((d) => d.kind === 'reject' ? rejected(d.orderId, d.message) : placement(this.venue.place(d.order)));
+    return decoded.map((d) =>
+      d.kind === 'reject' ? rejected(d.orderId, d.message) : placement(this.venue.place(d.order)),
+    );
   }
 
   async cancelOrder(orderId: string, signal?: AbortSignal): Promise<CancelResult> {
-    if (typeof orderId !== 'string' || orderId === '') throw new ClientValidationError('orderId', orderId, 'must be a non-empty string');
+    if (typeof orderId !== 'string' || orderId === '')
+      throw new ClientValidationError('orderId', orderId, 'must be a non-empty string');
     this.enter(ROUTES.cancelOrder.key, signal);
     return this.venue.cancel(orderId);
   }
@@ -198,9 +218,21 @@ export class PaperGateway implements ExchangeGateway {
   // ------------------------------------------------------------------------------- internals
 
   private enter(route: string, signal: AbortSignal | undefined): void {
-    if (this.closed) throw new ExchangeTransportError({ code: 'EXCHANGE_CLOSED', route, message: `${route}: gateway closed`, retryable: false });
+    if (this.closed)
+      throw new ExchangeTransportError({
+        code: 'EXCHANGE_CLOSED',
+        route,
+        message: `${route}: gateway closed`,
+        retryable: false,
+      });
     if (signal?.aborted === true) {
-      throw new ExchangeTransportError({ code: 'EXCHANGE_ABORTED', route, message: `${route}: aborted`, retryable: false, cause: signal.reason });
+      throw new ExchangeTransportError({
+        code: 'EXCHANGE_ABORTED',
+        route,
+        message: `${route}: aborted`,
+        retryable: false,
+        cause: signal.reason,
+      });
     }
   }
 
@@ -211,7 +243,9 @@ export class PaperGateway implements ExchangeGateway {
     if (until !== undefined && this.clock.now() < until) return Promise.resolve(false);
     let p = this.pending.get(conditionId);
     if (p === undefined) {
-      p = this.fetchMarket(conditionId, signal).finally(() => { this.pending.delete(conditionId); });
+      p = this.fetchMarket(conditionId, signal).finally(() => {
+        this.pending.delete(conditionId);
+      });
       this.pending.set(conditionId, p);
     }
     return p;
@@ -224,7 +258,10 @@ export class PaperGateway implements ExchangeGateway {
     } catch (e) {
       this.errors++;
       this.lastError = `market ${conditionId}: settings unavailable (${e instanceof OddsmakerError ? e.code : 'error'})`;
-      if (e instanceof ExchangeHttpError && e.status === 404) { this.refused.set(conditionId, this.clock.now() + this.retryMs); return false; }
+      if (e instanceof ExchangeHttpError && e.status === 404) {
+        this.refused.set(conditionId, this.clock.now() + this.retryMs);
+        return false;
+      }
       throw e;
     }
     return this.addSettings(s) && this.venue.hasMarket(conditionId);
@@ -271,7 +308,8 @@ export class PaperGateway implements ExchangeGateway {
     let ref = this.venue.marketOfToken(f.tokenId);
     if (ref === undefined) {
       // Without a market there is no domain to hash in and nothing to match against.
-      if (cid === undefined || !(await this.ensureMarket(cid, signal))) return { kind: 'reject', orderId: '', message: MSG_INVALID_ORDER };
+      if (cid === undefined || !(await this.ensureMarket(cid, signal)))
+        return { kind: 'reject', orderId: '', message: MSG_INVALID_ORDER };
       ref = this.venue.marketOfToken(f.tokenId);
       if (ref === undefined) throw badRequest(); // conditionId names another market
     } else if (cid !== undefined && cid.toLowerCase() !== ref.market.conditionId.toLowerCase()) {
@@ -283,10 +321,16 @@ export class PaperGateway implements ExchangeGateway {
     return {
       kind: 'place',
       order: {
-        id, tokenId: f.tokenId, side: f.side, price: ps.price, size: ps.size, orderType: orderType as OrderType,
+        id,
+        tokenId: f.tokenId,
+        side: f.side,
+        price: ps.price,
+        size: ps.size,
+        orderType: orderType as OrderType,
         ...(postOnly === true ? { postOnly: true } : {}),
         ...(parsed.expirationSec !== undefined ? { expirationSec: parsed.expirationSec } : {}),
-        maker: f.maker, owner,
+        maker: f.maker,
+        owner,
       },
     };
   }
@@ -295,12 +339,16 @@ export class PaperGateway implements ExchangeGateway {
 function badRequest(): ExchangeHttpError {
   const route = ROUTES.postOrders.key;
   return new ExchangeHttpError({
-    code: 'EXCHANGE_BAD_REQUEST', route, status: 400, message: `${route}: 400: ${MSG_INVALID_ORDER}`, retryable: false,
+    code: 'EXCHANGE_BAD_REQUEST',
+    route,
+    status: 400,
+    message: `${route}: 400: ${MSG_INVALID_ORDER}`,
+    retryable: false,
     exchangeMessage: MSG_INVALID_ORDER,
   });
 }
 
-/** The engine's answer as the exchange's placement result (protocol.md §4). */
+/** The engine's answer as the exchange's placement result (docs/protocol.md §4). */
 export function placement(r: SubmitResult): PlacementResult {
   if (!r.ok) return rejected(r.orderId, r.message);
   const filled = r.sizeMatched > 0;
@@ -316,5 +364,13 @@ export function placement(r: SubmitResult): PlacementResult {
 }
 
 function rejected(orderId: string, message: string): PlacementResult {
-  return { success: false, errorMsg: message, orderId: orderId === '' ? null : orderId, status: null, takingAmount: null, makingAmount: null, accepted: false };
+  return {
+    success: false,
+    errorMsg: message,
+    orderId: orderId === '' ? null : orderId,
+    status: null,
+    takingAmount: null,
+    makingAmount: null,
+    accepted: false,
+  };
 }

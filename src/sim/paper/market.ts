@@ -49,13 +49,18 @@ function validBps(v: number): boolean {
  */
 export function paperMarketFromSettings(s: ClobMarketSettings, schedule: FeeSchedule = 'base-bps'): PaperMarket {
   const where = `market ${s.conditionId}`;
-  if (s.tokens.length !== 2) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: ${s.tokens.length} tokens, the venue simulates binary markets only`);
+  if (s.tokens.length !== 2)
+    throw new PaperError(
+      'PAPER_MARKET_UNSUPPORTED',
+      `${where}: ${s.tokens.length} tokens, the venue simulates binary markets only`,
+    );
   const [a, b] = s.tokens as readonly [{ tokenId: string; outcome: string }, { tokenId: string; outcome: string }];
   if (a.tokenId === '' || b.tokenId === '' || a.tokenId === b.tokenId) {
     throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: the two token ids must be distinct and non-empty`);
   }
   const tick = s.tickSize;
-  if (tick === null || !isKnownTick(tick)) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: unknown tick ${String(tick)}`);
+  if (tick === null || !isKnownTick(tick))
+    throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: unknown tick ${String(tick)}`);
   const minSize = s.minOrderSize;
   if (minSize === null || !Number.isSafeInteger(minSize) || minSize < 0) {
     throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: invalid minimum order size ${String(minSize)}`);
@@ -66,8 +71,16 @@ export function paperMarketFromSettings(s: ClobMarketSettings, schedule: FeeSche
   if (!validBps(makerFeeBps) || !validBps(takerFeeBps)) {
     throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: fees must be integer bps in [0, 10000]`);
   }
-  const fees = feeModelOf(schedule, { makerBaseFeeBps: makerFeeBps, takerBaseFeeBps: takerFeeBps, feeDetails: s.feeDetails });
-  if (fees === null) throw new PaperError('PAPER_MARKET_UNSUPPORTED', `${where}: fee details ${JSON.stringify(s.feeDetails)} cannot be charged exactly`);
+  const fees = feeModelOf(schedule, {
+    makerBaseFeeBps: makerFeeBps,
+    takerBaseFeeBps: takerFeeBps,
+    feeDetails: s.feeDetails,
+  });
+  if (fees === null)
+    throw new PaperError(
+      'PAPER_MARKET_UNSUPPORTED',
+      `${where}: fee details ${JSON.stringify(s.feeDetails)} cannot be charged exactly`,
+    );
   return {
     conditionId: s.conditionId,
     tokens: [a.tokenId, b.tokenId],

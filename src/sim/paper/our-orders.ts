@@ -8,8 +8,9 @@
 // - sizeMatched only grows, status leaves LIVE once and never returns;
 // - finished records are kept `retainMs` after they finished, then dropped (oldest first): an id
 //   then reads as unknown (lookup null), as on an exchange that forgot it.
-import type { OrderRecord, OrderStatus, OrderType, Side } from '../../core/market.js';
+import type { OrderRecord, OrderStatus } from '../../core/market.js';
 import type { Price, Shares } from '../../core/money.js';
+import type { OrderType, Side } from '../../core/order.js';
 
 export interface OurOrder {
   readonly id: string;

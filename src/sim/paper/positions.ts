@@ -1,5 +1,5 @@
-// Our positions in the paper venue, built from our fills with the ledger's own average-cost math
-// (src/ledger/pnl.ts), so the venue's GET /positions and the daemon's ledger compute the same PnL
+// Our positions in the paper venue, built from our fills with the one average-cost math the ledger
+// books by (src/core/pnl.ts), so the venue's GET /positions and the daemon's ledger compute the same PnL
 // from the same fills. Invariants kept:
 // - one position per token, changed only by a fill of ours (applyFill: BUY adds shares at their
 //   exact collateral cost, SELL removes cost × sold / held; fees are realized when paid, never
@@ -14,8 +14,8 @@
 //   public exchange's form, which the ledger's position check reads directly).
 import type { Position } from '../../core/market.js';
 import { divRound, mulMicros, SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
-import { applyFill, averagePrice, FLAT, type PositionState } from '../../ledger/pnl.js';
-import type { Side } from '../engine/index.js';
+import type { Side } from '../../core/order.js';
+import { applyFill, averagePrice, FLAT, type PositionState } from '../../core/pnl.js';
 import type { MarketDisplay, PaperMarket } from './market.js';
 
 /** One fill of ours, as the engine's trade shows our leg of it. */
@@ -51,7 +51,13 @@ export class PaperPositions {
       e = { state: FLAT, boughtCost: 0, lastFillMs: 0 };
       this.byToken.set(f.tokenId, e);
     }
-    e.state = applyFill(e.state, { side: f.side, price: f.price, size: f.size, feeMicros: f.feeMicros, notional: f.notional }).position;
+    e.state = applyFill(e.state, {
+      side: f.side,
+      price: f.price,
+      size: f.size,
+      feeMicros: f.feeMicros,
+      notional: f.notional,
+    }).position;
     if (f.side === 'BUY') e.boughtCost += f.notional + f.feeMicros;
     if (f.timeMs > e.lastFillMs) e.lastFillMs = f.timeMs;
   }
@@ -70,7 +76,13 @@ export class PaperPositions {
    * The core Position of a token with shares held, or null when flat. `mark` is the current price
    * of the token (null: none known, the average price is used, so cashPnl reads 0).
    */
-  position(wallet: string, tokenId: string, market: PaperMarket, info: MarketDisplay | undefined, mark: Price | null): Position | null {
+  position(
+    wallet: string,
+    tokenId: string,
+    market: PaperMarket,
+    info: MarketDisplay | undefined,
+    mark: Price | null,
+  ): Position | null {
     const e = this.byToken.get(tokenId);
     if (e === undefined || e.state.size === 0) return null;
     const s = e.state;

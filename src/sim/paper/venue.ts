@@ -23,7 +23,7 @@
 // - every market is added with its settings before any order or book of it (the gateway fetches
 //   settings first); its tick follows the fed books' tick_size (engine setTick: resting orders keep
 //   their prices), its minimum size the books' min_order_size;
-// - checks and texts are the engine's (protocol.md §4, engine.ts rule 7) in the engine's order,
+// - checks and texts are the engine's (docs/protocol.md §4, engine.ts rule 7) in the engine's order,
 //   except two the venue applies itself because external levels may be smaller than an order may
 //   be: the minimum size (the engine market is added with minimum 0) and duplicates of our
 //   finished orders (the engine forgets finished orders at once; see our-orders.ts);
@@ -33,11 +33,20 @@ import type { Book } from '../../core/book.js';
 import type { Clock } from '../../core/clock.js';
 import type { CancelResult, OrderRecord, Position } from '../../core/market.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
+import type { OrderType, Side } from '../../core/order.js';
 import { isKnownTick, isValidOrderPrice } from '../../core/tick.js';
 import {
-  CANCEL_ALREADY_MATCHED, MatchingEngine, msgDuplicated, msgMinSize,
-  notional, type AccountBalances, type OrderInput, type OrderType, type Rejected, type RejectCode, type Side,
-  type SubmitResult, type Trade,
+  CANCEL_ALREADY_MATCHED,
+  MatchingEngine,
+  msgDuplicated,
+  msgMinSize,
+  notional,
+  type AccountBalances,
+  type OrderInput,
+  type Rejected,
+  type RejectCode,
+  type SubmitResult,
+  type Trade,
 } from '../engine/index.js';
 import { PaperError } from './errors.js';
 import { ExternalLiquidity, resolveExternalLimits, type ExternalLimits, type ExternalStats } from './external.js';
@@ -155,7 +164,10 @@ export class PaperVenue {
 
   constructor(opts: PaperVenueOptions) {
     if (!Number.isSafeInteger(opts.capital) || opts.capital < 0) {
-      throw new PaperError('PAPER_CONFIG', `capital must be a non-negative integer of millionths, got ${String(opts.capital)}`);
+      throw new PaperError(
+        'PAPER_CONFIG',
+        `capital must be a non-negative integer of millionths, got ${String(opts.capital)}`,
+      );
     }
     const retain = opts.retainFinishedMs ?? HOUR_MS;
     if (!(retain === Number.POSITIVE_INFINITY || (Number.isSafeInteger(retain) && retain >= 0))) {
@@ -164,7 +176,11 @@ export class PaperVenue {
     const model = opts.fillModel ?? 'cross';
     if (typeof model === 'string') {
       const m = (FILL_MODELS as Readonly<Record<string, FillModel>>)[model];
-      if (m === undefined) throw new PaperError('PAPER_CONFIG', `unknown fill model ${JSON.stringify(model)} (known: ${Object.keys(FILL_MODELS).join(', ')})`);
+      if (m === undefined)
+        throw new PaperError(
+          'PAPER_CONFIG',
+          `unknown fill model ${JSON.stringify(model)} (known: ${Object.keys(FILL_MODELS).join(', ')})`,
+        );
       this.fillModel = m;
     } else {
       this.fillModel = model;
@@ -194,11 +210,19 @@ export class PaperVenue {
       return;
     }
     for (const t of m.tokens) {
-      if (this.tokens.has(t)) throw new PaperError('PAPER_MARKET_CONFLICT', `token ${t} already belongs to another market`);
+      if (this.tokens.has(t))
+        throw new PaperError('PAPER_MARKET_CONFLICT', `token ${t} already belongs to another market`);
     }
     this.engine.addMarket({
-      conditionId: m.conditionId, tokens: m.tokens, tick: m.tick, minSize: 0 as Shares,
-      makerFeeBps: m.makerFeeBps, takerFeeBps: m.takerFeeBps, ...(m.fees !== undefined ? { fees: m.fees } : {}), negRisk: m.negRisk, acceptingOrders: true,
+      conditionId: m.conditionId,
+      tokens: m.tokens,
+      tick: m.tick,
+      minSize: 0 as Shares,
+      makerFeeBps: m.makerFeeBps,
+      takerFeeBps: m.takerFeeBps,
+      ...(m.fees !== undefined ? { fees: m.fees } : {}),
+      negRisk: m.negRisk,
+      acceptingOrders: true,
     });
     const slot: Slot = { market: m, minSize: m.minSize, last: null, lastToken: '', lastHash: '', mark: null };
     this.slots.set(m.conditionId, slot);
@@ -249,9 +273,16 @@ export class PaperVenue {
     for (let i = 0; i < books.length; i++) {
       const b = books[i] as Book;
       const ref = this.tokens.get(b.assetId);
-      if (ref === undefined) { out[i] = 'unknown-market'; unknown++; continue; }
+      if (ref === undefined) {
+        out[i] = 'unknown-market';
+        unknown++;
+        continue;
+      }
       const j = chosen.get(ref.slot);
-      if (j === undefined) { chosen.set(ref.slot, i); continue; }
+      if (j === undefined) {
+        chosen.set(ref.slot, i);
+        continue;
+      }
       const cur = books[j] as Book;
       const curOutcome = (this.tokens.get(cur.assetId) as TokenRef).outcome;
       // Same outcome twice: the later in time, or the later in the batch when either has no time.
@@ -275,7 +306,12 @@ export class PaperVenue {
     if (last !== null) {
       // A book without exchange time cannot be told stale: it is taken as fresh.
       if (book.timestampMs !== null && last.timestampMs !== null && book.timestampMs < last.timestampMs) return 'stale';
-      if (book.assetId === slot.lastToken && book.hash !== '' && book.hash === slot.lastHash && book.timestampMs === last.timestampMs) {
+      if (
+        book.assetId === slot.lastToken &&
+        book.hash !== '' &&
+        book.hash === slot.lastHash &&
+        book.timestampMs === last.timestampMs
+      ) {
         return 'unchanged';
       }
     }
@@ -286,13 +322,19 @@ export class PaperVenue {
     if (book.tickSize !== null && isKnownTick(book.tickSize) && book.tickSize !== this.engine.market(cid)?.tick) {
       this.engine.setTick(cid, book.tickSize);
     }
-    if (book.minOrderSize !== null && Number.isSafeInteger(book.minOrderSize) && book.minOrderSize >= 0) slot.minSize = book.minOrderSize;
+    if (book.minOrderSize !== null && Number.isSafeInteger(book.minOrderSize) && book.minOrderSize >= 0)
+      slot.minSize = book.minOrderSize;
     const ext = externalBook(book, outcome, cid);
     this.fillModel.onBook(this.external, ext, last);
     slot.last = ext;
     slot.lastToken = book.assetId;
     slot.lastHash = book.hash;
-    slot.mark = markOf(ext, book.lastTradePrice === null ? null : (outcome === 0 ? book.lastTradePrice : SCALE - book.lastTradePrice) as Price);
+    slot.mark = markOf(
+      ext,
+      book.lastTradePrice === null
+        ? null
+        : ((outcome === 0 ? book.lastTradePrice : SCALE - book.lastTradePrice) as Price),
+    );
     return 'fed';
   }
 
@@ -337,15 +379,30 @@ export class PaperVenue {
     const r = this.engine.submit(engineOrder(o));
     if (r.ok) {
       const rec = {
-        id: o.id, conditionId: ref.slot.market.conditionId, tokenId: o.tokenId, outcome: ref.slot.market.outcomes[ref.outcome],
-        side: o.side, price: o.price, originalSize: o.size, sizeMatched: r.sizeMatched, status: r.orderStatus,
-        type: o.orderType, createdAtMs: this.clock.now(), maker: o.maker, owner: o.owner, trades: r.trades.map((t) => t.id),
+        id: o.id,
+        conditionId: ref.slot.market.conditionId,
+        tokenId: o.tokenId,
+        outcome: ref.slot.market.outcomes[ref.outcome],
+        side: o.side,
+        price: o.price,
+        originalSize: o.size,
+        sizeMatched: r.sizeMatched,
+        status: r.orderStatus,
+        type: o.orderType,
+        createdAtMs: this.clock.now(),
+        maker: o.maker,
+        owner: o.owner,
+        trades: r.trades.map((t) => t.id),
       };
       this.orders.add(rec, this.clock.now());
       if (r.orderStatus === 'LIVE') {
         // Ours rests: external liquidity at its level (YES terms) goes behind it (cross rule).
         const yesSide = ref.outcome === 0 ? o.side : o.side === 'BUY' ? 'SELL' : 'BUY';
-        this.external.requeueBehind(ref.slot.market.conditionId, yesSide, ref.outcome === 0 ? o.price : SCALE - o.price);
+        this.external.requeueBehind(
+          ref.slot.market.conditionId,
+          yesSide,
+          ref.outcome === 0 ? o.price : SCALE - o.price,
+        );
       }
     }
     return r;
@@ -399,13 +456,23 @@ export class PaperVenue {
   /** Every fill of ours, as it happens (maker fills during a book feed, taker fills during place). */
   onFill(listener: FillListener): () => void {
     this.fillListeners = [...this.fillListeners, listener];
-    return () => { this.fillListeners = this.fillListeners.filter((l) => l !== listener); };
+    return () => {
+      this.fillListeners = this.fillListeners.filter((l) => l !== listener);
+    };
   }
 
   stats(): PaperVenueStats {
     return {
-      markets: this.slots.size, booksFed: this.booksFed, booksUnchanged: this.booksUnchanged, booksStale: this.booksStale,
-      booksSkipped: this.booksSkipped, booksUnknown: this.booksUnknown, tradesFed: this.tradesFed, fills: this.fillCount, ordersKept: this.orders.size, external: this.external.stats(),
+      markets: this.slots.size,
+      booksFed: this.booksFed,
+      booksUnchanged: this.booksUnchanged,
+      booksStale: this.booksStale,
+      booksSkipped: this.booksSkipped,
+      booksUnknown: this.booksUnknown,
+      tradesFed: this.tradesFed,
+      fills: this.fillCount,
+      ordersKept: this.orders.size,
+      external: this.external.stats(),
     };
   }
 
@@ -420,10 +487,27 @@ export class PaperVenue {
     }
   }
 
-  private ourFill(t: Trade, orderId: string, tokenId: string, side: Side, price: Price, fee: Micros, liquidity: 'maker' | 'taker'): void {
+  private ourFill(
+    t: Trade,
+    orderId: string,
+    tokenId: string,
+    side: Side,
+    price: Price,
+    fee: Micros,
+    liquidity: 'maker' | 'taker',
+  ): void {
     const f: PaperFill = {
-      tradeId: t.id, orderId, conditionId: t.conditionId, tokenId, side, price, size: t.size,
-      notional: notional(price, t.size) as Micros, feeMicros: fee, liquidity, timeMs: t.timeMs,
+      tradeId: t.id,
+      orderId,
+      conditionId: t.conditionId,
+      tokenId,
+      side,
+      price,
+      size: t.size,
+      notional: notional(price, t.size) as Micros,
+      feeMicros: fee,
+      liquidity,
+      timeMs: t.timeMs,
     };
     this.positionBook.apply(f);
     this.fillCount++;
@@ -433,7 +517,13 @@ export class PaperVenue {
 
 function engineOrder(o: PaperOrder): OrderInput {
   return {
-    id: o.id, owner: PAPER_ACCOUNT, tokenId: o.tokenId, side: o.side, price: o.price, size: o.size, orderType: o.orderType,
+    id: o.id,
+    owner: PAPER_ACCOUNT,
+    tokenId: o.tokenId,
+    side: o.side,
+    price: o.price,
+    size: o.size,
+    orderType: o.orderType,
     ...(o.postOnly === true ? { postOnly: true } : {}),
     ...(o.expirationSec !== undefined ? { expirationSec: o.expirationSec } : {}),
   };

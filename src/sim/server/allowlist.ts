@@ -4,6 +4,7 @@
 // errors.ts). Invariants: an empty list allows everyone; IPv4-mapped IPv6 addresses
 // (`::ffff:127.0.0.1`) compare as their IPv4 form; entries are validated when configured.
 import { isIP } from 'node:net';
+import { OptionError } from '../../core/errors.js';
 
 export function normaliseIp(ip: string): string {
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
@@ -15,7 +16,7 @@ export class IpAllowlist {
 
   constructor(ips: readonly string[]) {
     for (const ip of ips) {
-      if (isIP(ip) === 0) throw new RangeError(`--allow-ip: not an IP address: ${JSON.stringify(ip)}`);
+      if (isIP(ip) === 0) throw new OptionError('SIM_OPTION', `--allow-ip: not an IP address: ${JSON.stringify(ip)}`);
     }
     this.ips = new Set(ips.map(normaliseIp));
   }

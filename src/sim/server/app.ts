@@ -3,7 +3,7 @@
 // handling that always answers in the interface's shapes. Invariants kept here:
 // - no fastify default error page ever leaves the server: unknown routes, bad or oversized bodies
 //   and unexpected exceptions all answer JSON `{error}` (or `{type, error}` on catalog paths) with a
-//   protocol.md §4 status;
+//   docs/protocol.md §4 status;
 // - the edge runs in onRequest, before the body is read: a throttled or faulted request costs no
 //   parsing and is never authenticated; /_sim/ routes bypass the edge;
 // - logging is off (requests carry credentials in headers; nothing here prints them).
@@ -31,6 +31,11 @@ import { registerSimRoutes } from './routes/sim.js';
 import { registerTradingRoutes } from './routes/trading.js';
 import { OrderSignatureVerifier, type VerifierOptions } from './sig-verify.js';
 import { EdgeGate } from './throttle.js';
+import { SignerGate } from './signer-gate.js';
+import { ExchangeState, type ExchangeStateOptions } from './exchange-state.js';
+import { registerPreflightRoutes } from './routes/preflight.js';
+import { registerSignerTierRoute } from './routes/rate-limit-tier.js';
+import type { SignerTier } from '../../ratelimit/signer-tiers.js';
 
 /** Largest request body accepted: 15 orders are ~15 KB, 500 token items ~50 KB. */
 export const DEFAULT_BODY_LIMIT = 1 << 20;
@@ -42,6 +47,8 @@ export interface AppOptions {
   limits?: boolean;
   /** Budgets of the edge (default table 8); tests pass a scaled-down table. */
   budgets?: BudgetTable;
+  /** Per-signer trading buckets' tier (polymarket dialect, limits on; default standard); 'off': none. */
+  signerTier?: SignerTier | 'off';
   faults?: Partial<FaultConfig>;
   /** Portfolio IP allowlist; empty or absent: everyone. */
   allowIps?: readonly string[];
@@ -52,6 +59,8 @@ export interface AppOptions {
   accountPageSize?: number;
   /** Signature verification: worker threads (default: cores, at most 4), table width, cache size. */
   verifier?: VerifierOptions;
+  /** Order version, clock skew, geoblock, close-only, allowances, deposit-wallet rule (default healthy). */
+  exchange?: ExchangeStateOptions;
 }
 
 export interface BuiltApp {
@@ -68,6 +77,12 @@ export function buildApp(opts: AppOptions): BuiltApp {
   const allowlist = new IpAllowlist(opts.allowIps ?? []);
   const faults = new FaultInjector({ ...NO_FAULTS, ...opts.faults }, venue.seed, clock);
   const throttle = opts.limits === false ? null : new EdgeGate(clock, dialect, opts.budgets);
+  const exchange = new ExchangeState(opts.exchange ?? {});
+  const signerTier = opts.signerTier ?? 'standard';
+  const signer =
+    opts.limits === false || dialect.name !== 'polymarket' || signerTier === 'off'
+      ? null
+      : new SignerGate(clock, signerTier);
   const ctx: ServerContext = {
     venue,
     clock,
@@ -77,6 +92,8 @@ export function buildApp(opts: AppOptions): BuiltApp {
     allowlist,
     faults,
     throttle,
+    signer,
+    exchange,
     marketsPageSize: opts.marketsPageSize ?? MARKETS_PAGE_SIZE,
   };
 
@@ -100,19 +117,27 @@ export function buildApp(opts: AppOptions): BuiltApp {
       }
     }
     switch (ctx.faults.decide()) {
-      case 'none': return;
-      case '500': return sendError(reply, 500, 'internal_error: injected fault');
-      case '503': return sendError(reply, 503, 'service unavailable: injected fault');
-      case '425': return sendError(reply, 425, 'matching engine restarting: injected fault');
-      case 'html': return reply.code(503).type('text/html; charset=utf-8').send(HTML_FAULT_PAGE);
-      case 'delay': await ctx.faults.sleep(); return;
+      case 'none':
+        return;
+      case '500':
+        return sendError(reply, 500, 'internal_error: injected fault');
+      case '503':
+        return sendError(reply, 503, 'service unavailable: injected fault');
+      case '425':
+        return sendError(reply, 425, 'matching engine restarting: injected fault');
+      case 'html':
+        return reply.code(503).type('text/html; charset=utf-8').send(HTML_FAULT_PAGE);
+      case 'delay':
+        await ctx.faults.sleep();
+        return;
     }
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const path = requestPath(req);
     const catalog = isCatalogPath(path);
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 400, `request body exceeds ${bodyLimit} bytes`);
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(reply, 400, `request body exceeds ${bodyLimit} bytes`);
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = status === 404 ? 404 : 400;
@@ -137,5 +162,7 @@ export function buildApp(opts: AppOptions): BuiltApp {
   registerLeaderboardRoutes(app, ctx);
   registerSimRoutes(app, ctx);
   registerAccountRoutes(app, ctx, opts.accountPageSize);
+  registerSignerTierRoute(app, ctx);
+  registerPreflightRoutes(app, ctx);
   return { app, ctx };
 }

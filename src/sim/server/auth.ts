@@ -1,4 +1,4 @@
-// Authentication of the simulator's requests (protocol.md §1–2). L2: the trading routes and order
+// Authentication of the simulator's requests (docs/protocol.md §1–2). L2: the trading routes and order
 // lookup carry five prefixed headers and an HMAC over `timestamp + METHOD + path + body`, checked
 // with verifyL2Headers against the exact body text received and the path without its query; any
 // failure (missing or malformed header, unknown key, wrong passphrase or address, wrong signature,
@@ -16,7 +16,7 @@ import type { Dialect } from '../../exchange/dialect.js';
 import { Venue } from '../venue/index.js';
 import { MSG_UNAUTHORIZED, sendError } from './errors.js';
 
-/** Permitted |server now − TIMESTAMP| (protocol.md §1). */
+/** Permitted |server now − TIMESTAMP| (docs/protocol.md §1). */
 export const MAX_SKEW_SEC = 30;
 
 export interface L2Identity {
@@ -81,6 +81,9 @@ export class Authenticator {
 
   /** Checks L1 headers (ClobAuth signature by the ADDRESS header, fresh timestamp). */
   verifyL1(req: FastifyRequest): L1RecoverResult {
-    return recoverL1Address(req.headers as IncomingHeaders, this.dialect, { nowSec: this.nowSec(), maxSkewSec: MAX_SKEW_SEC });
+    return recoverL1Address(req.headers as IncomingHeaders, this.dialect, {
+      nowSec: this.nowSec(),
+      maxSkewSec: MAX_SKEW_SEC,
+    });
   }
 }

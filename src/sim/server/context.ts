@@ -10,7 +10,9 @@ import type { IpAllowlist } from './allowlist.js';
 import type { Authenticator } from './auth.js';
 import type { FaultInjector } from './faults.js';
 import type { OrderSignatureVerifier } from './sig-verify.js';
+import type { SignerGate } from './signer-gate.js';
 import type { EdgeGate } from './throttle.js';
+import type { ExchangeState } from './exchange-state.js';
 
 export interface ServerContext {
   readonly venue: Venue;
@@ -22,6 +24,10 @@ export interface ServerContext {
   readonly faults: FaultInjector;
   /** null when limits are off. */
   readonly throttle: EdgeGate | null;
+  /** The exchange's per-signer trading buckets (polymarket dialect, limits on); null otherwise. */
+  readonly signer: SignerGate | null;
+  /** Version, clock skew, region, close-only, allowances and wallet registry (exchange-state.ts). */
+  readonly exchange: ExchangeState;
   /** Records per page of the cursor-paged market listings. */
   readonly marketsPageSize: number;
 }

@@ -9,6 +9,7 @@
 //   them).
 import type { Clock } from '../../core/clock.js';
 import { Rng, type Seed } from '../world/index.js';
+import { OptionError } from '../../core/errors.js';
 
 export interface FaultConfig {
   /** Fractions of requests answered with each fault. */
@@ -21,43 +22,68 @@ export interface FaultConfig {
   readonly delayMs: number;
 }
 
-export const NO_FAULTS: FaultConfig = Object.freeze({ error500: 0, error503: 0, error425: 0, html: 0, delay: 0, delayMs: 1000 });
+export const NO_FAULTS: FaultConfig = Object.freeze({
+  error500: 0,
+  error503: 0,
+  error425: 0,
+  html: 0,
+  delay: 0,
+  delayMs: 1000,
+});
 
 export type FaultKind = 'none' | '500' | '503' | '425' | 'html' | 'delay';
 
-export class FaultConfigError extends RangeError {}
+/** A fault setting is unknown or out of range (`--faults`: exit 2; POST /_sim/faults: 400). */
+export class FaultConfigError extends OptionError {
+  constructor(message: string) {
+    super('SIM_FAULT_CONFIG', message);
+  }
+}
 
 const KEYS: readonly (keyof FaultConfig)[] = ['error500', 'error503', 'error425', 'html', 'delay', 'delayMs'];
 
 /** Validates a partial config over NO_FAULTS (an unknown key is an error: a typo would silently do nothing). */
 export function faultConfig(input: Partial<FaultConfig>): FaultConfig {
   for (const k of Object.keys(input)) {
-    if (!(KEYS as readonly string[]).includes(k)) throw new FaultConfigError(`unknown fault setting ${JSON.stringify(k)}: expected ${KEYS.join(', ')}`);
+    if (!(KEYS as readonly string[]).includes(k))
+      throw new FaultConfigError(`unknown fault setting ${JSON.stringify(k)}: expected ${KEYS.join(', ')}`);
   }
   const c: FaultConfig = { ...NO_FAULTS, ...input };
   let sum = 0;
   for (const k of ['error500', 'error503', 'error425', 'html', 'delay'] as const) {
     const v = c[k];
-    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new FaultConfigError(`fault fraction ${k} must be in [0, 1], got ${String(v)}`);
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+      throw new FaultConfigError(`fault fraction ${k} must be in [0, 1], got ${String(v)}`);
     sum += v;
   }
   if (sum > 1 + 1e-12) throw new FaultConfigError(`fault fractions sum to ${sum}, more than 1`);
-  if (!Number.isSafeInteger(c.delayMs) || c.delayMs < 0) throw new FaultConfigError(`delayMs must be a non-negative integer, got ${String(c.delayMs)}`);
+  if (!Number.isSafeInteger(c.delayMs) || c.delayMs < 0)
+    throw new FaultConfigError(`delayMs must be a non-negative integer, got ${String(c.delayMs)}`);
   return Object.freeze(c);
 }
 
 const SPEC_KEYS: Readonly<Record<string, keyof FaultConfig>> = {
-  '500': 'error500', '503': 'error503', '425': 'error425', html: 'html', delay: 'delay', delay_ms: 'delayMs',
+  '500': 'error500',
+  '503': 'error503',
+  '425': 'error425',
+  html: 'html',
+  delay: 'delay',
+  delay_ms: 'delayMs',
 };
 
 /** Parses the CLI form `500=0.01,503=0.01,425=0.005,html=0.01,delay=0.02,delay_ms=1500`. */
 export function parseFaultSpec(spec: string): FaultConfig {
   const out: Record<string, number> = {};
-  for (const part of spec.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')) {
     const m = /^([a-z0-9_]+)=([0-9]+(?:\.[0-9]+)?)$/.exec(part);
     const key = m === null ? undefined : SPEC_KEYS[m[1] as string];
     if (m === null || key === undefined) {
-      throw new FaultConfigError(`bad fault item ${JSON.stringify(part)}: expected one of ${Object.keys(SPEC_KEYS).join(', ')} = a number`);
+      throw new FaultConfigError(
+        `bad fault item ${JSON.stringify(part)}: expected one of ${Object.keys(SPEC_KEYS).join(', ')} = a number`,
+      );
     }
     out[key] = Number(m[2]);
   }
@@ -73,7 +99,11 @@ export class FaultInjector {
   private readonly rng: Rng;
   readonly counts: Record<FaultKind, number> = { none: 0, '500': 0, '503': 0, '425': 0, html: 0, delay: 0 };
 
-  constructor(config: FaultConfig, seed: Seed, private readonly clock: Clock) {
+  constructor(
+    config: FaultConfig,
+    seed: Seed,
+    private readonly clock: Clock,
+  ) {
     this.config = faultConfig(config);
     this.rng = new Rng(seed).fork('faults');
   }
@@ -98,7 +128,13 @@ export class FaultInjector {
     const u = this.rng.float();
     let acc = 0;
     let kind: FaultKind = 'none';
-    for (const [k, f] of [['500', c.error500], ['503', c.error503], ['425', c.error425], ['html', c.html], ['delay', c.delay]] as const) {
+    for (const [k, f] of [
+      ['500', c.error500],
+      ['503', c.error503],
+      ['425', c.error425],
+      ['html', c.html],
+      ['delay', c.delay],
+    ] as const) {
       acc += f;
       if (u < acc) {
         kind = k;

@@ -83,25 +83,28 @@ export function accountTrade(s: SettledTrade, viewer: string, venue: Venue): Wir
     bucket_index: 0,
     owner: mine.key,
     maker_address: mine.address,
-    maker_orders: [{
-      order_id: t.makerOrderId,
-      owner: maker.key,
-      maker_address: maker.address,
-      matched_amount: formatMicros(t.size),
-      price: formatMicros(t.makerPrice),
-      fee_rate_bps: String(maker.feeBps),
-      asset_id: t.makerTokenId,
-      outcome: maker.outcome,
-      side: t.makerSide,
-    }],
+    maker_orders: [
+      {
+        order_id: t.makerOrderId,
+        owner: maker.key,
+        maker_address: maker.address,
+        matched_amount: formatMicros(t.size),
+        price: formatMicros(t.makerPrice),
+        fee_rate_bps: String(maker.feeBps),
+        asset_id: t.makerTokenId,
+        outcome: maker.outcome,
+        side: t.makerSide,
+      },
+    ],
     transaction_hash: legTransactionHash(t.id, 'taker'),
     trader_side: viewer === t.takerOwner ? 'TAKER' : 'MAKER',
   };
 }
 
-export function balanceAllowance(balance: number, dialect: Dialect): WireBalanceAllowance {
+export function balanceAllowance(balance: number, dialect: Dialect, noAllowance = false): WireBalanceAllowance {
   const allowances: Record<string, string> = {};
-  for (const spender of [dialect.verifyingContract, dialect.negRiskVerifyingContract]) allowances[spender] = MAX_UINT256;
+  for (const spender of [dialect.verifyingContract, dialect.negRiskVerifyingContract])
+    allowances[spender] = noAllowance ? '0' : MAX_UINT256;
   return { balance: String(balance), allowances };
 }
 

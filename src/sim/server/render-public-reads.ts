@@ -7,10 +7,22 @@
 //   API sends for wallets without one; see the captured /trades page of the fixtures);
 // - keys the public exchange omits when false (`nr`, `itode`, `fd.to`) or unset (`gst`) are omitted;
 // - the shapes are held to the real fixtures by test/sim/server/wire-shapes.test.ts.
-import type { WireClosedPosition, WireLeaderboardEntry, WireMarket, WirePosition, WireSimplifiedMarket, WireTrade } from '../../exchange/wire.js';
 import type {
-  WirePublicClobMarket, WirePublicClosedPosition, WirePublicLeaderboardEntry, WirePublicMarket, WirePublicPosition,
-  WirePublicSimplifiedMarket, WirePublicTrade,
+  WireClosedPosition,
+  WireLeaderboardEntry,
+  WireMarket,
+  WirePosition,
+  WireSimplifiedMarket,
+  WireTrade,
+} from '../../exchange/wire.js';
+import type {
+  WirePublicClobMarket,
+  WirePublicClosedPosition,
+  WirePublicLeaderboardEntry,
+  WirePublicMarket,
+  WirePublicPosition,
+  WirePublicSimplifiedMarket,
+  WirePublicTrade,
 } from '../../exchange/wire-public-reads.js';
 import { iso } from '../world/ids.js';
 import type { MarketRec } from '../world/model.js';
@@ -25,13 +37,35 @@ import type { World } from '../world/world.js';
  */
 export function publicMarket(w: WireMarket): WirePublicMarket {
   return {
-    enable_order_book: w.enable_order_book, active: w.active, closed: w.closed, archived: w.archived, accepting_orders: w.accepting_orders,
-    accepting_order_timestamp: w.accepting_order_timestamp, minimum_order_size: w.minimum_order_size, minimum_tick_size: w.minimum_tick_size,
-    condition_id: w.condition_id, question_id: w.question_id, question: w.question, description: w.description, market_slug: w.market_slug,
-    end_date_iso: w.end_date_iso, game_start_time: w.game_start_time === '' ? null : w.game_start_time, seconds_delay: w.seconds_delay,
-    fpmm: w.fpmm, maker_base_fee: w.maker_base_fee, taker_base_fee: w.taker_base_fee, notifications_enabled: w.notifications_enabled,
-    neg_risk: w.neg_risk, neg_risk_market_id: w.neg_risk_market_id, neg_risk_request_id: w.neg_risk_request_id, icon: w.icon, image: w.image,
-    rewards: w.rewards, is_50_50_outcome: w.is_50_50_outcome, tokens: w.tokens, tags: w.tags,
+    enable_order_book: w.enable_order_book,
+    active: w.active,
+    closed: w.closed,
+    archived: w.archived,
+    accepting_orders: w.accepting_orders,
+    accepting_order_timestamp: w.accepting_order_timestamp,
+    minimum_order_size: w.minimum_order_size,
+    minimum_tick_size: w.minimum_tick_size,
+    condition_id: w.condition_id,
+    question_id: w.question_id,
+    question: w.question,
+    description: w.description,
+    market_slug: w.market_slug,
+    end_date_iso: w.end_date_iso,
+    game_start_time: w.game_start_time === '' ? null : w.game_start_time,
+    seconds_delay: w.seconds_delay,
+    fpmm: w.fpmm,
+    maker_base_fee: w.maker_base_fee,
+    taker_base_fee: w.taker_base_fee,
+    notifications_enabled: w.notifications_enabled,
+    neg_risk: w.neg_risk,
+    neg_risk_market_id: w.neg_risk_market_id,
+    neg_risk_request_id: w.neg_risk_request_id,
+    icon: w.icon,
+    image: w.image,
+    rewards: w.rewards,
+    is_50_50_outcome: w.is_50_50_outcome,
+    tokens: w.tokens,
+    tags: w.tags,
   };
 }
 
@@ -52,16 +86,20 @@ export function publicClobMarket(m: MarketRec): WirePublicClobMarket {
   const s = m.state;
   const out: WirePublicClobMarket = {
     c: m.conditionId,
-    t: [{ t: m.tokenIds[0], o: m.outcomes[0] }, { t: m.tokenIds[1], o: m.outcomes[1] }],
+    t: [
+      { t: m.tokenIds[0], o: m.outcomes[0] },
+      { t: m.tokenIds[1], o: m.outcomes[1] },
+    ],
     mts: microsToNumber(s.tick),
     fd: m.fee.takerOnly
       ? { r: microsToNumber(m.fee.rate), e: m.fee.exponent, to: true }
       : { r: microsToNumber(m.fee.rate), e: m.fee.exponent },
     mbf: m.fee.makerBaseFeeBps,
     tbf: m.fee.takerBaseFeeBps,
-    r: m.rewards === null
-      ? null
-      : { mi: microsToNumber(m.rewards.minSize), ma: microsToNumber(m.rewards.maxSpreadCents), e: true },
+    r:
+      m.rewards === null
+        ? null
+        : { mi: microsToNumber(m.rewards.minSize), ma: microsToNumber(m.rewards.maxSpreadCents), e: true },
     ao: s.acceptingOrders,
     mos: microsToNumber(s.minOrderSize),
     sd: m.secondsDelay,
@@ -168,7 +206,12 @@ export function publicTrade(world: World, t: WireTrade): WirePublicTrade {
 /** A leaderboard row: the badge as a boolean (has one), xUsername left out when the user has none. */
 export function publicLeaderboardEntry(e: WireLeaderboardEntry): WirePublicLeaderboardEntry {
   return {
-    rank: e.rank, proxyWallet: e.proxyWallet, userName: e.userName, vol: e.vol, pnl: e.pnl, profileImage: e.profileImage,
+    rank: e.rank,
+    proxyWallet: e.proxyWallet,
+    userName: e.userName,
+    vol: e.vol,
+    pnl: e.pnl,
+    profileImage: e.profileImage,
     ...(e.xUsername !== null ? { xUsername: e.xUsername } : {}),
     verifiedBadge: e.verifiedBadge !== null,
   };

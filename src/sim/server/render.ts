@@ -1,16 +1,21 @@
 // Engine and venue values → the interface's wire shapes (§2.3–2.7). Invariants kept here:
 // - keys in the order of the interface's tables; decimals printed by formatMicros (minimal,
 //   never an exponent); the book's levels worst-first (bids ascending, asks descending, as the
-//   public exchange sends them) and its hash computed over exactly the strings sent (protocol.md §5);
+//   public exchange sends them) and its hash computed over exactly the strings sent (docs/protocol.md §5);
 // - a placement with nothing filled answers `""` amounts, as the recorded public answer does;
 // - order records carry the submission's API key as `owner` and the signed maker as
 //   `makerAddress`; orders placed directly on the engine (synthetic traders) show their wallet.
 import { bookHash, type HashLevel } from '../../core/book-hash.js';
+import type { Level } from '../../core/book.js';
 import { formatMicros } from '../../core/money.js';
 import type {
-  WireBook, WireBookLevel, WireCancelResult, WireOrderRecord, WirePlacementResult,
+  WireBook,
+  WireBookLevel,
+  WireCancelResult,
+  WireOrderRecord,
+  WirePlacementResult,
 } from '../../exchange/wire.js';
-import type { BookLevel, BookView, CancelResult, SubmitResult } from '../engine/index.js';
+import type { BookView, CancelResult, SubmitResult } from '../engine/index.js';
 import { iso } from '../world/ids.js';
 import type { OrderView, WalletMap } from '../venue/index.js';
 
@@ -31,7 +36,9 @@ export function rejectedPlacement(orderId: string, message: string): WirePlaceme
 }
 
 export function cancelResult(orderId: string, r: CancelResult): WireCancelResult {
-  return r.canceled ? { canceled: [orderId], not_canceled: {} } : { canceled: [], not_canceled: { [orderId]: r.reason } };
+  return r.canceled
+    ? { canceled: [orderId], not_canceled: {} }
+    : { canceled: [], not_canceled: { [orderId]: r.reason } };
 }
 
 export function orderRecord(v: OrderView, wallets: WalletMap): WireOrderRecord {
@@ -55,10 +62,10 @@ export function orderRecord(v: OrderView, wallets: WalletMap): WireOrderRecord {
 }
 
 /** Engine levels are best-first; the wire sends them worst-first. */
-function worstFirst(levels: readonly BookLevel[]): WireBookLevel[] {
+function worstFirst(levels: readonly Level[]): WireBookLevel[] {
   const out = new Array<WireBookLevel>(levels.length);
   for (let i = 0, j = levels.length - 1; j >= 0; i++, j--) {
-    const l = levels[j] as BookLevel;
+    const l = levels[j] as Level;
     out[i] = { price: formatMicros(l.price), size: formatMicros(l.size) };
   }
   return out;

@@ -2,7 +2,8 @@
 // burst ceiling (3,600 orders/s). Recovering a public key with ethers costs ~1.4 ms an order, which
 // caps a core at ~700 orders/s. So the first order of a signer is checked by recovery, in-thread;
 // its public key Q is then remembered, and later orders of that signer are checked by worker
-// threads with the verification equation over precomputed tables (verify-worker.ts, ~0.13 ms), so
+// threads with the verification equation over precomputed tables (verify-worker.ts, a module of its
+// own started by URL beside this file; ~0.13 ms), so
 // every core verifies while the event loop keeps serving requests.
 //
 // Invariants kept here:
@@ -12,19 +13,17 @@
 // - signature encoding rules follow ethers' recovery: 65 bytes of hex, v ∈ {27, 28} (0/1 accepted
 //   as 27/28), 0 < r, s < n, and s below 2^255 (ethers refuses a "non-canonical" s);
 // - results come back in the order of the jobs; a worker that dies fails only the jobs it held
-//   (the request answers 500) and is replaced; with `workers: 0`, once no worker can start, or if
-//   @noble/curves (ethers' own secp256k1 dependency) cannot be resolved, every check is a recovery
-//   in-thread (slow, still exact);
+//   (the request answers 500) and is replaced, unless it never answered at all (it cannot start,
+//   e.g. @noble/curves, ethers' own secp256k1 dependency, cannot be loaded: replacing it would
+//   loop); with `workers: 0` or once no worker is left, every check is a recovery in-thread (slow,
+//   still exact);
 // - idle workers are unref'd (a forgotten verifier never keeps the process alive); close() ends them.
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SigningKey } from 'ethers';
-import { OddsmakerError } from '../../core/errors.js';
+import { OddsmakerError, OptionError } from '../../core/errors.js';
 import { recoverSigner } from '../../exchange/signing/index.js';
-import {
-  VERIFY_WORKER_SOURCE, type VerifyWorkerData, type VerifyWorkerReply, type VerifyWorkerRequest,
-} from './verify-worker.js';
+import type { VerifyWorkerData, VerifyWorkerReply, VerifyWorkerRequest } from './verify-worker-protocol.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const S_LIMIT = 1n << 255n;
@@ -55,24 +54,8 @@ export interface VerifierOptions {
   minChunk?: number;
 }
 
-/**
- * Where the workers load @noble/curves from (the secp256k1 implementation ethers itself uses, pinned
- * by it); null when it cannot be resolved, and then every check is a recovery in-thread.
- */
-function workerData(windowBits: number, maxKeys: number): VerifyWorkerData | null {
-  try {
-    const req = createRequire(import.meta.url);
-    return {
-      secpPath: req.resolve('@noble/curves/secp256k1'),
-      curvePath: req.resolve('@noble/curves/abstract/curve'),
-      modularPath: req.resolve('@noble/curves/abstract/modular'),
-      windowBits,
-      maxKeys,
-    };
-  } catch {
-    return null;
-  }
-}
+/** The workers' module, compiled beside this file. */
+const WORKER_URL = new URL('./verify-worker.js', import.meta.url);
 
 /** True when the signature is well formed per ethers' recovery rules. */
 export function wellFormedSignature(signature: string): boolean {
@@ -103,21 +86,24 @@ export class OrderSignatureVerifier {
   readonly counts = { recovered: 0, fast: 0 };
   private readonly keys = new Map<string, string>();
   private readonly slots: Slot[] = [];
-  private readonly data: VerifyWorkerData | null;
+  private readonly data: VerifyWorkerData;
   private readonly minChunk: number;
   private nextId = 1;
   private closed = false;
 
   constructor(opts: VerifierOptions = {}) {
     const workers = opts.workers ?? Math.max(1, Math.min(4, availableParallelism()));
-    if (!Number.isSafeInteger(workers) || workers < 0) throw new RangeError(`workers must be an integer >= 0, got ${String(workers)}`);
+    if (!Number.isSafeInteger(workers) || workers < 0)
+      throw new OptionError('SIM_OPTION', `workers must be an integer >= 0, got ${String(workers)}`);
     const maxKeys = opts.maxKeys ?? 8;
     const windowBits = opts.windowBits ?? 12;
-    if (!Number.isSafeInteger(windowBits) || windowBits < 8 || windowBits > 14) throw new RangeError(`windowBits must be 8 to 14, got ${String(windowBits)}`);
-    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${String(maxKeys)}`);
+    if (!Number.isSafeInteger(windowBits) || windowBits < 8 || windowBits > 14)
+      throw new OptionError('SIM_OPTION', `windowBits must be 8 to 14, got ${String(windowBits)}`);
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1)
+      throw new OptionError('SIM_OPTION', `maxKeys must be a positive integer, got ${String(maxKeys)}`);
     this.minChunk = Math.max(1, opts.minChunk ?? 4);
-    this.data = workerData(windowBits, maxKeys);
-    if (this.data !== null) for (let i = 0; i < workers; i++) this.slots.push(this.spawn(this.data));
+    this.data = { windowBits, maxKeys };
+    for (let i = 0; i < workers; i++) this.slots.push(this.spawn(this.data));
   }
 
   /** Worker threads running. */
@@ -148,11 +134,18 @@ export class OrderSignatureVerifier {
       const per = Math.ceil(idx.length / chunks);
       for (let start = 0; start < idx.length; start += per) {
         const part = idx.slice(start, start + per);
-        parts.push(this.dispatch(pub, part.map((i) => (jobs[i] as VerifyJob).digest), part.map((i) => (jobs[i] as VerifyJob).signature))
-          .then((ok) => {
-            part.forEach((i, k) => { out[i] = ok[k] === true; });
+        parts.push(
+          this.dispatch(
+            pub,
+            part.map((i) => (jobs[i] as VerifyJob).digest),
+            part.map((i) => (jobs[i] as VerifyJob).signature),
+          ).then((ok) => {
+            part.forEach((i, k) => {
+              out[i] = ok[k] === true;
+            });
             this.counts.fast += part.length;
-          }));
+          }),
+        );
       }
     }
     await Promise.all(parts);
@@ -197,7 +190,7 @@ export class OrderSignatureVerifier {
   }
 
   private spawn(data: VerifyWorkerData): Slot {
-    const worker = new Worker(VERIFY_WORKER_SOURCE, { eval: true, workerData: data });
+    const worker = new Worker(WORKER_URL, { workerData: data });
     const slot: Slot = { worker, load: 0, jobs: new Map(), answered: 0 };
     worker.unref();
     worker.on('message', (reply: VerifyWorkerReply) => this.onReply(slot, reply));
@@ -223,7 +216,7 @@ export class OrderSignatureVerifier {
     this.failSlot(slot, new VerifyError(message));
     void slot.worker.terminate();
     // A worker that never answered most likely cannot start: replacing it would loop.
-    if (slot.answered > 0 && !this.closed && this.data !== null) this.slots[i] = this.spawn(this.data);
+    if (slot.answered > 0 && !this.closed) this.slots[i] = this.spawn(this.data);
     else this.slots.splice(i, 1);
   }
 

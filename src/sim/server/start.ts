@@ -18,10 +18,12 @@ import { getDialect, type Dialect, type DialectName } from '../../exchange/diale
 import type { BudgetTable } from '../../ratelimit/index.js';
 import { Venue, type FlowFactory, type FlowIntensity } from '../venue/index.js';
 import type { Seed } from '../world/index.js';
+import type { SignerTier } from '../../ratelimit/signer-tiers.js';
 import { buildApp } from './app.js';
 import type { ServerContext } from './context.js';
 import type { FaultConfig } from './faults.js';
 import type { VerifierOptions } from './sig-verify.js';
+import type { ExchangeStateOptions } from './exchange-state.js';
 
 export interface SimulatorOptions {
   host?: string;
@@ -36,6 +38,8 @@ export interface SimulatorOptions {
   limits?: 'on' | 'off' | boolean;
   /** Budgets of the edge when limits are on (default table 8). */
   budgets?: BudgetTable;
+  /** Per-signer trading buckets' tier (polymarket dialect, limits on; default standard); 'off': none. */
+  signerTier?: SignerTier | 'off';
   faults?: Partial<FaultConfig>;
   allowIps?: readonly string[];
   clock?: Clock;
@@ -53,6 +57,8 @@ export interface SimulatorOptions {
   accountCollateral?: Micros;
   /** Signature verification: worker threads (default: cores, at most 4), table width, cache size. */
   verifier?: VerifierOptions;
+  /** Order version, clock skew, geoblock, close-only, allowances, deposit-wallet rule (exchange-state.ts). */
+  exchange?: ExchangeStateOptions;
 }
 
 export interface SimulatorAccount {
@@ -102,12 +108,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
       clock,
       limits,
       ...(opts.budgets === undefined ? {} : { budgets: opts.budgets }),
+      ...(opts.signerTier === undefined ? {} : { signerTier: opts.signerTier }),
       ...(opts.faults === undefined ? {} : { faults: opts.faults }),
       ...(opts.allowIps === undefined ? {} : { allowIps: opts.allowIps }),
       ...(opts.bodyLimit === undefined ? {} : { bodyLimit: opts.bodyLimit }),
       ...(opts.marketsPageSize === undefined ? {} : { marketsPageSize: opts.marketsPageSize }),
       ...(opts.accountPageSize === undefined ? {} : { accountPageSize: opts.accountPageSize }),
       ...(opts.verifier === undefined ? {} : { verifier: opts.verifier }),
+      ...(opts.exchange === undefined ? {} : { exchange: opts.exchange }),
     });
   } catch (e) {
     venue.close();
@@ -132,7 +140,13 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     url: `http://${urlHost}:${port}`,
     host,
     port,
-    account: { privateKey: venue.account.privateKey, address: venue.account.address, apiKey: c.apiKey, secret: c.secret, passphrase: c.passphrase },
+    account: {
+      privateKey: venue.account.privateKey,
+      address: venue.account.address,
+      apiKey: c.apiKey,
+      secret: c.secret,
+      passphrase: c.passphrase,
+    },
     runId: randomUUID(),
     venue,
     app,

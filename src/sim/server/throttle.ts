@@ -1,4 +1,4 @@
-// Edge throttling of the simulator (interface table 8, protocol.md §7), with the rate limiter's own
+// Edge throttling of the simulator (interface table 8, docs/protocol.md §7), with the rate limiter's own
 // exact sliding windows (src/ratelimit EdgeThrottle): per API key for the trading writes (POST
 // /order, POST /orders, DELETE /order, and the public exchange's batch cancels DELETE /orders,
 // /cancel-all, /cancel-market-orders; the key is read from the API_KEY header, as an edge would,
@@ -14,7 +14,12 @@ import type { Dialect } from '../../exchange/dialect.js';
 import { EdgeThrottle, ROUTE_API, routeKey, TABLE8, type ApiGroup, type BudgetTable } from '../../ratelimit/index.js';
 
 const TRADING_WRITES: ReadonlySet<string> = new Set([
-  'POST /order', 'POST /orders', 'DELETE /order', 'DELETE /orders', 'DELETE /cancel-all', 'DELETE /cancel-market-orders',
+  'POST /order',
+  'POST /orders',
+  'DELETE /order',
+  'DELETE /orders',
+  'DELETE /cancel-all',
+  'DELETE /cancel-market-orders',
 ]);
 
 export interface ThrottleDecision {
@@ -28,7 +33,11 @@ export class EdgeGate {
   private readonly apiKeyHeader: string;
   throttled = 0;
 
-  constructor(private readonly clock: Clock, dialect: Dialect, table: BudgetTable = TABLE8) {
+  constructor(
+    private readonly clock: Clock,
+    dialect: Dialect,
+    table: BudgetTable = TABLE8,
+  ) {
     this.edge = new EdgeThrottle(table);
     this.apiKeyHeader = `${dialect.headerPrefix}API_KEY`.toLowerCase();
   }

@@ -19,7 +19,9 @@ export interface WalletKey {
 /** A wallet derived from a label and the seed: sha256 candidates until one is a valid key. */
 export function deriveWallet(seed: string | number, label: string): WalletKey {
   for (let i = 0; ; i++) {
-    const hex = createHash('sha256').update(`oddsmaker-sim/${label}/${String(seed)}/${i}`).digest('hex');
+    const hex = createHash('sha256')
+      .update(`oddsmaker-sim/${label}/${String(seed)}/${i}`)
+      .digest('hex');
     try {
       const privateKey = parsePrivateKey(hex);
       return { privateKey, address: computeAddress(new SigningKey(privateKey).publicKey) };
@@ -31,5 +33,7 @@ export function deriveWallet(seed: string | number, label: string): WalletKey {
 
 /** The secret the simulator derives API credentials with (from the seed unless given). */
 export function serverSecretFor(seed: string | number): string {
-  return createHash('sha256').update(`oddsmaker-sim/server-secret/${String(seed)}`).digest('hex');
+  return createHash('sha256')
+    .update(`oddsmaker-sim/server-secret/${String(seed)}`)
+    .digest('hex');
 }

@@ -21,7 +21,12 @@ import { isAddress } from '../world/query.js';
 
 /** The (simulated) settlement transaction hash of one leg of a trade; the same for every reader. */
 export function legTransactionHash(tradeId: string, role: 'maker' | 'taker'): string {
-  return '0x' + createHash('sha256').update(`${tradeId}/${role === 'maker' ? 'm' : 't'}`).digest('hex');
+  return (
+    '0x' +
+    createHash('sha256')
+      .update(`${tradeId}/${role === 'maker' ? 'm' : 't'}`)
+      .digest('hex')
+  );
 }
 
 export class WalletMap {
@@ -36,7 +41,8 @@ export class WalletMap {
     if (w === undefined) {
       w = '0x' + createHash('sha256').update(`flow-wallet/${owner}`).digest('hex').slice(0, 40);
       // A hash equal to a world trader's wallet is as likely as guessing a key; keep them apart anyway.
-      if (this.world.userByWallet(w) !== undefined) w = '0x' + createHash('sha256').update(`flow-wallet/${owner}/2`).digest('hex').slice(0, 40);
+      if (this.world.userByWallet(w) !== undefined)
+        w = '0x' + createHash('sha256').update(`flow-wallet/${owner}/2`).digest('hex').slice(0, 40);
       this.cache.set(owner, w);
     }
     return w;
@@ -90,7 +96,15 @@ export class FillRecorder {
   }
 
   /** Records one leg; returns the basis its portfolio fill released, or null when it made none. */
-  private leg(t: Trade, owner: string, tokenId: string, side: 'BUY' | 'SELL', price: number, fee: number, role: 'maker' | 'taker'): number | null {
+  private leg(
+    t: Trade,
+    owner: string,
+    tokenId: string,
+    side: 'BUY' | 'SELL',
+    price: number,
+    fee: number,
+    role: 'maker' | 'taker',
+  ): number | null {
     const fill: Fill = {
       user: this.wallets.walletOf(owner),
       tokenId,

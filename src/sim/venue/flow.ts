@@ -10,6 +10,7 @@ import type { Clock } from '../../core/clock.js';
 import type { MatchingEngine } from '../engine/index.js';
 import { FLOW_INTENSITIES, FlowDriver, flowMarketsFromWorld, type FlowIntensity } from '../flow/index.js';
 import type { World } from '../world/index.js';
+import { OptionError } from '../../core/errors.js';
 
 export { FLOW_INTENSITIES, type FlowIntensity };
 
@@ -67,7 +68,8 @@ export class NoFlow implements FlowControl {
     if (this.s === 'frozen') this.s = 'running';
   }
   step(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`flow step must be a non-negative number of ms, got ${String(ms)}`);
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new OptionError('SIM_OPTION', `flow step must be a non-negative number of ms, got ${String(ms)}`);
   }
   latent(): number | null {
     return null;
@@ -86,7 +88,11 @@ export class DriverFlow implements FlowControl {
   constructor(ctx: FlowContext) {
     this.intensity = ctx.intensity;
     this.driver = new FlowDriver({
-      engine: ctx.engine, clock: ctx.clock, seed: ctx.seed, intensity: ctx.intensity, markets: flowMarketsFromWorld(ctx.world),
+      engine: ctx.engine,
+      clock: ctx.clock,
+      seed: ctx.seed,
+      intensity: ctx.intensity,
+      markets: flowMarketsFromWorld(ctx.world),
     });
   }
 

@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import type { Clock, TimerId } from '../../core/clock.js';
 import type { MatchingEngine } from '../engine/index.js';
 import type { Seed } from '../world/index.js';
+import { OptionError } from '../../core/errors.js';
 
 export const DEFAULT_HEARTBEAT_EXPIRY_MS = 10_000;
 
@@ -102,7 +103,9 @@ export class HeartbeatMonitor {
   }
 
   private nextId(owner: string): string {
-    const h = createHash('sha256').update(`oddsmaker-sim/heartbeat/${String(this.seed)}/${owner}/${this.seq++}`).digest('hex');
+    const h = createHash('sha256')
+      .update(`oddsmaker-sim/heartbeat/${String(this.seed)}/${owner}/${this.seq++}`)
+      .digest('hex');
     // UUID layout, version 4 and variant bits set (the official Rust client reads the id as a Uuid).
     const v = `4${h.slice(13, 16)}`;
     const variant = ((parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16) + h.slice(17, 20);
@@ -111,6 +114,7 @@ export class HeartbeatMonitor {
 }
 
 function checkExpiry(ms: number): number {
-  if (!Number.isSafeInteger(ms) || ms < 1) throw new RangeError(`heartbeat expiry must be a positive integer of ms, got ${String(ms)}`);
+  if (!Number.isSafeInteger(ms) || ms < 1)
+    throw new OptionError('SIM_OPTION', `heartbeat expiry must be a positive integer of ms, got ${String(ms)}`);
   return ms;
 }

@@ -1,4 +1,4 @@
-// The simulator's API-key store (protocol.md §2): credentials issued by L1 creation or derivation,
+// The simulator's API-key store (docs/protocol.md §2): credentials issued by L1 creation or derivation,
 // looked up by L2 verification. Invariants kept here:
 // - credentials are a pure function of (server secret, address, nonce) through
 //   deriveApiCredentials, so "create" and "derive" of the same wallet and nonce always answer the
@@ -8,13 +8,17 @@
 import { checksumAddress, type ApiCredentials } from '../../exchange/auth/credentials.js';
 import type { KnownApiKey } from '../../exchange/auth/l2.js';
 import { deriveApiCredentials } from '../../exchange/auth/l1.js';
+import { OptionError } from '../../core/errors.js';
 
 export class ApiKeyStore {
   private readonly byKey = new Map<string, KnownApiKey>();
 
   /** `onIssue` learns every wallet a key is issued to (the venue tracks their portfolio). */
-  constructor(private readonly serverSecret: string, private readonly onIssue: (address: string) => void = () => undefined) {
-    if (serverSecret.length === 0) throw new RangeError('the server secret must not be empty');
+  constructor(
+    private readonly serverSecret: string,
+    private readonly onIssue: (address: string) => void = () => undefined,
+  ) {
+    if (serverSecret.length === 0) throw new OptionError('SIM_OPTION', 'the server secret must not be empty');
   }
 
   /** Issues (or re-issues: same inputs, same credentials) the key of `address` for `nonce`. */

@@ -8,6 +8,7 @@ import type { Clock, TimerId } from '../../core/clock.js';
 import type { Price } from '../../core/money.js';
 import type { MatchingEngine } from '../engine/index.js';
 import type { PriceHistory, World } from '../world/index.js';
+import { OptionError } from '../../core/errors.js';
 
 export const DEFAULT_SAMPLE_INTERVAL_MS = 60_000;
 
@@ -22,7 +23,8 @@ export class MidSampler {
     private readonly history: PriceHistory,
     readonly intervalMs: number = DEFAULT_SAMPLE_INTERVAL_MS,
   ) {
-    if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) throw new RangeError(`bad sample interval: ${String(intervalMs)}`);
+    if (!Number.isSafeInteger(intervalMs) || intervalMs < 1)
+      throw new OptionError('SIM_OPTION', `bad sample interval: ${String(intervalMs)}`);
   }
 
   start(): void {

@@ -20,6 +20,7 @@ import type { TradeStatus } from '../../core/market.js';
 import type { MatchingEngine, Trade } from '../engine/index.js';
 import { Rng, type PositionBook, type Seed } from '../world/index.js';
 import type { FillRecorder, RecordedLegs } from './fills.js';
+import { OptionError } from '../../core/errors.js';
 
 export interface SettlementConfig {
   /** Match → MINED (RETRYING for a trade that fails), ms of clock time. */
@@ -31,24 +32,41 @@ export interface SettlementConfig {
 }
 
 /** About one Polygon block to MINED, a few more to CONFIRMED; no failures unless asked. */
-export const DEFAULT_SETTLEMENT: SettlementConfig = Object.freeze({ minedAfterMs: 2_000, confirmedAfterMs: 10_000, failFraction: 0 });
+export const DEFAULT_SETTLEMENT: SettlementConfig = Object.freeze({
+  minedAfterMs: 2_000,
+  confirmedAfterMs: 10_000,
+  failFraction: 0,
+});
 
 export const DEFAULT_SETTLEMENT_CAPACITY = 200_000;
 
-export class SettlementConfigError extends RangeError {}
+/** A settlement setting is unknown or out of range (`--settlement`: exit 2; the /_sim/ route: 400). */
+export class SettlementConfigError extends OptionError {
+  constructor(message: string) {
+    super('SIM_SETTLEMENT_CONFIG', message);
+  }
+}
 
 const KEYS: readonly (keyof SettlementConfig)[] = ['minedAfterMs', 'confirmedAfterMs', 'failFraction'];
 
 /** Validates a partial config over `base` (an unknown key is an error: a typo would do nothing). */
-export function settlementConfig(input: Partial<SettlementConfig>, base: SettlementConfig = DEFAULT_SETTLEMENT): SettlementConfig {
+export function settlementConfig(
+  input: Partial<SettlementConfig>,
+  base: SettlementConfig = DEFAULT_SETTLEMENT,
+): SettlementConfig {
   for (const k of Object.keys(input)) {
-    if (!(KEYS as readonly string[]).includes(k)) throw new SettlementConfigError(`unknown settlement setting ${JSON.stringify(k)}: expected ${KEYS.join(', ')}`);
+    if (!(KEYS as readonly string[]).includes(k))
+      throw new SettlementConfigError(`unknown settlement setting ${JSON.stringify(k)}: expected ${KEYS.join(', ')}`);
   }
   const c: SettlementConfig = { ...base, ...input };
   for (const k of ['minedAfterMs', 'confirmedAfterMs'] as const) {
-    if (!Number.isSafeInteger(c[k]) || c[k] < 0) throw new SettlementConfigError(`${k} must be a non-negative integer, got ${String(c[k])}`);
+    if (!Number.isSafeInteger(c[k]) || c[k] < 0)
+      throw new SettlementConfigError(`${k} must be a non-negative integer, got ${String(c[k])}`);
   }
-  if (c.confirmedAfterMs < c.minedAfterMs) throw new SettlementConfigError(`confirmedAfterMs (${c.confirmedAfterMs}) must be >= minedAfterMs (${c.minedAfterMs})`);
+  if (c.confirmedAfterMs < c.minedAfterMs)
+    throw new SettlementConfigError(
+      `confirmedAfterMs (${c.confirmedAfterMs}) must be >= minedAfterMs (${c.minedAfterMs})`,
+    );
   if (typeof c.failFraction !== 'number' || !(c.failFraction >= 0 && c.failFraction <= 1)) {
     throw new SettlementConfigError(`failFraction must be in [0, 1], got ${String(c.failFraction)}`);
   }
@@ -56,17 +74,24 @@ export function settlementConfig(input: Partial<SettlementConfig>, base: Settlem
 }
 
 const SPEC_KEYS: Readonly<Record<string, keyof SettlementConfig>> = {
-  mined_ms: 'minedAfterMs', confirmed_ms: 'confirmedAfterMs', fail: 'failFraction',
+  mined_ms: 'minedAfterMs',
+  confirmed_ms: 'confirmedAfterMs',
+  fail: 'failFraction',
 };
 
 /** Parses the CLI form `mined_ms=2000,confirmed_ms=10000,fail=0.01` (any subset) over the defaults. */
 export function parseSettlementSpec(spec: string): SettlementConfig {
   const out: Record<string, number> = {};
-  for (const part of spec.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+  for (const part of spec
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')) {
     const m = /^([a-z_]+)=([0-9]+(?:\.[0-9]+)?)$/.exec(part);
     const key = m === null ? undefined : SPEC_KEYS[m[1] as string];
     if (m === null || key === undefined) {
-      throw new SettlementConfigError(`bad settlement item ${JSON.stringify(part)}: expected one of ${Object.keys(SPEC_KEYS).join(', ')} = a number`);
+      throw new SettlementConfigError(
+        `bad settlement item ${JSON.stringify(part)}: expected one of ${Object.keys(SPEC_KEYS).join(', ')} = a number`,
+      );
     }
     out[key] = Number(m[2]);
   }
@@ -127,7 +152,8 @@ export class Settlement {
     this.cfg = settlementConfig(opts.config ?? {});
     this.rng = new Rng(opts.seed).fork('settlement');
     this.capacity = opts.capacity ?? DEFAULT_SETTLEMENT_CAPACITY;
-    if (!Number.isSafeInteger(this.capacity) || this.capacity < 1) throw new SettlementConfigError(`bad capacity: ${String(this.capacity)}`);
+    if (!Number.isSafeInteger(this.capacity) || this.capacity < 1)
+      throw new SettlementConfigError(`bad capacity: ${String(this.capacity)}`);
     opts.fills.onRecorded = (t, legs) => this.onTrade(t, legs);
   }
 
@@ -143,7 +169,8 @@ export class Settlement {
 
   /** The next `n` tracked trades fail, whatever the draw. */
   failNext(n = 1): void {
-    if (!Number.isSafeInteger(n) || n < 0) throw new SettlementConfigError(`failNext must be a non-negative integer, got ${String(n)}`);
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new SettlementConfigError(`failNext must be a non-negative integer, got ${String(n)}`);
     this.forced += n;
   }
 
@@ -166,7 +193,11 @@ export class Settlement {
       if (r !== undefined) out.push(r);
     }
     // Drop evicted ids once they are the majority of the list.
-    if (out.length * 2 < ids.length) this.byOwner.set(owner, out.map((r) => r.trade.id));
+    if (out.length * 2 < ids.length)
+      this.byOwner.set(
+        owner,
+        out.map((r) => r.trade.id),
+      );
     return out;
   }
 
@@ -180,7 +211,10 @@ export class Settlement {
     const { tracked } = this.opts;
     if (!tracked(t.makerOwner) && !tracked(t.takerOwner)) return;
     let fails = this.rng.float() < this.cfg.failFraction;
-    if (this.forced > 0) { this.forced--; fails = true; }
+    if (this.forced > 0) {
+      this.forced--;
+      fails = true;
+    }
     const rec: Tracked = { trade: t, status: 'MATCHED', lastUpdateMs: t.timeMs, fails, legs };
     this.add(rec);
     this.stats.tracked++;

@@ -29,6 +29,7 @@
 //   (settlement.ts), `heartbeats` is the dead-man switch that cancels an account's live orders
 //   when its heartbeats stop (heartbeat.ts); both are cleared by close().
 import type { Clock } from '../../core/clock.js';
+import type { OrderType, Side } from '../../core/order.js';
 import { DAY_MS } from '../world/ids.js';
 import { InvariantError } from '../../core/errors.js';
 import { feeModelOf, type FeeModel } from '../../core/fees.js';
@@ -36,12 +37,27 @@ import { SCALE, type Micros, type Price } from '../../core/money.js';
 import type { ApiCredentials } from '../../exchange/auth/credentials.js';
 import type { Dialect } from '../../exchange/dialect.js';
 import {
-  MatchingEngine, type AccountBalances, type CancelResult, type OrderInput, type OrderRecord, type OrderStatus,
-  type OrderType, type Side, type SubmitResult,
+  MatchingEngine,
+  type AccountBalances,
+  type CancelResult,
+  type OrderInput,
+  type OrderRecord,
+  type OrderStatus,
+  type SubmitResult,
 } from '../engine/index.js';
 import {
-  generateWorld, LastTrades, PositionBook, PriceHistory, replayPast, TradeLog, WorldError, type MarketRec, type OutcomeIndex,
-  type Seed, type TokenRef, type World,
+  generateWorld,
+  LastTrades,
+  PositionBook,
+  PriceHistory,
+  replayPast,
+  TradeLog,
+  WorldError,
+  type MarketRec,
+  type OutcomeIndex,
+  type Seed,
+  type TokenRef,
+  type World,
 } from '../world/index.js';
 import { deriveWallet, serverSecretFor, TEST_ACCOUNT_COLLATERAL, type WalletKey } from './account.js';
 import { FillRecorder, WalletMap, type FillStats } from './fills.js';
@@ -144,9 +160,15 @@ export class Venue {
     this.dialect = opts.dialect;
     const startMs = opts.worldStartMs ?? Math.floor(opts.clock.now() / DAY_MS) * DAY_MS;
     this.world = generateWorld({
-      seed: opts.seed, markets: opts.markets, startMs, ...(opts.users === undefined ? {} : { users: opts.users }),
+      seed: opts.seed,
+      markets: opts.markets,
+      startMs,
+      ...(opts.users === undefined ? {} : { users: opts.users }),
     });
-    this.engine = new MatchingEngine({ clock: opts.clock, retainFinishedMs: opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS });
+    this.engine = new MatchingEngine({
+      clock: opts.clock,
+      retainFinishedMs: opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS,
+    });
     for (const m of this.world.markets) this.addMarket(m);
     this.positions = new PositionBook(this.world, (token) => this.engine.midpoint(token) ?? null);
     this.trades = new TradeLog(this.world);
@@ -155,26 +177,39 @@ export class Venue {
     this.history = new PriceHistory();
     this.lastTrades = new LastTrades();
     this.wallets = new WalletMap(this.world);
-    this.fills = new FillRecorder(
-      this.engine, this.wallets, this.positions, this.trades, this.lastTrades, (owner) => this.portfolioAccounts.has(owner),
+    this.fills = new FillRecorder(this.engine, this.wallets, this.positions, this.trades, this.lastTrades, (owner) =>
+      this.portfolioAccounts.has(owner),
     );
     this.detach = this.fills.attach();
     this.settlement = new Settlement({
-      clock: opts.clock, seed: opts.seed, engine: this.engine, fills: this.fills, positions: this.positions,
+      clock: opts.clock,
+      seed: opts.seed,
+      engine: this.engine,
+      fills: this.fills,
+      positions: this.positions,
       tracked: (owner) => this.portfolioAccounts.has(owner),
       ...(opts.settlement === undefined ? {} : { config: opts.settlement }),
     });
     this.heartbeats = new HeartbeatMonitor(opts.clock, this.engine, opts.seed, opts.heartbeatExpiryMs);
-    this.keys = new ApiKeyStore(opts.serverSecret ?? serverSecretFor(opts.seed), (address) => this.portfolioAccounts.add(Venue.ownerOf(address)));
+    this.keys = new ApiKeyStore(opts.serverSecret ?? serverSecretFor(opts.seed), (address) =>
+      this.portfolioAccounts.add(Venue.ownerOf(address)),
+    );
     const wallet = deriveWallet(opts.seed, 'test-account');
     this.account = { ...wallet, credentials: this.keys.issue(wallet.address, 0) };
     this.fund(wallet.address, opts.accountCollateral ?? TEST_ACCOUNT_COLLATERAL);
     const intensity = opts.flow ?? 'none';
     const factory = opts.flowFactory ?? driverFlowFactory;
-    this.flow = intensity === 'none'
-      ? new NoFlow()
-      : factory({ engine: this.engine, world: this.world, clock: opts.clock, seed: opts.seed, intensity });
-    this.sampler = new MidSampler(opts.clock, this.engine, this.world, this.history, opts.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS);
+    this.flow =
+      intensity === 'none'
+        ? new NoFlow()
+        : factory({ engine: this.engine, world: this.world, clock: opts.clock, seed: opts.seed, intensity });
+    this.sampler = new MidSampler(
+      opts.clock,
+      this.engine,
+      this.world,
+      this.history,
+      opts.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS,
+    );
   }
 
   private addMarket(m: MarketRec): void {
@@ -199,10 +234,12 @@ export class Venue {
   private feeModel(m: MarketRec): FeeModel {
     const f = m.fee;
     const model = feeModelOf(this.dialect.fees, {
-      makerBaseFeeBps: f.makerBaseFeeBps, takerBaseFeeBps: f.takerBaseFeeBps,
+      makerBaseFeeBps: f.makerBaseFeeBps,
+      takerBaseFeeBps: f.takerBaseFeeBps,
       feeDetails: { r: f.rate / SCALE, e: f.exponent, to: f.takerOnly },
     });
-    if (model === null) throw new InvariantError(`market ${m.conditionId}: fees that cannot be charged exactly (${JSON.stringify(f)})`);
+    if (model === null)
+      throw new InvariantError(`market ${m.conditionId}: fees that cannot be charged exactly (${JSON.stringify(f)})`);
     return model;
   }
 
@@ -344,7 +381,8 @@ export class Venue {
   resolve(conditionId: string, winner: OutcomeIndex): void {
     const m = this.need(conditionId);
     if (winner !== 0 && winner !== 1) throw new WorldError('WORLD_BAD_OUTCOME', `bad outcome index: ${String(winner)}`);
-    if (m.state.winner !== null) throw new WorldError('WORLD_ALREADY_RESOLVED', `market ${conditionId} is already resolved`);
+    if (m.state.winner !== null)
+      throw new WorldError('WORLD_ALREADY_RESOLVED', `market ${conditionId} is already resolved`);
     this.engine.resolve(m.conditionId, m.tokenIds[winner]);
     this.world.resolve(m.conditionId, winner, this.clock.now());
     this.flow.marketClosed(m.conditionId);
@@ -353,6 +391,11 @@ export class Venue {
   // ---- diagnostics -------------------------------------------------------------------------
 
   stats(): { orders: number; apiKeys: number; fills: FillStats; samples: number } {
-    return { orders: this.orders.size, apiKeys: this.keys.size, fills: { ...this.fills.stats }, samples: this.sampler.samples };
+    return {
+      orders: this.orders.size,
+      apiKeys: this.keys.size,
+      fills: { ...this.fills.stats },
+      samples: this.sampler.samples,
+    };
   }
 }

@@ -9,7 +9,13 @@ import { address, assetUrl, DAY_MS, MINUTE_MS, SIM_ASSET_BASE, Uniq } from './id
 import type { CommentRec, EventRec, ReactionRec, UserRec } from './model.js';
 import type { Rng } from './rng.js';
 import {
-  BIO_LINES, COMMENT_BODIES, COMMENT_OPENERS, PSEUDO_ADJECTIVES, PSEUDO_NOUNS, REACTION_TYPES, REPLY_BODIES,
+  BIO_LINES,
+  COMMENT_BODIES,
+  COMMENT_OPENERS,
+  PSEUDO_ADJECTIVES,
+  PSEUDO_NOUNS,
+  REACTION_TYPES,
+  REPLY_BODIES,
 } from './vocab.js';
 
 export function generateUsers(rng: Rng, count: number, nowMs: number): UserRec[] {
@@ -54,10 +60,24 @@ export function generateUsers(rng: Rng, count: number, nowMs: number): UserRec[]
   return users;
 }
 
-interface CommentIds { next: number }
+interface CommentIds {
+  next: number;
+}
 
-function reactions(rng: Rng, users: readonly UserRec[], afterMs: number, nowMs: number, ids: CommentIds): ReactionRec[] {
-  const n = rng.weighted<number>([[0, 5], [1, 3], [2, 2], [3, 1], [5, 1]]);
+function reactions(
+  rng: Rng,
+  users: readonly UserRec[],
+  afterMs: number,
+  nowMs: number,
+  ids: CommentIds,
+): ReactionRec[] {
+  const n = rng.weighted<number>([
+    [0, 5],
+    [1, 3],
+    [2, 2],
+    [3, 1],
+    [5, 1],
+  ]);
   const out: ReactionRec[] = [];
   for (let i = 0; i < n; i++) {
     ids.next += rng.int(1, 5);
@@ -73,22 +93,42 @@ function reactions(rng: Rng, users: readonly UserRec[], afterMs: number, nowMs: 
 }
 
 function makeComment(
-  rng: Rng, users: readonly UserRec[], event: EventRec, parent: { id: string; userIndex: number; createdAtMs: number } | null,
-  depth: number, nowMs: number, ids: CommentIds, reactionIds: CommentIds,
+  rng: Rng,
+  users: readonly UserRec[],
+  event: EventRec,
+  parent: { id: string; userIndex: number; createdAtMs: number } | null,
+  depth: number,
+  nowMs: number,
+  ids: CommentIds,
+  reactionIds: CommentIds,
 ): CommentRec {
   ids.next += rng.int(1, 9);
   const id = String(ids.next);
   const userIndex = rng.int(0, users.length - 1);
   const lo = parent === null ? event.createdAtMs : parent.createdAtMs;
-  const hi = Math.max(lo + MINUTE_MS, Math.min(nowMs, parent === null ? event.endDateMs : parent.createdAtMs + 2 * DAY_MS));
+  const hi = Math.max(
+    lo + MINUTE_MS,
+    Math.min(nowMs, parent === null ? event.endDateMs : parent.createdAtMs + 2 * DAY_MS),
+  );
   const createdAtMs = Math.min(nowMs, lo + rng.int(MINUTE_MS, Math.max(MINUTE_MS, hi - lo)));
   const updatedAtMs = rng.chance(0.1) ? Math.min(nowMs, createdAtMs + rng.int(1, 30) * MINUTE_MS) : createdAtMs;
   const body = parent === null ? `${rng.pick(COMMENT_OPENERS)} ${rng.pick(COMMENT_BODIES)}` : rng.pick(REPLY_BODIES);
   const self = { id, userIndex, createdAtMs };
   const maxReplies = depth === 0 ? 3 : depth === 1 ? 2 : 0;
-  const nReplies = maxReplies === 0 ? 0 : rng.weighted<number>([[0, 4], [1, 2], [2, 1], [3, 1]].filter(([k]) => (k ?? 0) <= maxReplies) as [number, number][]);
+  const nReplies =
+    maxReplies === 0
+      ? 0
+      : rng.weighted<number>(
+          [
+            [0, 4],
+            [1, 2],
+            [2, 1],
+            [3, 1],
+          ].filter(([k]) => (k ?? 0) <= maxReplies) as [number, number][],
+        );
   const replies: CommentRec[] = [];
-  for (let i = 0; i < nReplies; i++) replies.push(makeComment(rng, users, event, self, depth + 1, nowMs, ids, reactionIds));
+  for (let i = 0; i < nReplies; i++)
+    replies.push(makeComment(rng, users, event, self, depth + 1, nowMs, ids, reactionIds));
   const parentUser = parent === null ? undefined : users[parent.userIndex];
   return {
     id,
@@ -107,14 +147,33 @@ function makeComment(
 }
 
 /** Top-level comments (with nested replies) on events, busier on open events. */
-export function generateComments(rng: Rng, users: readonly UserRec[], events: readonly EventRec[], nowMs: number): CommentRec[] {
+export function generateComments(
+  rng: Rng,
+  users: readonly UserRec[],
+  events: readonly EventRec[],
+  nowMs: number,
+): CommentRec[] {
   if (users.length === 0) return [];
   const ids: CommentIds = { next: 1_000_000 };
   const reactionIds: CommentIds = { next: 5_000_000 };
   const out: CommentRec[] = [];
   for (const e of events) {
     const open = e.endDateMs > nowMs;
-    const n = rng.weighted<number>(open ? [[0, 2], [1, 3], [2, 3], [4, 2], [6, 1]] : [[0, 5], [1, 3], [2, 1]]);
+    const n = rng.weighted<number>(
+      open
+        ? [
+            [0, 2],
+            [1, 3],
+            [2, 3],
+            [4, 2],
+            [6, 1],
+          ]
+        : [
+            [0, 5],
+            [1, 3],
+            [2, 1],
+          ],
+    );
     for (let i = 0; i < n; i++) out.push(makeComment(rng, users, e, null, 0, nowMs, ids, reactionIds));
   }
   return out;

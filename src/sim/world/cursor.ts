@@ -1,15 +1,16 @@
-// Cursor paging of market listings (protocol.md §5): `next_cursor` is base64 of the decimal offset,
+// Cursor paging of market listings (docs/protocol.md §5): `next_cursor` is base64 of the decimal offset,
 // `MA==` (offset 0) for the first page, `LTE=` (−1) after the last page. Invariants kept here:
 // - encode/decode round-trip for every offset >= 0; only canonical cursors decode (standard base64
 //   with padding, of a decimal integer without sign or leading zeros, or of "-1");
 // - a page's next cursor is `LTE=` exactly when that page reaches the end of the listing, so a
 //   client that follows cursors sees every record once and stops.
+import { InvariantError } from '../../core/errors.js';
 
 export const FIRST_CURSOR = 'MA==';
 export const END_CURSOR = 'LTE=';
 
 export function encodeCursor(offset: number): string {
-  if (!Number.isSafeInteger(offset) || offset < -1) throw new RangeError(`bad cursor offset: ${String(offset)}`);
+  if (!Number.isSafeInteger(offset) || offset < -1) throw new InvariantError(`bad cursor offset: ${String(offset)}`);
   return Buffer.from(String(offset), 'ascii').toString('base64');
 }
 

@@ -16,13 +16,24 @@ import { SCALE, type Micros, type Price, type Shares } from '../../core/money.js
 import { clampToOrderRange } from '../../core/tick.js';
 import { generateComments, generateUsers } from './community.js';
 import { address, assetUrl, DAY_MS, hash64, HOUR_MS, MINUTE_MS, slugify, tokenId, Uniq } from './ids.js';
-import type { Category, EventRec, FeeRec, MarketRec, MarketState, OutcomeIndex, RewardsRec, SeriesRec, TagRec } from './model.js';
+import type {
+  Category,
+  EventRec,
+  FeeRec,
+  MarketRec,
+  MarketState,
+  OutcomeIndex,
+  RewardsRec,
+  SeriesRec,
+  TagRec,
+} from './model.js';
 import { generatePastTrades } from './past-trades.js';
 import { Rng, type Seed } from './rng.js';
 import { deriveStandings } from './standings.js';
 import { CATEGORY_WEIGHTS, HORIZON_DAYS, TEMPLATES, type EventDraft, type SeriesDraft } from './templates.js';
 import { CATEGORY_LABELS, TOPIC_TAGS } from './vocab.js';
 import { World, type WorldData } from './world.js';
+import { OptionError, InvariantError } from '../../core/errors.js';
 
 export interface WorldOptions {
   seed: Seed;
@@ -41,10 +52,13 @@ const CRYPTO_FEE: FeeRec = { rate: 70_000, exponent: 1, takerOnly: true, makerBa
 const SMALL_FEE: FeeRec = { rate: 25_000, exponent: 2, takerOnly: true, makerBaseFeeBps: 0, takerBaseFeeBps: 200 };
 
 function checkOptions(o: WorldOptions): { users: number } {
-  if (!Number.isSafeInteger(o.markets) || o.markets < 1 || o.markets > 100_000) throw new RangeError(`markets must be an integer from 1 to 100000, got ${String(o.markets)}`);
-  if (!Number.isSafeInteger(o.startMs) || o.startMs < Date.UTC(2001, 0, 1)) throw new RangeError(`startMs must be an epoch-ms integer, got ${String(o.startMs)}`);
+  if (!Number.isSafeInteger(o.markets) || o.markets < 1 || o.markets > 100_000)
+    throw new OptionError('SIM_OPTION', `markets must be an integer from 1 to 100000, got ${String(o.markets)}`);
+  if (!Number.isSafeInteger(o.startMs) || o.startMs < Date.UTC(2001, 0, 1))
+    throw new OptionError('SIM_OPTION', `startMs must be an epoch-ms integer, got ${String(o.startMs)}`);
   const users = o.users ?? Math.min(500, Math.max(20, o.markets));
-  if (!Number.isSafeInteger(users) || users < 1 || users > 100_000) throw new RangeError(`users must be an integer from 1 to 100000, got ${String(users)}`);
+  if (!Number.isSafeInteger(users) || users < 1 || users > 100_000)
+    throw new OptionError('SIM_OPTION', `users must be an integer from 1 to 100000, got ${String(users)}`);
   return { users };
 }
 
@@ -67,7 +81,12 @@ function generateTags(rng: Rng, nowMs: number): TagRec[] {
 }
 
 function pickStatus(rng: Rng): EventStatus {
-  return rng.weighted<EventStatus>([['open', 80], ['closed', 6], ['resolved', 9], ['archived', 5]]);
+  return rng.weighted<EventStatus>([
+    ['open', 80],
+    ['closed', 6],
+    ['resolved', 9],
+    ['archived', 5],
+  ]);
 }
 
 /** End of an event, on a whole hour as the public catalog's end dates are. */
@@ -81,7 +100,10 @@ function endTime(rng: Rng, category: Category, status: EventStatus, nowMs: numbe
 
 function tickFor(rng: Rng, p: number): Price {
   if (p < 0.04 || p > 0.96) return 1_000 as Price;
-  return rng.weighted<Price>([[10_000 as Price, 85], [1_000 as Price, 15]]);
+  return rng.weighted<Price>([
+    [10_000 as Price, 85],
+    [1_000 as Price, 15],
+  ]);
 }
 
 function rewardsFor(rng: Rng, status: EventStatus, negRisk: boolean, collateral: string): RewardsRec | null {
@@ -94,7 +116,11 @@ function rewardsFor(rng: Rng, status: EventStatus, negRisk: boolean, collateral:
   };
 }
 
-interface Counters { eventId: number; marketId: number; seriesId: number }
+interface Counters {
+  eventId: number;
+  marketId: number;
+  seriesId: number;
+}
 
 export function generateWorld(opts: WorldOptions): World {
   const { users: userCount } = checkOptions(opts);
@@ -152,7 +178,10 @@ export function generateWorld(opts: WorldOptions): World {
       ? endDateMs - rng.int(2 * DAY_MS, 120 * DAY_MS)
       : Math.min(nowMs - MINUTE_MS, endDateMs - 2 * HOUR_MS) - rng.int(0, 60 * DAY_MS);
     const creationDateMs = createdAtMs + rng.int(1_000, 10 * MINUTE_MS);
-    const updatedAtMs = Math.min(nowMs, finished ? endDateMs + rng.int(HOUR_MS, 2 * DAY_MS) : nowMs - rng.int(0, 6 * HOUR_MS));
+    const updatedAtMs = Math.min(
+      nowMs,
+      finished ? endDateMs + rng.int(HOUR_MS, 2 * DAY_MS) : nowMs - rng.int(0, 6 * HOUR_MS),
+    );
     counters.eventId += seqRng.int(1, 40);
     const slug = eventSlugs.suffix(slugify(draft.title));
     const negRisk = draft.negRisk && draft.markets.length > 1;
@@ -161,7 +190,7 @@ export function generateWorld(opts: WorldOptions): World {
     const tagLabels = [categoryLabel, ...draft.topicTags];
     const tagIds = tagLabels.map((l) => {
       const t = tagByLabel.get(l);
-      if (t === undefined) throw new RangeError(`template used an unknown tag label: ${l}`);
+      if (t === undefined) throw new InvariantError(`template used an unknown tag label: ${l}`);
       return t.id;
     });
     const seriesRec = draft.series === null ? null : seriesFor(draft.series, rng, createdAtMs);
@@ -187,13 +216,23 @@ export function generateWorld(opts: WorldOptions): World {
       }
       const state: MarketState = {
         tick,
-        minOrderSize: (rng.weighted<number>([[5, 70], [10, 15], [15, 10], [20, 5]]) * SCALE) as Shares,
+        minOrderSize: (rng.weighted<number>([
+          [5, 70],
+          [10, 15],
+          [15, 10],
+          [20, 5],
+        ]) * SCALE) as Shares,
         active: status !== 'archived',
         closed: finished,
         archived: status === 'archived',
         acceptingOrders: !finished && !rng.chance(0.02),
         enableOrderBook: !finished,
-        prices: winner === null ? [shown, (SCALE - shown) as Price] : winner === 0 ? [SCALE as Price, 0 as Price] : [0 as Price, SCALE as Price],
+        prices:
+          winner === null
+            ? [shown, (SCALE - shown) as Price]
+            : winner === 0
+              ? [SCALE as Price, 0 as Price]
+              : [0 as Price, SCALE as Price],
         winner,
         resolvedAtMs: winner === null ? null : resolvedAtMs,
         updatedAtMs: winner === null ? updatedAtMs : Math.max(updatedAtMs, resolvedAtMs),
@@ -236,7 +275,11 @@ export function generateWorld(opts: WorldOptions): World {
         rfqEnabled: rng.chance(0.2),
         takerOrderDelayEnabled: delayed,
         takerOrderDelayMs: delayed ? rng.pick([250, 500, 1000, 3000]) : 0,
-        orderAgeSeconds: rng.weighted<number>([[0, 80], [5, 15], [10, 5]]),
+        orderAgeSeconds: rng.weighted<number>([
+          [0, 80],
+          [5, 15],
+          [10, 5],
+        ]),
         screeningCheckEnabled: rng.chance(0.7),
         latentProbability: latent,
         state,

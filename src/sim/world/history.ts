@@ -10,11 +10,16 @@
 //   keeps the last sample of each fidelity-long bucket of time;
 // - errors use the {error} shape with data-style texts, status 400: `missing_field: market`,
 //   `unknown_field: <name>`, `invalid_field: <name>`; more than 20 batch markets or 500 last-trade
-//   tokens → `Payload exceeds the limit` (protocol.md §5); a token never sampled has an empty history.
-import { OddsmakerError } from '../../core/errors.js';
+//   tokens → `Payload exceeds the limit` (docs/protocol.md §5); a token never sampled has an empty history.
+import { OddsmakerError, OptionError } from '../../core/errors.js';
 import { formatMicros, SCALE, type Price } from '../../core/money.js';
 import type {
-  PriceHistoryInterval, WireLastTradePrice, WirePriceHistory, WirePriceHistoryBatch, WirePricePoint, WireSide,
+  PriceHistoryInterval,
+  WireLastTradePrice,
+  WirePriceHistory,
+  WirePriceHistoryBatch,
+  WirePricePoint,
+  WireSide,
 } from '../../exchange/wire.js';
 import { microsToNumber } from './numbers.js';
 import type { PriceFn } from './portfolio.js';
@@ -29,7 +34,13 @@ export class HistoryError extends OddsmakerError {
 
 export const INTERVALS: readonly PriceHistoryInterval[] = ['max', 'all', '1m', '1w', '1d', '6h', '1h'];
 const INTERVAL_SECONDS: Record<PriceHistoryInterval, number | null> = {
-  max: null, all: null, '1m': 30 * 86_400, '1w': 7 * 86_400, '1d': 86_400, '6h': 6 * 3_600, '1h': 3_600,
+  max: null,
+  all: null,
+  '1m': 30 * 86_400,
+  '1w': 7 * 86_400,
+  '1d': 86_400,
+  '6h': 6 * 3_600,
+  '1h': 3_600,
 };
 export const MAX_BATCH_MARKETS = 20;
 export const MAX_TOKENS_PER_CALL = 500;
@@ -59,9 +70,16 @@ class Ring {
     if (n > 0) {
       const last = this.timeAt(n - 1);
       if (t < last) throw new HistoryError('HISTORY_OUT_OF_ORDER', `sample at ${t} is older than the newest (${last})`);
-      if (t === last) { this.p[this.phys(n - 1)] = price; return; }
+      if (t === last) {
+        this.p[this.phys(n - 1)] = price;
+        return;
+      }
     }
-    if (n < this.cap) { this.t.push(t); this.p.push(price); return; }
+    if (n < this.cap) {
+      this.t.push(t);
+      this.p.push(price);
+      return;
+    }
     this.t[this.start] = t;
     this.p[this.start] = price;
     this.start = (this.start + 1) % this.cap;
@@ -73,7 +91,8 @@ class Ring {
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.timeAt(mid) < t) lo = mid + 1; else hi = mid;
+      if (this.timeAt(mid) < t) lo = mid + 1;
+      else hi = mid;
     }
     return lo;
   }
@@ -89,13 +108,18 @@ export class PriceHistory {
   private readonly rings = new Map<string, Ring>();
 
   constructor(private readonly capacityPerToken = 10_080) {
-    if (!Number.isSafeInteger(capacityPerToken) || capacityPerToken < 1) throw new RangeError(`bad capacity: ${String(capacityPerToken)}`);
+    if (!Number.isSafeInteger(capacityPerToken) || capacityPerToken < 1)
+      throw new OptionError('SIM_OPTION', `bad capacity: ${String(capacityPerToken)}`);
   }
 
   record(tokenId: string, timeMs: number, mid: Price): void {
-    if (!Number.isSafeInteger(mid) || mid < 0 || mid > SCALE) throw new HistoryError('HISTORY_BAD_PRICE', `bad midpoint: ${String(mid)}`);
+    if (!Number.isSafeInteger(mid) || mid < 0 || mid > SCALE)
+      throw new HistoryError('HISTORY_BAD_PRICE', `bad midpoint: ${String(mid)}`);
     let r = this.rings.get(tokenId);
-    if (r === undefined) { r = new Ring(this.capacityPerToken); this.rings.set(tokenId, r); }
+    if (r === undefined) {
+      r = new Ring(this.capacityPerToken);
+      this.rings.set(tokenId, r);
+    }
     r.push(Math.floor(timeMs / 1000), mid);
   }
 
@@ -121,7 +145,8 @@ export class PriceHistory {
       const bucket = Math.floor(t / w.fidelitySec);
       const point = { t, p: microsToNumber(r.priceAt(i)) };
       // Keep the last sample of each bucket.
-      if (bucket === lastBucket) out[out.length - 1] = point; else out.push(point);
+      if (bucket === lastBucket) out[out.length - 1] = point;
+      else out.push(point);
       lastBucket = bucket;
     }
     return out;
@@ -132,8 +157,14 @@ export class PriceHistory {
     return runQuery(() => {
       const p = new Params(q, DATA_STYLE).only(['market', 'startTs', 'endTs', 'interval', 'fidelity']);
       const market = p.required('market');
-      const w = window(p.int('startTs', { min: 0 }), p.int('endTs', { min: 0 }), p.oneOf('interval', INTERVALS),
-        p.int('fidelity', { min: 1, max: 525_600 }, 1), nowMs, ['startTs', 'endTs']);
+      const w = window(
+        p.int('startTs', { min: 0 }),
+        p.int('endTs', { min: 0 }),
+        p.oneOf('interval', INTERVALS),
+        p.int('fidelity', { min: 1, max: 525_600 }, 1),
+        nowMs,
+        ['startTs', 'endTs'],
+      );
       return { history: this.points(market, w) };
     });
   }
@@ -148,19 +179,32 @@ export class PriceHistory {
       }
       const markets = b['markets'];
       if (markets === undefined) fail(DATA_STYLE.missing('markets'));
-      if (!Array.isArray(markets) || markets.length === 0 || !markets.every((m): m is string => typeof m === 'string' && m !== '')) {
+      if (
+        !Array.isArray(markets) ||
+        markets.length === 0 ||
+        !markets.every((m): m is string => typeof m === 'string' && m !== '')
+      ) {
         fail(DATA_STYLE.invalid('markets', 'non-empty array of token ids'));
       }
       if (markets.length > MAX_BATCH_MARKETS) fail(dataError(400, 'Payload exceeds the limit'));
       const num = (k: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined => {
         const v = b[k];
         if (v === undefined) return undefined;
-        if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) fail(DATA_STYLE.invalid(k, 'integer'));
+        if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max)
+          fail(DATA_STYLE.invalid(k, 'integer'));
         return v;
       };
       const iv = b['interval'];
-      if (iv !== undefined && (typeof iv !== 'string' || !(INTERVALS as readonly string[]).includes(iv))) fail(DATA_STYLE.invalid('interval', 'interval'));
-      const w = window(num('start_ts', 0), num('end_ts', 0), iv as PriceHistoryInterval | undefined, num('fidelity', 1, 525_600) ?? 1, nowMs, ['start_ts', 'end_ts']);
+      if (iv !== undefined && (typeof iv !== 'string' || !(INTERVALS as readonly string[]).includes(iv)))
+        fail(DATA_STYLE.invalid('interval', 'interval'));
+      const w = window(
+        num('start_ts', 0),
+        num('end_ts', 0),
+        iv as PriceHistoryInterval | undefined,
+        num('fidelity', 1, 525_600) ?? 1,
+        nowMs,
+        ['start_ts', 'end_ts'],
+      );
       const history: Record<string, WirePricePoint[]> = {};
       for (const m of markets) history[m] = this.points(m, w);
       return { history };
@@ -169,17 +213,23 @@ export class PriceHistory {
 }
 
 function window(
-  startTs: number | undefined, endTs: number | undefined, interval: PriceHistoryInterval | undefined, fidelityMin: number,
-  nowMs: number, names: readonly [string, string],
+  startTs: number | undefined,
+  endTs: number | undefined,
+  interval: PriceHistoryInterval | undefined,
+  fidelityMin: number,
+  nowMs: number,
+  names: readonly [string, string],
 ): Window {
   const fidelitySec = fidelityMin * 60;
   if (interval !== undefined) {
-    if (startTs !== undefined || endTs !== undefined) fail(DATA_STYLE.invalid('interval', `not with ${names[0]}/${names[1]}`));
+    if (startTs !== undefined || endTs !== undefined)
+      fail(DATA_STYLE.invalid('interval', `not with ${names[0]}/${names[1]}`));
     const dur = INTERVAL_SECONDS[interval];
     const nowSec = Math.floor(nowMs / 1000);
     return { fromSec: dur === null ? -Infinity : nowSec - dur, toSec: nowSec, fidelitySec };
   }
-  if (startTs !== undefined && endTs !== undefined && startTs > endTs) fail(DATA_STYLE.invalid(names[0], `after ${names[1]}`));
+  if (startTs !== undefined && endTs !== undefined && startTs > endTs)
+    fail(DATA_STYLE.invalid(names[0], `after ${names[1]}`));
   return { fromSec: startTs ?? -Infinity, toSec: endTs ?? Infinity, fidelitySec };
 }
 
@@ -194,7 +244,8 @@ export class LastTrades {
 
   /** Records a trade; an older trade than the one kept does not replace it. */
   record(tokenId: string, price: Price, side: WireSide, timeMs: number): void {
-    if (!Number.isSafeInteger(price) || price < 0 || price > SCALE) throw new HistoryError('HISTORY_BAD_PRICE', `bad trade price: ${String(price)}`);
+    if (!Number.isSafeInteger(price) || price < 0 || price > SCALE)
+      throw new HistoryError('HISTORY_BAD_PRICE', `bad trade price: ${String(price)}`);
     const prev = this.last.get(tokenId);
     if (prev !== undefined && prev.timeMs > timeMs) return;
     this.last.set(tokenId, { price, side, timeMs });
@@ -216,7 +267,12 @@ export class LastTrades {
    */
   lastTradesPrices(body: unknown): QueryResult<WireLastTradePrice[]> {
     return runQuery(() => {
-      if (!Array.isArray(body) || !body.every((x) => typeof x === 'object' && x !== null && typeof (x as Record<string, unknown>)['token_id'] === 'string')) {
+      if (
+        !Array.isArray(body) ||
+        !body.every(
+          (x) => typeof x === 'object' && x !== null && typeof (x as Record<string, unknown>)['token_id'] === 'string',
+        )
+      ) {
         fail(dataError(400, 'Invalid payload'));
       }
       if (body.length > MAX_TOKENS_PER_CALL) fail(dataError(400, 'Payload exceeds the limit'));

@@ -5,6 +5,7 @@
 //   its top bit set, as large as real outcome-token ids), slugs lower-case ASCII words joined by '-';
 // - `Uniq` guarantees uniqueness within one world (a repeat is redrawn or suffixed, deterministically).
 import type { Rng } from './rng.js';
+import { InvariantError } from '../../core/errors.js';
 
 export const SIM_ASSET_BASE = 'https://sim.oddsmaker.invalid';
 
@@ -30,9 +31,12 @@ export class Uniq {
   draw(make: () => string): string {
     for (let i = 0; i < 1000; i++) {
       const v = make();
-      if (!this.seen.has(v)) { this.seen.add(v); return v; }
+      if (!this.seen.has(v)) {
+        this.seen.add(v);
+        return v;
+      }
     }
-    throw new RangeError('could not draw a unique value in 1000 attempts');
+    throw new InvariantError('could not draw a unique value in 1000 attempts');
   }
 
   /** base, base-2, base-3, … : the first not seen yet. */

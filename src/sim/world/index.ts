@@ -42,9 +42,24 @@ export * from './query-markets.js';
 export * from './query-events.js';
 export * from './query-comments.js';
 export * from './query-leaderboard.js';
-export { PositionBook, PortfolioError, toWirePosition, toWireClosedPosition, type Fill, type PriceFn, type PositionView } from './portfolio.js';
+export {
+  PositionBook,
+  PortfolioError,
+  toWirePosition,
+  toWireClosedPosition,
+  type Fill,
+  type PriceFn,
+  type PositionView,
+} from './portfolio.js';
 export * from './query-positions.js';
 export { TradeLog } from './trades.js';
 export { generatePastTrades, LOT } from './past-trades.js';
-export { deriveStandings, LEADERBOARD_WINDOW_MS, pastFill, replayPast, type Holding, type Standings } from './standings.js';
+export {
+  deriveStandings,
+  LEADERBOARD_WINDOW_MS,
+  pastFill,
+  replayPast,
+  type Holding,
+  type Standings,
+} from './standings.js';
 export { PriceHistory, LastTrades, HistoryError, type LastTrade } from './history.js';

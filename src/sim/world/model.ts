@@ -10,7 +10,15 @@ import type { Micros, Price, Shares } from '../../core/money.js';
 
 /** Categories of the world; the leaderboard's categories are these upper-cased plus OVERALL. */
 export const CATEGORIES = [
-  'politics', 'sports', 'crypto', 'finance', 'culture', 'mentions', 'weather', 'economics', 'tech',
+  'politics',
+  'sports',
+  'crypto',
+  'finance',
+  'culture',
+  'mentions',
+  'weather',
+  'economics',
+  'tech',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -40,7 +48,7 @@ export interface SeriesRec {
   readonly updatedAtMs: number;
 }
 
-/** Liquidity rewards of a market (protocol.md §6). */
+/** Liquidity rewards of a market (docs/protocol.md §6). */
 export interface RewardsRec {
   /** Collateral address the rewards are paid in. */
   readonly assetAddress: string;
@@ -208,7 +216,16 @@ export interface CommentRec {
 }
 
 export const LEADERBOARD_CATEGORIES = [
-  'OVERALL', 'POLITICS', 'SPORTS', 'CRYPTO', 'FINANCE', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH',
+  'OVERALL',
+  'POLITICS',
+  'SPORTS',
+  'CRYPTO',
+  'FINANCE',
+  'CULTURE',
+  'MENTIONS',
+  'WEATHER',
+  'ECONOMICS',
+  'TECH',
 ] as const;
 export const LEADERBOARD_PERIODS = ['DAY', 'WEEK', 'MONTH', 'ALL'] as const;
 export type LeaderboardCategoryName = (typeof LEADERBOARD_CATEGORIES)[number];

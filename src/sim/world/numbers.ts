@@ -5,10 +5,11 @@
 //   (shortest round-trip form) for every value below 10^15 millionths, far above any real amount;
 // - ratios (percentages) are computed exactly on integers with a named rounding before conversion.
 import { divRound, SCALE } from '../../core/money.js';
+import { InvariantError } from '../../core/errors.js';
 
 /** 520000 → 0.52 (exact decimal as printed by JSON.stringify). */
 export function microsToNumber(v: number): number {
-  if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${String(v)}`);
+  if (!Number.isSafeInteger(v)) throw new InvariantError(`not a safe integer: ${String(v)}`);
   return v / SCALE;
 }
 

@@ -47,9 +47,18 @@ function tradable(rng: Rng, m: MarketRec, nowMs: number): Tradable | null {
   const latent = m.latentProbability / SCALE;
   const p0 = Math.min(0.97, Math.max(0.03, latent + rng.normal(0, 0.12)));
   const winner = m.state.winner;
-  const p1 = winner === null ? m.state.prices[0] / SCALE : winner === 0 ? 0.8 + 0.19 * rng.float() : 0.01 + 0.19 * rng.float();
+  const p1 =
+    winner === null ? m.state.prices[0] / SCALE : winner === 0 ? 0.8 + 0.19 * rng.float() : 0.01 + 0.19 * rng.float();
   const f = m.fee;
-  return { market: m, from, to, p0, p1, wobble: 0.02 + 0.06 * rng.float(), feeFree: f.rate === 0 && f.makerBaseFeeBps === 0 && f.takerBaseFeeBps === 0 };
+  return {
+    market: m,
+    from,
+    to,
+    p0,
+    p1,
+    wobble: 0.02 + 0.06 * rng.float(),
+    feeFree: f.rate === 0 && f.makerBaseFeeBps === 0 && f.takerBaseFeeBps === 0,
+  };
 }
 
 /** The token's price at time t: on the path, wobbling most mid-way, on the tick. */
@@ -76,17 +85,47 @@ function partialLots(rng: Rng, lots: number, basis: number): number | null {
   return (lots / g) * rng.int(1, g - 1);
 }
 
-interface Draft { readonly trade: PastTrade; readonly order: number }
+interface Draft {
+  readonly trade: PastTrade;
+  readonly order: number;
+}
 
-function positionLife(rng: Rng, userIndex: number, x: Tradable, outcome: OutcomeIndex, lotScale: number, out: PastTrade[]): void {
+function positionLife(
+  rng: Rng,
+  userIndex: number,
+  x: Tradable,
+  outcome: OutcomeIndex,
+  lotScale: number,
+  out: PastTrade[],
+): void {
   const span = x.to - x.from;
   // Later openings are likelier, so the day, week and month boards have traders.
   const start = x.from + Math.floor((span * Math.sqrt(rng.float())) / SEC) * SEC;
-  const buys = rng.weighted<number>([[1, 5], [2, 3], [3, 2], [4, 1]]);
+  const buys = rng.weighted<number>([
+    [1, 5],
+    [2, 3],
+    [3, 2],
+    [4, 1],
+  ]);
   const resolved = x.market.state.winner !== null;
-  const exit = rng.weighted<'hold' | 'partial' | 'out'>(resolved ? [['hold', 50], ['partial', 15], ['out', 35]] : [['hold', 45], ['partial', 15], ['out', 40]]);
+  const exit = rng.weighted<'hold' | 'partial' | 'out'>(
+    resolved
+      ? [
+          ['hold', 50],
+          ['partial', 15],
+          ['out', 35],
+        ]
+      : [
+          ['hold', 45],
+          ['partial', 15],
+          ['out', 40],
+        ],
+  );
   const sells = exit === 'hold' ? 0 : exit === 'partial' ? 1 : rng.int(1, 2);
-  const times = Array.from({ length: buys + sells }, () => start + Math.floor(((x.to - start) * rng.float()) / SEC) * SEC).sort((a, b) => a - b);
+  const times = Array.from(
+    { length: buys + sells },
+    () => start + Math.floor(((x.to - start) * rng.float()) / SEC) * SEC,
+  ).sort((a, b) => a - b);
   const role = (): 'maker' | 'taker' => (x.feeFree && rng.chance(0.5) ? 'taker' : 'maker');
   const m = x.market;
   let lots = 0;
@@ -97,7 +136,16 @@ function positionLife(rng: Rng, userIndex: number, x: Tradable, outcome: Outcome
     const n = lotScale * rng.int(1, 20);
     lots += n;
     basis += (price / 1_000) * n * CENT; // price × n lots, exact: price is a multiple of 0.001
-    out.push({ userIndex, marketIndex: m.index, outcomeIndex: outcome, side: 'BUY', price, size: (n * LOT) as Shares, timeMs: t, role: role() });
+    out.push({
+      userIndex,
+      marketIndex: m.index,
+      outcomeIndex: outcome,
+      side: 'BUY',
+      price,
+      size: (n * LOT) as Shares,
+      timeMs: t,
+      role: role(),
+    });
   }
   for (let i = 0; i < sells; i++) {
     const t = times[buys + i] ?? x.to;
@@ -107,29 +155,44 @@ function positionLife(rng: Rng, userIndex: number, x: Tradable, outcome: Outcome
       if (exit === 'partial') return;
       continue; // no exact split: the next (last) sell sells out
     }
-    basis -= ((basis / CENT) * n / lots) * CENT; // exact: partialLots chose n so that lots divides it
+    basis -= (((basis / CENT) * n) / lots) * CENT; // exact: partialLots chose n so that lots divides it
     lots -= n;
     out.push({
-      userIndex, marketIndex: m.index, outcomeIndex: outcome, side: 'SELL', price: priceAt(rng, x, t, outcome), size: (n * LOT) as Shares, timeMs: t, role: role(),
+      userIndex,
+      marketIndex: m.index,
+      outcomeIndex: outcome,
+      side: 'SELL',
+      price: priceAt(rng, x, t, outcome),
+      size: (n * LOT) as Shares,
+      timeMs: t,
+      role: role(),
     });
   }
 }
 
 /** The world's past trades in time order (see the header). */
-export function generatePastTrades(rng: Rng, markets: readonly MarketRec[], users: readonly UserRec[], nowMs: number): PastTrade[] {
+export function generatePastTrades(
+  rng: Rng,
+  markets: readonly MarketRec[],
+  users: readonly UserRec[],
+  nowMs: number,
+): PastTrade[] {
   const byCategory = new Map<Category, Tradable[]>();
   for (const m of markets) {
     const x = tradable(rng.fork(`market/${m.index}`), m, nowMs);
     if (x === null) continue;
     const list = byCategory.get(m.category);
-    if (list === undefined) byCategory.set(m.category, [x]); else list.push(x);
+    if (list === undefined) byCategory.set(m.category, [x]);
+    else list.push(x);
   }
   if (byCategory.size === 0) return [];
   const drafts: Draft[] = [];
   for (const u of users) {
     const r = rng.fork(`user/${u.index}`);
     const favourites = new Set<Category>(r.sample(CATEGORIES, r.int(1, 3)));
-    const weights = [...byCategory.entries()].map(([c, list]) => [list, list.length * (favourites.has(c) ? 10 : 1)] as const);
+    const weights = [...byCategory.entries()].map(
+      ([c, list]) => [list, list.length * (favourites.has(c) ? 10 : 1)] as const,
+    );
     const a = r.float();
     const positions = 1 + Math.floor(14 * a * a * a) + r.int(0, 3);
     const lotScale = 1 + Math.floor(200 * r.float() ** 5);

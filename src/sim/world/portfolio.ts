@@ -33,6 +33,10 @@
 // `asset` is `<condition_id>:<outcome_index>` as §2.11 says (the public exchange puts the token id
 // there); `oppositeAsset` uses the same form for the other outcome.
 // All money is integer millionths; products through mulMicros, quotients through divRound.
+// Why not src/core/pnl.ts (our one PnL): this book models what the exchange's data API reports for
+// every wallet (§2.11, §2.12), in its conventions, not our accounting: fees are capitalised into
+// the basis, an oversell is refused, claims and redemptions are its own records. The daemon's
+// ledger and the paper venue's positions use the core.
 import { OddsmakerError } from '../../core/errors.js';
 import { divMicros, divRound, mulMicros, SCALE, type Micros, type Price, type Shares } from '../../core/money.js';
 import type { WireClosedPosition, WirePosition, WireSide } from '../../exchange/wire.js';
@@ -107,7 +111,8 @@ export interface PositionView {
 }
 
 function checkInt(v: number, what: string, min: number, max = Number.MAX_SAFE_INTEGER): void {
-  if (!Number.isSafeInteger(v) || v < min || v > max) throw new PortfolioError('PORTFOLIO_BAD_FILL', `${what} out of range: ${String(v)}`);
+  if (!Number.isSafeInteger(v) || v < min || v > max)
+    throw new PortfolioError('PORTFOLIO_BAD_FILL', `${what} out of range: ${String(v)}`);
 }
 
 export class PositionBook {
@@ -116,7 +121,10 @@ export class PositionBook {
   private readonly byUser = new Map<string, PositionState[]>();
   private seq = 0;
 
-  constructor(private readonly world: World, private readonly priceOf: PriceFn = () => null) {}
+  constructor(
+    private readonly world: World,
+    private readonly priceOf: PriceFn = () => null,
+  ) {}
 
   private get(user: string, tokenId: string): PositionState | undefined {
     return this.positions.get(user)?.get(tokenId);
@@ -127,14 +135,25 @@ export class PositionBook {
     const found = this.get(user, tokenId);
     if (found !== undefined) return found;
     const p: PositionState = {
-      seq: this.seq++, user, tokenId, market, outcomeIndex,
-      size: 0 as Shares, costBasis: 0 as Micros, totalBought: 0 as Shares, boughtCost: 0 as Micros, realized: 0 as Micros,
-      lastFillMs: 0, closedAtMs: null,
+      seq: this.seq++,
+      user,
+      tokenId,
+      market,
+      outcomeIndex,
+      size: 0 as Shares,
+      costBasis: 0 as Micros,
+      totalBought: 0 as Shares,
+      boughtCost: 0 as Micros,
+      realized: 0 as Micros,
+      lastFillMs: 0,
+      closedAtMs: null,
     };
     const mine = this.positions.get(user);
-    if (mine === undefined) this.positions.set(user, new Map([[tokenId, p]])); else mine.set(tokenId, p);
+    if (mine === undefined) this.positions.set(user, new Map([[tokenId, p]]));
+    else mine.set(tokenId, p);
     const list = this.byUser.get(user);
-    if (list === undefined) this.byUser.set(user, [p]); else list.push(p);
+    if (list === undefined) this.byUser.set(user, [p]);
+    else list.push(p);
     return p;
   }
 
@@ -158,13 +177,17 @@ export class PositionBook {
     checkInt(f.size, 'size', 1);
     checkInt(f.feeMicros, 'fee', 0);
     checkInt(f.timeMs, 'time', 0);
-    if (f.side !== 'BUY' && f.side !== 'SELL') throw new PortfolioError('PORTFOLIO_BAD_FILL', `bad side: ${String(f.side)}`);
+    if (f.side !== 'BUY' && f.side !== 'SELL')
+      throw new PortfolioError('PORTFOLIO_BAD_FILL', `bad side: ${String(f.side)}`);
     const user = f.user.toLowerCase();
     const notional = mulMicros(f.price, f.size, 'half-even');
     if (f.side === 'SELL') {
       const held = this.get(user, f.tokenId)?.size ?? 0;
       if (f.size > held) {
-        throw new PortfolioError('PORTFOLIO_OVERSELL', `sell of ${f.size / SCALE} exceeds the ${held / SCALE} shares held of token ${f.tokenId}`);
+        throw new PortfolioError(
+          'PORTFOLIO_OVERSELL',
+          `sell of ${f.size / SCALE} exceeds the ${held / SCALE} shares held of token ${f.tokenId}`,
+        );
       }
     }
     const p = this.open(user, ref.market, ref.outcomeIndex);
@@ -177,9 +200,10 @@ export class PositionBook {
       p.closedAtMs = null;
       return 0;
     }
-    const released = f.size === p.size
-      ? p.costBasis
-      : Number(divRound(BigInt(p.costBasis) * BigInt(f.size), BigInt(p.size), 'half-even'));
+    const released =
+      f.size === p.size
+        ? p.costBasis
+        : Number(divRound(BigInt(p.costBasis) * BigInt(f.size), BigInt(p.size), 'half-even'));
     p.realized = (p.realized + notional - f.feeMicros - released) as Micros;
     p.costBasis = (p.costBasis - released) as Micros;
     p.size = (p.size - f.size) as Shares;
@@ -196,12 +220,17 @@ export class PositionBook {
     const user = f.user.toLowerCase();
     const ref = this.world.token(f.tokenId);
     if (ref === undefined) throw new PortfolioError('PORTFOLIO_UNKNOWN_TOKEN', `unknown token ${f.tokenId}`);
-    if (ref.market.state.winner !== null) throw new PortfolioError('PORTFOLIO_MARKET_RESOLVED', `market ${f.conditionId} is resolved`);
+    if (ref.market.state.winner !== null)
+      throw new PortfolioError('PORTFOLIO_MARKET_RESOLVED', `market ${f.conditionId} is resolved`);
     const p = this.get(user, f.tokenId);
     if (p === undefined) throw new PortfolioError('PORTFOLIO_BAD_FILL', `no position of ${user} in token ${f.tokenId}`);
     const notional = mulMicros(f.price, f.size, 'half-even');
     if (f.side === 'BUY') {
-      if (f.size > p.size) throw new PortfolioError('PORTFOLIO_OVERSELL', `revert of a buy of ${f.size / SCALE} exceeds the ${p.size / SCALE} shares held`);
+      if (f.size > p.size)
+        throw new PortfolioError(
+          'PORTFOLIO_OVERSELL',
+          `revert of a buy of ${f.size / SCALE} exceeds the ${p.size / SCALE} shares held`,
+        );
       const cost = notional + f.feeMicros;
       p.size = (p.size - f.size) as Shares;
       p.costBasis = (p.costBasis - cost) as Micros;
@@ -224,7 +253,8 @@ export class PositionBook {
   redeem(user: string, conditionId: string, timeMs: number): Micros {
     const m = this.world.marketByCondition(conditionId);
     if (m === undefined) throw new PortfolioError('PORTFOLIO_UNKNOWN_MARKET', `unknown market ${conditionId}`);
-    if (m.state.winner === null) throw new PortfolioError('PORTFOLIO_NOT_RESOLVED', `market ${conditionId} is not resolved`);
+    if (m.state.winner === null)
+      throw new PortfolioError('PORTFOLIO_NOT_RESOLVED', `market ${conditionId} is not resolved`);
     let paid = 0;
     for (const i of [0, 1] as const) {
       const p = this.get(user.toLowerCase(), m.tokenIds[i]);
@@ -361,12 +391,32 @@ export function toWirePosition(v: PositionView): WirePosition {
   // Table order of §2.11: negativeRisk follows mergeable. Listed field by field: an object
   // rest/spread here cost 30x more than the literal.
   return {
-    proxyWallet: b.proxyWallet, asset: b.asset, conditionId: b.conditionId,
-    size: b.size, avgPrice: b.avgPrice, initialValue: b.initialValue, currentValue: b.currentValue, cashPnl: b.cashPnl,
-    percentPnl: b.percentPnl, totalBought: b.totalBought, realizedPnl: b.realizedPnl, percentRealizedPnl: b.percentRealizedPnl,
-    curPrice: b.curPrice, redeemable: b.redeemable, mergeable: b.mergeable, negativeRisk: v.market.negRisk,
-    title: b.title, slug: b.slug, icon: b.icon, eventSlug: b.eventSlug, outcome: b.outcome, oppositeOutcome: b.oppositeOutcome,
-    oppositeAsset: b.oppositeAsset, outcomeIndex: b.outcomeIndex, timestamp: b.timestamp, endDate: b.endDate,
+    proxyWallet: b.proxyWallet,
+    asset: b.asset,
+    conditionId: b.conditionId,
+    size: b.size,
+    avgPrice: b.avgPrice,
+    initialValue: b.initialValue,
+    currentValue: b.currentValue,
+    cashPnl: b.cashPnl,
+    percentPnl: b.percentPnl,
+    totalBought: b.totalBought,
+    realizedPnl: b.realizedPnl,
+    percentRealizedPnl: b.percentRealizedPnl,
+    curPrice: b.curPrice,
+    redeemable: b.redeemable,
+    mergeable: b.mergeable,
+    negativeRisk: v.market.negRisk,
+    title: b.title,
+    slug: b.slug,
+    icon: b.icon,
+    eventSlug: b.eventSlug,
+    outcome: b.outcome,
+    oppositeOutcome: b.oppositeOutcome,
+    oppositeAsset: b.oppositeAsset,
+    outcomeIndex: b.outcomeIndex,
+    timestamp: b.timestamp,
+    endDate: b.endDate,
   };
 }
 

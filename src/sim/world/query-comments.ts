@@ -8,7 +8,18 @@
 //   numeric id, so paging is stable; each comment carries its whole nested reply tree.
 import type { WireComment } from '../../exchange/wire.js';
 import type { CommentRec } from './model.js';
-import { CATALOG_STYLE, catalogBadRequest, catalogNotFound, fail, isAddress, page, Params, runQuery, type QueryResult, type RawQuery } from './query.js';
+import {
+  CATALOG_STYLE,
+  catalogBadRequest,
+  catalogNotFound,
+  fail,
+  isAddress,
+  page,
+  Params,
+  runQuery,
+  type QueryResult,
+  type RawQuery,
+} from './query.js';
 import { toWireComment } from './render-catalog.js';
 import type { World } from './world.js';
 

@@ -18,13 +18,34 @@
 //   default 5; each list in catalog order (events and tags by id, profiles by creation).
 import type { WireEvent, WireEventFull, WirePublicSearch, WireTag } from '../../exchange/wire.js';
 import type { EventRec, MarketRec } from './model.js';
-import { CATALOG_STYLE, catalogBadRequest, catalogNotFound, fail, isAddress, isConditionId, page, Params, runQuery, type QueryResult, type RawQuery } from './query.js';
+import {
+  CATALOG_STYLE,
+  catalogBadRequest,
+  catalogNotFound,
+  fail,
+  isAddress,
+  isConditionId,
+  page,
+  Params,
+  runQuery,
+  type QueryResult,
+  type RawQuery,
+} from './query.js';
 import { toWireEvent, toWireEventFull, toWirePublicSearchProfile, toWireTag } from './render-catalog.js';
 import type { World } from './world.js';
 
 export const SITE_ID = 'oddsmaker-sim';
 
-export const EVENT_ORDER_COLUMNS = ['id', 'slug', 'title', 'ticker', 'startDate', 'endDate', 'createdAt', 'updatedAt'] as const;
+export const EVENT_ORDER_COLUMNS = [
+  'id',
+  'slug',
+  'title',
+  'ticker',
+  'startDate',
+  'endDate',
+  'createdAt',
+  'updatedAt',
+] as const;
 export type EventOrderColumn = (typeof EVENT_ORDER_COLUMNS)[number];
 
 const CATALOG_LIMIT = { min: 1, max: 100 } as const;
@@ -35,7 +56,8 @@ function creatorScope(p: Params): (e: EventRec) => boolean {
   const c = p.string('creator');
   if (c === undefined || c === '') return () => true;
   if (c.startsWith('0x')) {
-    if (!isAddress(c)) fail(catalogBadRequest('invalid creator: must be a wallet address (0x + 40 hex) or a site identifier'));
+    if (!isAddress(c))
+      fail(catalogBadRequest('invalid creator: must be a wallet address (0x + 40 hex) or a site identifier'));
     const lc = c.toLowerCase();
     return (e) => e.creator === lc;
   }
@@ -44,14 +66,22 @@ function creatorScope(p: Params): (e: EventRec) => boolean {
 
 function sortKey(world: World, e: EventRec, col: EventOrderColumn): number | string {
   switch (col) {
-    case 'id': return Number(e.id);
-    case 'slug': return e.slug;
-    case 'title': return e.title;
-    case 'ticker': return e.ticker;
-    case 'startDate': return e.startDateMs;
-    case 'endDate': return e.endDateMs;
-    case 'createdAt': return e.createdAtMs;
-    case 'updatedAt': return world.eventUpdatedAtMs(e);
+    case 'id':
+      return Number(e.id);
+    case 'slug':
+      return e.slug;
+    case 'title':
+      return e.title;
+    case 'ticker':
+      return e.ticker;
+    case 'startDate':
+      return e.startDateMs;
+    case 'endDate':
+      return e.endDateMs;
+    case 'createdAt':
+      return e.createdAtMs;
+    case 'updatedAt':
+      return world.eventUpdatedAtMs(e);
   }
 }
 
@@ -62,8 +92,19 @@ function compare(a: number | string, b: number | string): number {
 export function listEvents(world: World, q: RawQuery): QueryResult<WireEvent[]> {
   return runQuery(() => {
     const p = new Params(q, CATALOG_STYLE).only([
-      'limit', 'offset', 'active', 'closed', 'archived', 'tag', 'tag_id', 'tag_slug', 'series_slug', 'slug',
-      'order', 'ascending', 'creator',
+      'limit',
+      'offset',
+      'active',
+      'closed',
+      'archived',
+      'tag',
+      'tag_id',
+      'tag_slug',
+      'series_slug',
+      'slug',
+      'order',
+      'ascending',
+      'creator',
     ]);
     const limit = p.int('limit', CATALOG_LIMIT, 20);
     const offset = p.int('offset', OFFSET, 0);
@@ -85,7 +126,9 @@ export function listEvents(world: World, q: RawQuery): QueryResult<WireEvent[]> 
     const order: EventOrderColumn[] = [];
     for (const col of orderText === undefined ? ['id'] : orderText.split(',').map((s) => s.trim())) {
       if (!(EVENT_ORDER_COLUMNS as readonly string[]).includes(col)) {
-        fail(catalogBadRequest(`invalid order: unknown sort column "${col}"; allowed: ${EVENT_ORDER_COLUMNS.join(', ')}`));
+        fail(
+          catalogBadRequest(`invalid order: unknown sort column "${col}"; allowed: ${EVENT_ORDER_COLUMNS.join(', ')}`),
+        );
       }
       order.push(col as EventOrderColumn);
     }
@@ -165,8 +208,14 @@ export function publicSearch(world: World, q: RawQuery): QueryResult<WirePublicS
       .sort((a, b) => Number(a.id) - Number(b.id))
       .slice(0, limit)
       .map((e) => toWireEvent(world, e));
-    const tags = world.tags.filter((t) => hit(t.label, t.slug)).slice(0, limit).map(toWireTag);
-    const profiles = world.users.filter((u) => hit(u.name, u.pseudonym)).slice(0, limit).map(toWirePublicSearchProfile);
+    const tags = world.tags
+      .filter((t) => hit(t.label, t.slug))
+      .slice(0, limit)
+      .map(toWireTag);
+    const profiles = world.users
+      .filter((u) => hit(u.name, u.pseudonym))
+      .slice(0, limit)
+      .map(toWirePublicSearchProfile);
     return { events, tags, profiles };
   });
 }

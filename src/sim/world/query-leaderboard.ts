@@ -15,7 +15,15 @@ export const LEADERBOARD_ORDER = ['PNL', 'VOL'] as const;
 
 export function getLeaderboard(world: World, q: RawQuery): QueryResult<WireLeaderboardEntry[]> {
   return runQuery(() => {
-    const p = new Params(q, DATA_STYLE).only(['category', 'timePeriod', 'orderBy', 'limit', 'offset', 'user', 'userName']);
+    const p = new Params(q, DATA_STYLE).only([
+      'category',
+      'timePeriod',
+      'orderBy',
+      'limit',
+      'offset',
+      'user',
+      'userName',
+    ]);
     const category = p.oneOf('category', LEADERBOARD_CATEGORIES, 'OVERALL');
     const period = p.oneOf('timePeriod', LEADERBOARD_PERIODS, 'DAY');
     const orderBy = p.oneOf('orderBy', LEADERBOARD_ORDER, 'PNL');

@@ -3,22 +3,33 @@
 // exchange's GET /markets/{condition_id}, /tick-size and /neg-risk. Invariants kept here:
 // - listings are in market-id order and read the live market state on every call;
 // - page size: 100 records, the public exchange's (the recorded page in
-//   shared/data/real/clob_rest_markets_page.json has limit 100 and next_cursor "MTAw");
+//   test/fixtures/real/wire/markets/markets_get_page_nautilus_2024.json has limit 100 and next_cursor "MTAw");
 //   configurable per call; the envelope's `limit` is the page size, `count` the records returned;
 // - the sampling listings hold the markets eligible for liquidity rewards now: rewards set, not
 //   closed, accepting orders;
 // - errors use the market-data shape {error}: 400 for a bad cursor or unknown parameter,
 //   404 `market not found` for an unknown condition id or token id.
 import type {
-  WireClobMarketSettings, WireMarket, WireMarketsEnvelope, WireNegRiskResponse, WireSamplingMarket,
-  WireSimplifiedMarket, WireTickSizeResponse,
+  WireClobMarketSettings,
+  WireMarket,
+  WireMarketsEnvelope,
+  WireNegRiskResponse,
+  WireSamplingMarket,
+  WireSimplifiedMarket,
+  WireTickSizeResponse,
 } from '../../exchange/wire.js';
 import { cursorPage, decodeCursor } from './cursor.js';
 import type { MarketRec } from './model.js';
 import { microsToNumber } from './numbers.js';
 import { DATA_STYLE, dataError, fail, Params, runQuery, type QueryResult, type RawQuery } from './query.js';
-import { toWireClobMarketSettings, toWireMarket, toWireSamplingMarket, toWireSimplifiedMarket } from './render-market.js';
+import {
+  toWireClobMarketSettings,
+  toWireMarket,
+  toWireSamplingMarket,
+  toWireSimplifiedMarket,
+} from './render-market.js';
 import type { World } from './world.js';
+import { OptionError } from '../../core/errors.js';
 
 export const MARKETS_PAGE_SIZE = 100;
 
@@ -27,10 +38,14 @@ export interface ListingOptions {
 }
 
 function listing<T>(
-  markets: readonly MarketRec[], q: RawQuery, render: (m: MarketRec) => T, opts: ListingOptions,
+  markets: readonly MarketRec[],
+  q: RawQuery,
+  render: (m: MarketRec) => T,
+  opts: ListingOptions,
 ): QueryResult<WireMarketsEnvelope<T>> {
   const pageSize = opts.pageSize ?? MARKETS_PAGE_SIZE;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError(`bad page size: ${String(pageSize)}`);
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+    throw new OptionError('SIM_OPTION', `bad page size: ${String(pageSize)}`);
   return runQuery(() => {
     const p = new Params(q, DATA_STYLE).only(['next_cursor']);
     const cursor = p.string('next_cursor');
@@ -50,16 +65,26 @@ function isSampling(m: MarketRec): boolean {
   return m.rewards !== null && !m.state.closed && m.state.acceptingOrders;
 }
 
-export function listMarkets(world: World, q: RawQuery, opts: ListingOptions = {}): QueryResult<WireMarketsEnvelope<WireMarket>> {
+export function listMarkets(
+  world: World,
+  q: RawQuery,
+  opts: ListingOptions = {},
+): QueryResult<WireMarketsEnvelope<WireMarket>> {
   return listing(world.markets, q, toWireMarket, opts);
 }
 
-export function listSamplingMarkets(world: World, q: RawQuery, opts: ListingOptions = {}): QueryResult<WireMarketsEnvelope<WireSamplingMarket>> {
+export function listSamplingMarkets(
+  world: World,
+  q: RawQuery,
+  opts: ListingOptions = {},
+): QueryResult<WireMarketsEnvelope<WireSamplingMarket>> {
   return listing(world.markets.filter(isSampling), q, (m) => toWireSamplingMarket(world, m), opts);
 }
 
 export function listSamplingSimplifiedMarkets(
-  world: World, q: RawQuery, opts: ListingOptions = {},
+  world: World,
+  q: RawQuery,
+  opts: ListingOptions = {},
 ): QueryResult<WireMarketsEnvelope<WireSimplifiedMarket>> {
   return listing(world.markets.filter(isSampling), q, toWireSimplifiedMarket, opts);
 }

@@ -12,33 +12,78 @@
 // - /closed-positions: market, title as above; limit 0–50 (10), offset 0–100000 (0);
 // - sorting on exact millionths; RESOLVING sorts by the market's end date (soonest first in ASC);
 //   ties always by condition id then outcome index ascending, so pages are stable and disjoint.
-import type { ClosedPositionsSortBy, PositionsSortBy, SortDirection, WireClosedPosition, WirePosition } from '../../exchange/wire.js';
+import type {
+  ClosedPositionsSortBy,
+  PositionsSortBy,
+  SortDirection,
+  WireClosedPosition,
+  WirePosition,
+} from '../../exchange/wire.js';
 import { toWireClosedPosition, toWirePosition, type PositionBook, type PositionView } from './portfolio.js';
-import { DATA_STYLE, fail, isAddress, isConditionId, page, Params, runQuery, type QueryResult, type RawQuery } from './query.js';
+import {
+  DATA_STYLE,
+  fail,
+  isAddress,
+  isConditionId,
+  page,
+  Params,
+  runQuery,
+  type QueryResult,
+  type RawQuery,
+} from './query.js';
 
 export const POSITIONS_SORT: readonly PositionsSortBy[] = [
-  'CURRENT', 'INITIAL', 'TOKENS', 'CASHPNL', 'PERCENTPNL', 'TITLE', 'RESOLVING', 'PRICE', 'AVGPRICE',
+  'CURRENT',
+  'INITIAL',
+  'TOKENS',
+  'CASHPNL',
+  'PERCENTPNL',
+  'TITLE',
+  'RESOLVING',
+  'PRICE',
+  'AVGPRICE',
 ];
-export const CLOSED_POSITIONS_SORT: readonly ClosedPositionsSortBy[] = ['REALIZEDPNL', 'TITLE', 'PRICE', 'AVGPRICE', 'TIMESTAMP'];
+export const CLOSED_POSITIONS_SORT: readonly ClosedPositionsSortBy[] = [
+  'REALIZEDPNL',
+  'TITLE',
+  'PRICE',
+  'AVGPRICE',
+  'TIMESTAMP',
+];
 const DIRECTIONS: readonly SortDirection[] = ['ASC', 'DESC'];
 
 function sortValue(v: PositionView, by: PositionsSortBy | ClosedPositionsSortBy): number | string {
   switch (by) {
-    case 'CURRENT': return v.currentValue;
-    case 'INITIAL': return v.initialValue;
-    case 'TOKENS': return v.size;
-    case 'CASHPNL': return v.cashPnl;
-    case 'PERCENTPNL': return v.percentPnl;
-    case 'TITLE': return v.market.question;
-    case 'RESOLVING': return v.market.endDateMs;
-    case 'PRICE': return v.curPrice;
-    case 'AVGPRICE': return v.avgPrice;
-    case 'REALIZEDPNL': return v.realizedPnl;
-    case 'TIMESTAMP': return v.timestampSec;
+    case 'CURRENT':
+      return v.currentValue;
+    case 'INITIAL':
+      return v.initialValue;
+    case 'TOKENS':
+      return v.size;
+    case 'CASHPNL':
+      return v.cashPnl;
+    case 'PERCENTPNL':
+      return v.percentPnl;
+    case 'TITLE':
+      return v.market.question;
+    case 'RESOLVING':
+      return v.market.endDateMs;
+    case 'PRICE':
+      return v.curPrice;
+    case 'AVGPRICE':
+      return v.avgPrice;
+    case 'REALIZEDPNL':
+      return v.realizedPnl;
+    case 'TIMESTAMP':
+      return v.timestampSec;
   }
 }
 
-function sorted(views: PositionView[], by: PositionsSortBy | ClosedPositionsSortBy, dir: SortDirection): PositionView[] {
+function sorted(
+  views: PositionView[],
+  by: PositionsSortBy | ClosedPositionsSortBy,
+  dir: SortDirection,
+): PositionView[] {
   const sign = dir === 'ASC' ? 1 : -1;
   return views
     .map((v) => ({ v, k: sortValue(v, by) }))
@@ -64,7 +109,11 @@ function common(p: Params): Common {
   const list = p.list('market');
   if (list !== undefined && !list.every(isConditionId)) fail(DATA_STYLE.invalid('market', 'must be condition ids'));
   const title = p.text('title', 100);
-  return { user, markets: list === undefined ? undefined : new Set(list.map((s) => s.toLowerCase())), title: title?.toLowerCase() };
+  return {
+    user,
+    markets: list === undefined ? undefined : new Set(list.map((s) => s.toLowerCase())),
+    title: title?.toLowerCase(),
+  };
 }
 
 function keep(v: PositionView, c: Common): boolean {
@@ -76,7 +125,16 @@ function keep(v: PositionView, c: Common): boolean {
 export function getPositions(book: PositionBook, q: RawQuery): QueryResult<WirePosition[]> {
   return runQuery(() => {
     const p = new Params(q, DATA_STYLE).only([
-      'user', 'market', 'sizeThreshold', 'redeemable', 'mergeable', 'limit', 'offset', 'sortBy', 'sortDirection', 'title',
+      'user',
+      'market',
+      'sizeThreshold',
+      'redeemable',
+      'mergeable',
+      'limit',
+      'offset',
+      'sortBy',
+      'sortDirection',
+      'title',
     ]);
     const c = common(p);
     const threshold = p.decimalMicros('sizeThreshold', 1_000_000);
@@ -86,8 +144,9 @@ export function getPositions(book: PositionBook, q: RawQuery): QueryResult<WireP
     const offset = p.int('offset', { min: 0, max: 10_000 }, 0);
     const sortBy = p.oneOf('sortBy', POSITIONS_SORT, 'TOKENS');
     const dir = p.oneOf('sortDirection', DIRECTIONS, 'DESC');
-    const views = book.current(c.user).filter((v) =>
-      keep(v, c) && v.size >= threshold && (!redeemable || v.redeemable) && (!mergeable || v.mergeable));
+    const views = book
+      .current(c.user)
+      .filter((v) => keep(v, c) && v.size >= threshold && (!redeemable || v.redeemable) && (!mergeable || v.mergeable));
     return page(sorted(views, sortBy, dir), offset, limit).map(toWirePosition);
   });
 }

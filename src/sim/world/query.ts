@@ -87,7 +87,10 @@ export const CATALOG_STYLE: ErrorStyle = {
 
 /** Reads typed parameters from one raw query, failing in the route's style. */
 export class Params {
-  constructor(private readonly q: RawQuery, private readonly style: ErrorStyle) {}
+  constructor(
+    private readonly q: RawQuery,
+    private readonly style: ErrorStyle,
+  ) {}
 
   /** Fails on the first parameter (in the record's order) that is not in `allowed`. */
   only(allowed: readonly string[]): this {
@@ -131,7 +134,10 @@ export class Params {
     const v = this.q[name];
     if (v === undefined) return undefined;
     const raw = typeof v === 'string' ? [v] : v;
-    const out = raw.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+    const out = raw
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     return out.length === 0 ? undefined : out;
   }
 
@@ -139,11 +145,13 @@ export class Params {
   int(name: string, bounds: { min: number; max?: number }): number | undefined;
   int(name: string, bounds: { min: number; max?: number }, def?: number): number | undefined {
     const v = this.string(name);
-    const rule = bounds.max === undefined ? `an integer >= ${bounds.min}` : `an integer from ${bounds.min} to ${bounds.max}`;
+    const rule =
+      bounds.max === undefined ? `an integer >= ${bounds.min}` : `an integer from ${bounds.min} to ${bounds.max}`;
     if (v === undefined) return def;
     if (!/^-?\d{1,15}$/.test(v)) fail(this.style.invalid(name, `must be ${rule}`));
     const n = Number(v);
-    if (n < bounds.min || (bounds.max !== undefined && n > bounds.max)) fail(this.style.invalid(name, `must be ${rule}`));
+    if (n < bounds.min || (bounds.max !== undefined && n > bounds.max))
+      fail(this.style.invalid(name, `must be ${rule}`));
     return n;
   }
 
@@ -162,7 +170,8 @@ export class Params {
   oneOf<T extends string>(name: string, values: readonly T[], def?: T): T | undefined {
     const v = this.string(name);
     if (v === undefined) return def;
-    if (!(values as readonly string[]).includes(v)) fail(this.style.invalid(name, `must be one of ${values.join(', ')}`));
+    if (!(values as readonly string[]).includes(v))
+      fail(this.style.invalid(name, `must be one of ${values.join(', ')}`));
     return v as T;
   }
 

@@ -14,8 +14,15 @@
 //   eventMetadata {category, marketCount, negRisk, seriesSlug, context}.
 // Comment profile `positions[].positionSize` is a decimal share amount ("1520.5").
 import type {
-  WireComment, WireCommentProfile, WireEvent, WireEventFull, WireEventMarket, WireLeaderboardEntry,
-  WirePublicSearchProfile, WireSeries, WireTag,
+  WireComment,
+  WireCommentProfile,
+  WireEvent,
+  WireEventFull,
+  WireEventMarket,
+  WireLeaderboardEntry,
+  WirePublicSearchProfile,
+  WireSeries,
+  WireTag,
 } from '../../exchange/wire.js';
 import { formatMicros } from '../../core/money.js';
 import { iso } from './ids.js';

@@ -22,7 +22,12 @@
 // Market `status` (sampling and simplified records) takes one of: "archived", "resolved", "closed",
 // "paused" (open but not accepting orders), "active"; the first that applies, in that order.
 import type {
-  WireClobMarketSettings, WireMarket, WireMarketToken, WireRewards, WireSamplingMarket, WireSimplifiedMarket,
+  WireClobMarketSettings,
+  WireMarket,
+  WireMarketToken,
+  WireRewards,
+  WireSamplingMarket,
+  WireSimplifiedMarket,
 } from '../../exchange/wire.js';
 import { iso } from './ids.js';
 import type { MarketRec, RewardsRec } from './model.js';
@@ -148,7 +153,10 @@ export function toWireClobMarketSettings(m: MarketRec): WireClobMarketSettings {
     r: toWireRewards(m.rewards),
     c: m.conditionId,
     nr: m.negRisk,
-    t: [{ t: m.tokenIds[0], o: m.outcomes[0] }, { t: m.tokenIds[1], o: m.outcomes[1] }],
+    t: [
+      { t: m.tokenIds[0], o: m.outcomes[0] },
+      { t: m.tokenIds[1], o: m.outcomes[1] },
+    ],
     mts: microsToNumber(m.state.tick),
     mos: microsToNumber(m.state.minOrderSize),
     fd: { r: microsToNumber(m.fee.rate), e: m.fee.exponent, to: m.fee.takerOnly },

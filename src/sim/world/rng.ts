@@ -6,6 +6,7 @@
 //   engines in the last bit), hence `normal` uses the Irwin–Hall sum of uniforms, not Box–Muller;
 // - `fork(label)` derives an independent child stream from the parent's seed and a label, so adding
 //   a draw to one part of the generator does not shift every value drawn after it elsewhere.
+import { OptionError, InvariantError } from '../../core/errors.js';
 
 /** 32-bit hash of a string (cyrb53-style mixing, low word), for seeding. */
 function hash32(text: string, salt: number): number {
@@ -25,7 +26,8 @@ export type Seed = number | string;
 
 function seedText(seed: Seed): string {
   if (typeof seed === 'number') {
-    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer or a string, got ${String(seed)}`);
+    if (!Number.isSafeInteger(seed))
+      throw new OptionError('SIM_OPTION', `seed must be a safe integer or a string, got ${String(seed)}`);
     return `n:${seed}`;
   }
   return `s:${seed}`;
@@ -74,7 +76,8 @@ export class Rng {
 
   /** Uniform integer in [lo, hi], both inclusive, without modulo bias. */
   int(lo: number, hi: number): number {
-    if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || hi < lo) throw new RangeError(`bad int range [${lo}, ${hi}]`);
+    if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || hi < lo)
+      throw new InvariantError(`bad int range [${lo}, ${hi}]`);
     const span = hi - lo + 1;
     if (span <= 0x1_0000_0000) {
       // Rejection sampling on 32 bits: the largest multiple of span below 2^32.
@@ -93,7 +96,7 @@ export class Rng {
   }
 
   pick<T>(items: readonly T[]): T {
-    if (items.length === 0) throw new RangeError('pick from an empty list');
+    if (items.length === 0) throw new InvariantError('pick from an empty list');
     return items[this.int(0, items.length - 1)] as T;
   }
 
@@ -101,10 +104,10 @@ export class Rng {
   weighted<T>(entries: readonly (readonly [T, number])[]): T {
     let total = 0;
     for (const [, w] of entries) {
-      if (!(w >= 0)) throw new RangeError(`negative or NaN weight: ${String(w)}`);
+      if (!(w >= 0)) throw new InvariantError(`negative or NaN weight: ${String(w)}`);
       total += w;
     }
-    if (total <= 0) throw new RangeError('weights sum to zero');
+    if (total <= 0) throw new InvariantError('weights sum to zero');
     let x = this.float() * total;
     for (const [v, w] of entries) {
       if (x < w) return v;
@@ -115,7 +118,7 @@ export class Rng {
       const e = entries[i];
       if (e !== undefined && e[1] > 0) return e[0];
     }
-    throw new RangeError('unreachable: no positive weight');
+    throw new InvariantError('unreachable: no positive weight');
   }
 
   /**

@@ -20,25 +20,40 @@
 import { mulMicros, type Micros, type Shares } from '../../core/money.js';
 import { DAY_MS } from './ids.js';
 import {
-  CATEGORIES, type Category, type LeaderboardFigure, type LeaderboardPeriodName, type MarketState, type PastTrade, type UserRec,
+  CATEGORIES,
+  type Category,
+  type LeaderboardFigure,
+  type LeaderboardPeriodName,
+  type MarketState,
+  type PastTrade,
+  type UserRec,
 } from './model.js';
 import { PositionBook, type Fill, type PositionView } from './portfolio.js';
 import type { TradeLog } from './trades.js';
-import { leaderboardKey, type World } from './world.js';
+import { leaderboardKey, type World, WorldError } from './world.js';
 
 /** Length of each finite leaderboard window, ending at the world's start. */
 export const LEADERBOARD_WINDOW_MS: Readonly<Record<Exclude<LeaderboardPeriodName, 'ALL'>, number>> = {
-  MONTH: 30 * DAY_MS, WEEK: 7 * DAY_MS, DAY: DAY_MS,
+  MONTH: 30 * DAY_MS,
+  WEEK: 7 * DAY_MS,
+  DAY: DAY_MS,
 };
 const WINDOWS = ['MONTH', 'WEEK', 'DAY'] as const;
 
 /** One past trade as the wallet's fill (no fee; the trade log derives its hash). */
 export function pastFill(world: World, t: PastTrade): Fill {
   const m = world.markets[t.marketIndex];
-  if (m === undefined) throw new RangeError(`past trade of unknown market #${t.marketIndex}`);
+  if (m === undefined) throw new WorldError('WORLD_CORRUPT', `past trade of unknown market #${t.marketIndex}`);
   return {
-    user: world.user(t.userIndex).proxyWallet, tokenId: m.tokenIds[t.outcomeIndex], conditionId: m.conditionId, side: t.side,
-    price: t.price, size: t.size, feeMicros: 0 as Micros, timeMs: t.timeMs, role: t.role,
+    user: world.user(t.userIndex).proxyWallet,
+    tokenId: m.tokenIds[t.outcomeIndex],
+    conditionId: m.conditionId,
+    side: t.side,
+    price: t.price,
+    size: t.size,
+    feeMicros: 0 as Micros,
+    timeMs: t.timeMs,
+    role: t.role,
   };
 }
 
@@ -49,7 +64,10 @@ export function replayPast(world: World, book: PositionBook, log?: TradeLog): vo
   log?.preload(fills);
 }
 
-export interface Holding { readonly tokenId: string; readonly positionSize: Shares }
+export interface Holding {
+  readonly tokenId: string;
+  readonly positionSize: Shares;
+}
 
 export interface Standings {
   /** Figures per `${category}/${period}`, rows by user index. */
@@ -63,7 +81,14 @@ type Cells = Float64Array;
 const CATEGORY_INDEX = new Map<Category, number>(CATEGORIES.map((c, i) => [c, i]));
 const NC = CATEGORIES.length;
 
-interface Holder { readonly cell: number; readonly tokenId: string; readonly outcomeIndex: 0 | 1; readonly state: MarketState; cash: number; held: number }
+interface Holder {
+  readonly cell: number;
+  readonly tokenId: string;
+  readonly outcomeIndex: 0 | 1;
+  readonly state: MarketState;
+  cash: number;
+  held: number;
+}
 
 /** The leaderboard and profile holdings of the world, from its past trades (see the header). */
 export function deriveStandings(world: World): Standings {
@@ -71,7 +96,10 @@ export function deriveStandings(world: World): Standings {
   const book = new PositionBook(world);
   const holders = new Map<number, Holder>();
   const lastPrice = new Map<string, number>();
-  const vol = new Map<LeaderboardPeriodName, Cells>([['ALL', new Float64Array(cells)], ...WINDOWS.map((p) => [p, new Float64Array(cells)] as const)]);
+  const vol = new Map<LeaderboardPeriodName, Cells>([
+    ['ALL', new Float64Array(cells)],
+    ...WINDOWS.map((p) => [p, new Float64Array(cells)] as const),
+  ]);
   const equityAtT0 = new Map<LeaderboardPeriodName, Cells>(WINDOWS.map((p) => [p, new Float64Array(cells)]));
   const t0s = WINDOWS.map((p) => world.startMs - LEADERBOARD_WINDOW_MS[p]);
 
@@ -82,9 +110,12 @@ export function deriveStandings(world: World): Standings {
       let value = 0;
       if (h.held !== 0) {
         const s = h.state;
-        const mark = s.winner !== null && (s.resolvedAtMs ?? Infinity) <= at
-          ? (s.winner === h.outcomeIndex ? 1_000_000 : 0)
-          : (lastPrice.get(h.tokenId) ?? 0);
+        const mark =
+          s.winner !== null && (s.resolvedAtMs ?? Infinity) <= at
+            ? s.winner === h.outcomeIndex
+              ? 1_000_000
+              : 0
+            : (lastPrice.get(h.tokenId) ?? 0);
         value = mulMicros(h.held, mark, 'half-even');
       }
       e[h.cell] = (e[h.cell] ?? 0) + h.cash + value;
@@ -135,13 +166,21 @@ export function deriveStandings(world: World): Standings {
     };
     for (const v of closed) count(v, v.realizedPnl, v.realizedPnl);
     for (const v of current) count(v, v.realizedPnl, v.realizedPnl + v.cashPnl);
-    if (current.length > 0) holdings.set(u.index, current.map((v) => ({ tokenId: v.market.tokenIds[v.outcomeIndex], positionSize: v.size })));
+    if (current.length > 0)
+      holdings.set(
+        u.index,
+        current.map((v) => ({ tokenId: v.market.tokenIds[v.outcomeIndex], positionSize: v.size })),
+      );
   }
   return { leaderboard: board(world.users, vol, realized, equityNow, equityAtT0), holdings };
 }
 
 function board(
-  users: readonly UserRec[], vol: Map<LeaderboardPeriodName, Cells>, realized: Cells, equityNow: Cells, equityAtT0: Map<LeaderboardPeriodName, Cells>,
+  users: readonly UserRec[],
+  vol: Map<LeaderboardPeriodName, Cells>,
+  realized: Cells,
+  equityNow: Cells,
+  equityAtT0: Map<LeaderboardPeriodName, Cells>,
 ): Map<string, LeaderboardFigure[]> {
   const out = new Map<string, LeaderboardFigure[]>();
   for (const p of ['DAY', 'WEEK', 'MONTH', 'ALL'] as const) {

@@ -9,8 +9,25 @@
 import type { Category } from './model.js';
 import type { Rng } from './rng.js';
 import {
-  AWARDS, COINS, COMPANIES, COUNTRIES, FED_OUTCOMES, FILMS, FIRST_NAMES, INDICES, LAST_NAMES, LEAGUES, MASCOTS,
-  MENTION_OCCASIONS, MENTION_WORDS, MONTHS, OFFICES, POLICY_ACTIONS, PRODUCTS, CITIES, WEATHER_CITIES,
+  AWARDS,
+  COINS,
+  COMPANIES,
+  COUNTRIES,
+  FED_OUTCOMES,
+  FILMS,
+  FIRST_NAMES,
+  INDICES,
+  LAST_NAMES,
+  LEAGUES,
+  MASCOTS,
+  MENTION_OCCASIONS,
+  MENTION_WORDS,
+  MONTHS,
+  OFFICES,
+  POLICY_ACTIONS,
+  PRODUCTS,
+  CITIES,
+  WEATHER_CITIES,
 } from './vocab.js';
 import { HOUR_MS } from './ids.js';
 
@@ -61,8 +78,10 @@ function year(ms: number): number {
 }
 
 function yesNo(condition: string, source: string): string {
-  return `This market will resolve to "Yes" if ${condition}. Otherwise, this market will resolve to "No".\n\n` +
-    `The resolution source for this market is ${source}.`;
+  return (
+    `This market will resolve to "Yes" if ${condition}. Otherwise, this market will resolve to "No".\n\n` +
+    `The resolution source for this market is ${source}.`
+  );
 }
 
 function person(rng: Rng): string {
@@ -74,7 +93,10 @@ function distinctPeople(rng: Rng, n: number): string[] {
   const seen = new Set<string>();
   while (out.length < n) {
     const p = person(rng);
-    if (!seen.has(p)) { seen.add(p); out.push(p); }
+    if (!seen.has(p)) {
+      seen.add(p);
+      out.push(p);
+    }
   }
   return out;
 }
@@ -82,7 +104,10 @@ function distinctPeople(rng: Rng, n: number): string[] {
 /** Probabilities summing to 1 over n outcomes, skewed so that there is a favourite. */
 function groupProbabilities(rng: Rng, n: number): number[] {
   const w: number[] = [];
-  for (let i = 0; i < n; i++) { const u = rng.float(); w.push(0.02 + u * u * u); }
+  for (let i = 0; i < n; i++) {
+    const u = rng.float();
+    w.push(0.02 + u * u * u);
+  }
   const total = w.reduce((a, b) => a + b, 0);
   return w.map((x) => Math.min(0.97, Math.max(0.003, x / total)));
 }
@@ -137,11 +162,20 @@ const policyAction: Template = (rng, ctx) => {
     topicTags: ['Geopolitics'],
     negRisk: false,
     series: null,
-    markets: [{
-      question: q, groupItemTitle: who, outcomes: ['Yes', 'No'],
-      description: yesNo(`${who} does ${action} by ${date}, ${year(ctx.endMs)} 11:59 PM ET`, 'official government statements'),
-      probability: binaryProbability(rng), gameStartMs: null, feeEnabled: false,
-    }],
+    markets: [
+      {
+        question: q,
+        groupItemTitle: who,
+        outcomes: ['Yes', 'No'],
+        description: yesNo(
+          `${who} does ${action} by ${date}, ${year(ctx.endMs)} 11:59 PM ET`,
+          'official government statements',
+        ),
+        probability: binaryProbability(rng),
+        gameStartMs: null,
+        feeEnabled: false,
+      },
+    ],
   };
 };
 
@@ -163,13 +197,24 @@ const game: Template = (rng, ctx) => {
     category: 'sports',
     topicTags: [league.tag, 'Games'],
     negRisk: false,
-    series: { slug: `${league.label.toLowerCase().replace(/ /g, '-')}-games`, title: `${league.label} Games`, recurrence: 'daily' },
-    markets: [{
-      question: title, groupItemTitle: title, outcomes: [away, home],
-      description: `This market resolves to "${away}" if the ${away} win the game scheduled for ${monthDay(start)}, otherwise to "${home}". ` +
-        'If the game is cancelled or ends in a tie, it resolves 50-50.',
-      probability: Math.min(0.85, Math.max(0.15, rng.normal(0.45, 0.12))), gameStartMs: start, feeEnabled: false,
-    }],
+    series: {
+      slug: `${league.label.toLowerCase().replace(/ /g, '-')}-games`,
+      title: `${league.label} Games`,
+      recurrence: 'daily',
+    },
+    markets: [
+      {
+        question: title,
+        groupItemTitle: title,
+        outcomes: [away, home],
+        description:
+          `This market resolves to "${away}" if the ${away} win the game scheduled for ${monthDay(start)}, otherwise to "${home}". ` +
+          'If the game is cancelled or ends in a tie, it resolves 50-50.',
+        probability: Math.min(0.85, Math.max(0.15, rng.normal(0.45, 0.12))),
+        gameStartMs: start,
+        feeEnabled: false,
+      },
+    ],
   };
 };
 
@@ -178,7 +223,10 @@ const champion: Template = (rng, ctx) => {
   const y = year(ctx.endMs);
   const n = count(rng, ctx, 4, 8);
   const teams: string[] = [];
-  while (teams.length < n) { const t = team(rng); if (!teams.includes(t)) teams.push(t); }
+  while (teams.length < n) {
+    const t = team(rng);
+    if (!teams.includes(t)) teams.push(t);
+  }
   const probs = groupProbabilities(rng, n);
   return {
     title: `${league.label} Champion ${y}`,
@@ -189,9 +237,13 @@ const champion: Template = (rng, ctx) => {
     negRisk: n > 1,
     series: null,
     markets: teams.map((t, i) => ({
-      question: `Will the ${t} win the ${y} ${league.label} championship?`, groupItemTitle: t, outcomes: ['Yes', 'No'],
-      description: yesNo(`the ${t} win the ${y} ${league.label} championship`, 'the league\'s official website'),
-      probability: probs[i] ?? 0.5, gameStartMs: null, feeEnabled: false,
+      question: `Will the ${t} win the ${y} ${league.label} championship?`,
+      groupItemTitle: t,
+      outcomes: ['Yes', 'No'],
+      description: yesNo(`the ${t} win the ${y} ${league.label} championship`, "the league's official website"),
+      probability: probs[i] ?? 0.5,
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -206,12 +258,22 @@ const cryptoUpDown: Template = (rng, ctx) => {
     category: 'crypto',
     topicTags: [coin.tag, 'Up or Down', 'Recurring'],
     negRisk: false,
-    series: { slug: `${coin.symbol.toLowerCase()}-up-or-down-daily`, title: `${coin.name} Up or Down Daily`, recurrence: 'daily' },
-    markets: [{
-      question: title, groupItemTitle: 'Up or Down', outcomes: ['Up', 'Down'],
-      description: `Resolves "Up" if ${coin.symbol}/USD closes the day at or above its open, per the ${coin.symbol}/USD feed.`,
-      probability: Math.min(0.7, Math.max(0.3, rng.normal(0.5, 0.05))), gameStartMs: null, feeEnabled: true,
-    }],
+    series: {
+      slug: `${coin.symbol.toLowerCase()}-up-or-down-daily`,
+      title: `${coin.name} Up or Down Daily`,
+      recurrence: 'daily',
+    },
+    markets: [
+      {
+        question: title,
+        groupItemTitle: 'Up or Down',
+        outcomes: ['Up', 'Down'],
+        description: `Resolves "Up" if ${coin.symbol}/USD closes the day at or above its open, per the ${coin.symbol}/USD feed.`,
+        probability: Math.min(0.7, Math.max(0.3, rng.normal(0.5, 0.05))),
+        gameStartMs: null,
+        feeEnabled: true,
+      },
+    ],
   };
 };
 
@@ -231,12 +293,22 @@ const cryptoAbove: Template = (rng, ctx) => {
     category: 'crypto',
     topicTags: [coin.tag, 'Crypto Prices'],
     negRisk: false,
-    series: { slug: `${coin.symbol.toLowerCase()}-above-daily`, title: `${coin.name} Above Daily`, recurrence: 'daily' },
+    series: {
+      slug: `${coin.symbol.toLowerCase()}-above-daily`,
+      title: `${coin.name} Above Daily`,
+      recurrence: 'daily',
+    },
     markets: levels.map((lv, i) => ({
       question: `Will the price of ${coin.name} be above ${priceText(lv)} on ${date}?`,
-      groupItemTitle: priceText(lv), outcomes: ['Yes', 'No'],
-      description: yesNo(`the ${coin.symbol}/USD price at 12:00 PM ET on ${date} is above ${priceText(lv)}`, `the ${coin.symbol}/USD feed`),
-      probability: Math.min(0.97, Math.max(0.03, 0.5 - (i - mid) * 0.18 + rng.normal(0, 0.04))), gameStartMs: null, feeEnabled: false,
+      groupItemTitle: priceText(lv),
+      outcomes: ['Yes', 'No'],
+      description: yesNo(
+        `the ${coin.symbol}/USD price at 12:00 PM ET on ${date} is above ${priceText(lv)}`,
+        `the ${coin.symbol}/USD feed`,
+      ),
+      probability: Math.min(0.97, Math.max(0.03, 0.5 - (i - mid) * 0.18 + rng.normal(0, 0.04))),
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -255,9 +327,12 @@ const indexClose: Template = (rng, ctx) => {
     series: null,
     markets: levels.map((lv, i) => ({
       question: `Will the ${ix.name} close above ${thousands(lv)} on ${date}?`,
-      groupItemTitle: thousands(lv), outcomes: ['Yes', 'No'],
+      groupItemTitle: thousands(lv),
+      outcomes: ['Yes', 'No'],
       description: yesNo(`the official ${ix.symbol} close on ${date} is above ${thousands(lv)}`, 'the index provider'),
-      probability: Math.min(0.95, Math.max(0.05, 0.8 - i * 0.2 + rng.normal(0, 0.05))), gameStartMs: null, feeEnabled: false,
+      probability: Math.min(0.95, Math.max(0.05, 0.8 - i * 0.2 + rng.normal(0, 0.05))),
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -273,11 +348,20 @@ const earnings: Template = (rng, ctx) => {
     topicTags: ['Stocks', 'Earnings'],
     negRisk: false,
     series: null,
-    markets: [{
-      question: q, groupItemTitle: co.ticker, outcomes: ['Yes', 'No'],
-      description: yesNo(`${co.name} reports GAAP EPS above the consensus estimate`, 'the company\'s earnings release'),
-      probability: binaryProbability(rng), gameStartMs: null, feeEnabled: false,
-    }],
+    markets: [
+      {
+        question: q,
+        groupItemTitle: co.ticker,
+        outcomes: ['Yes', 'No'],
+        description: yesNo(
+          `${co.name} reports GAAP EPS above the consensus estimate`,
+          "the company's earnings release",
+        ),
+        probability: binaryProbability(rng),
+        gameStartMs: null,
+        feeEnabled: false,
+      },
+    ],
   };
 };
 
@@ -292,13 +376,20 @@ const awards: Template = (rng, ctx) => {
     description: `Which nominee wins ${aw.category} at the ${y} ${aw.name}?`,
     resolutionSource: 'https://sim.oddsmaker.invalid/sources/awards',
     category: 'culture',
-    topicTags: ['Awards', aw.category === 'Album of the Year' ? 'Music' : aw.category === 'Fiction' ? 'Books' : 'Movies'],
+    topicTags: [
+      'Awards',
+      aw.category === 'Album of the Year' ? 'Music' : aw.category === 'Fiction' ? 'Books' : 'Movies',
+    ],
     negRisk: nominees.length > 1,
     series: { slug: slugBase(aw.name), title: aw.name, recurrence: 'annual' },
     markets: nominees.map((f, i) => ({
-      question: `Will "${f}" win ${aw.category} at the ${y} ${aw.name}?`, groupItemTitle: f, outcomes: ['Yes', 'No'],
+      question: `Will "${f}" win ${aw.category} at the ${y} ${aw.name}?`,
+      groupItemTitle: f,
+      outcomes: ['Yes', 'No'],
       description: yesNo(`"${f}" is announced as the ${aw.category} winner`, `the official ${aw.name} announcement`),
-      probability: probs[i] ?? 0.5, gameStartMs: null, feeEnabled: false,
+      probability: probs[i] ?? 0.5,
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -315,11 +406,20 @@ const boxOffice: Template = (rng, ctx) => {
     topicTags: ['Movies', 'Box Office'],
     negRisk: false,
     series: null,
-    markets: [{
-      question: q, groupItemTitle: `$${m}M`, outcomes: ['Yes', 'No'],
-      description: yesNo(`the reported domestic opening-weekend gross of "${film}" exceeds $${m} million`, 'box-office tracking reports'),
-      probability: binaryProbability(rng), gameStartMs: null, feeEnabled: false,
-    }],
+    markets: [
+      {
+        question: q,
+        groupItemTitle: `$${m}M`,
+        outcomes: ['Yes', 'No'],
+        description: yesNo(
+          `the reported domestic opening-weekend gross of "${film}" exceeds $${m} million`,
+          'box-office tracking reports',
+        ),
+        probability: binaryProbability(rng),
+        gameStartMs: null,
+        feeEnabled: false,
+      },
+    ],
   };
 };
 
@@ -336,9 +436,16 @@ const mentions: Template = (rng, ctx) => {
     negRisk: false,
     series: null,
     markets: words.map((w) => ({
-      question: `Will ${who} say "${w}" during ${occasion}?`, groupItemTitle: w, outcomes: ['Yes', 'No'],
-      description: yesNo(`${who} says "${w}" during ${occasion} on ${monthDay(ctx.endMs)}`, 'the official transcript or video'),
-      probability: binaryProbability(rng), gameStartMs: null, feeEnabled: false,
+      question: `Will ${who} say "${w}" during ${occasion}?`,
+      groupItemTitle: w,
+      outcomes: ['Yes', 'No'],
+      description: yesNo(
+        `${who} says "${w}" during ${occasion} on ${monthDay(ctx.endMs)}`,
+        'the official transcript or video',
+      ),
+      probability: binaryProbability(rng),
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -361,11 +468,19 @@ const temperature: Template = (rng, ctx) => {
     markets: Array.from({ length: n }, (_, i) => {
       const lo = lo0 + i * step;
       const range = step === 1 ? `${lo}°${city.unit}` : `${lo}-${lo + step - 1}°${city.unit}`;
-      const label = i === 0 ? `${lo + step - 1}°${city.unit} or below` : i === n - 1 ? `${lo}°${city.unit} or higher` : range;
+      const label =
+        i === 0 ? `${lo + step - 1}°${city.unit} or below` : i === n - 1 ? `${lo}°${city.unit} or higher` : range;
       return {
-        question: `Will the highest temperature in ${city.name} be ${label} on ${date}?`, groupItemTitle: label, outcomes: ['Yes', 'No'] as [string, string],
-        description: yesNo(`the highest temperature recorded in ${city.name} on ${date} is ${label}`, 'the city\'s reference weather station'),
-        probability: probs[i] ?? 0.5, gameStartMs: null, feeEnabled: false,
+        question: `Will the highest temperature in ${city.name} be ${label} on ${date}?`,
+        groupItemTitle: label,
+        outcomes: ['Yes', 'No'] as [string, string],
+        description: yesNo(
+          `the highest temperature recorded in ${city.name} on ${date} is ${label}`,
+          "the city's reference weather station",
+        ),
+        probability: probs[i] ?? 0.5,
+        gameStartMs: null,
+        feeEnabled: false,
       };
     }),
   };
@@ -384,9 +499,16 @@ const fed: Template = (rng, ctx) => {
     negRisk: n > 1,
     series: { slug: 'fed-interest-rates', title: 'Fed Interest Rates', recurrence: 'monthly' },
     markets: FED_OUTCOMES.slice(0, n).map((o, i) => ({
-      question: `Fed ${o.toLowerCase()} after ${month} ${year(ctx.endMs)} meeting?`, groupItemTitle: o, outcomes: ['Yes', 'No'],
-      description: yesNo(`the FOMC announces "${o}" for the federal funds target range at its ${month} meeting`, 'the FOMC statement'),
-      probability: probs[i] ?? 0.5, gameStartMs: null, feeEnabled: false,
+      question: `Fed ${o.toLowerCase()} after ${month} ${year(ctx.endMs)} meeting?`,
+      groupItemTitle: o,
+      outcomes: ['Yes', 'No'],
+      description: yesNo(
+        `the FOMC announces "${o}" for the federal funds target range at its ${month} meeting`,
+        'the FOMC statement',
+      ),
+      probability: probs[i] ?? 0.5,
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -403,9 +525,16 @@ const cpi: Template = (rng, ctx) => {
     negRisk: false,
     series: { slug: 'us-cpi-monthly', title: 'US CPI Monthly', recurrence: 'monthly' },
     markets: levels.map((lv, i) => ({
-      question: `Will US CPI YoY be above ${lv} in ${month}?`, groupItemTitle: `>${lv}`, outcomes: ['Yes', 'No'],
-      description: yesNo(`the headline CPI year-over-year figure released in ${month} is above ${lv}`, 'the statistics bureau release'),
-      probability: Math.min(0.95, Math.max(0.05, 0.85 - i * 0.2 + rng.normal(0, 0.04))), gameStartMs: null, feeEnabled: false,
+      question: `Will US CPI YoY be above ${lv} in ${month}?`,
+      groupItemTitle: `>${lv}`,
+      outcomes: ['Yes', 'No'],
+      description: yesNo(
+        `the headline CPI year-over-year figure released in ${month} is above ${lv}`,
+        'the statistics bureau release',
+      ),
+      probability: Math.min(0.95, Math.max(0.05, 0.85 - i * 0.2 + rng.normal(0, 0.04))),
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -422,11 +551,20 @@ const jobs: Template = (rng, ctx) => {
     topicTags: ['Jobs'],
     negRisk: false,
     series: null,
-    markets: [{
-      question: q, groupItemTitle: rate, outcomes: ['Yes', 'No'],
-      description: yesNo(`the headline unemployment rate reported in ${month} is above ${rate}`, 'the statistics bureau release'),
-      probability: binaryProbability(rng), gameStartMs: null, feeEnabled: false,
-    }],
+    markets: [
+      {
+        question: q,
+        groupItemTitle: rate,
+        outcomes: ['Yes', 'No'],
+        description: yesNo(
+          `the headline unemployment rate reported in ${month} is above ${rate}`,
+          'the statistics bureau release',
+        ),
+        probability: binaryProbability(rng),
+        gameStartMs: null,
+        feeEnabled: false,
+      },
+    ],
   };
 };
 
@@ -444,9 +582,16 @@ const aiModel: Template = (rng, ctx) => {
     negRisk: cos.length > 1,
     series: { slug: 'best-ai-model-monthly', title: 'Best AI Model Monthly', recurrence: 'monthly' },
     markets: cos.map((c, i) => ({
-      question: `Will ${c.name} have the best AI model at the end of ${month} ${year(ctx.endMs)}?`, groupItemTitle: c.name, outcomes: ['Yes', 'No'],
-      description: yesNo(`a model by ${c.name} ranks first on the leaderboard at the end of ${month}`, 'the public model leaderboard'),
-      probability: probs[i] ?? 0.5, gameStartMs: null, feeEnabled: false,
+      question: `Will ${c.name} have the best AI model at the end of ${month} ${year(ctx.endMs)}?`,
+      groupItemTitle: c.name,
+      outcomes: ['Yes', 'No'],
+      description: yesNo(
+        `a model by ${c.name} ranks first on the leaderboard at the end of ${month}`,
+        'the public model leaderboard',
+      ),
+      probability: probs[i] ?? 0.5,
+      gameStartMs: null,
+      feeEnabled: false,
     })),
   };
 };
@@ -463,11 +608,20 @@ const launch: Template = (rng, ctx) => {
     topicTags: ['Product Launches'],
     negRisk: false,
     series: null,
-    markets: [{
-      question: q, groupItemTitle: co.name, outcomes: ['Yes', 'No'],
-      description: yesNo(`${co.name} makes ${product} publicly available by ${monthDay(ctx.endMs)}, ${year(ctx.endMs)}`, 'official company announcements'),
-      probability: binaryProbability(rng), gameStartMs: null, feeEnabled: false,
-    }],
+    markets: [
+      {
+        question: q,
+        groupItemTitle: co.name,
+        outcomes: ['Yes', 'No'],
+        description: yesNo(
+          `${co.name} makes ${product} publicly available by ${monthDay(ctx.endMs)}, ${year(ctx.endMs)}`,
+          'official company announcements',
+        ),
+        probability: binaryProbability(rng),
+        gameStartMs: null,
+        feeEnabled: false,
+      },
+    ],
   };
 };
 
@@ -479,28 +633,68 @@ function thousands(v: number): string {
 }
 
 function slugBase(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** Templates per category, with weights. */
 export const TEMPLATES: Readonly<Record<Category, readonly (readonly [Template, number])[]>> = {
-  politics: [[election, 2], [policyAction, 1]],
-  sports: [[game, 3], [champion, 1]],
-  crypto: [[cryptoUpDown, 2], [cryptoAbove, 2]],
-  finance: [[indexClose, 1], [earnings, 1]],
-  culture: [[awards, 1], [boxOffice, 1]],
+  politics: [
+    [election, 2],
+    [policyAction, 1],
+  ],
+  sports: [
+    [game, 3],
+    [champion, 1],
+  ],
+  crypto: [
+    [cryptoUpDown, 2],
+    [cryptoAbove, 2],
+  ],
+  finance: [
+    [indexClose, 1],
+    [earnings, 1],
+  ],
+  culture: [
+    [awards, 1],
+    [boxOffice, 1],
+  ],
   mentions: [[mentions, 1]],
   weather: [[temperature, 1]],
-  economics: [[fed, 1], [cpi, 1], [jobs, 1]],
-  tech: [[aiModel, 1], [launch, 1]],
+  economics: [
+    [fed, 1],
+    [cpi, 1],
+    [jobs, 1],
+  ],
+  tech: [
+    [aiModel, 1],
+    [launch, 1],
+  ],
 };
 
 export const CATEGORY_WEIGHTS: readonly (readonly [Category, number])[] = [
-  ['politics', 18], ['sports', 20], ['crypto', 18], ['finance', 8], ['culture', 8], ['mentions', 5],
-  ['weather', 8], ['economics', 8], ['tech', 7],
+  ['politics', 18],
+  ['sports', 20],
+  ['crypto', 18],
+  ['finance', 8],
+  ['culture', 8],
+  ['mentions', 5],
+  ['weather', 8],
+  ['economics', 8],
+  ['tech', 7],
 ];
 
 /** Typical horizon of an event of this category, in days (active events end this far ahead, at most). */
 export const HORIZON_DAYS: Readonly<Record<Category, number>> = {
-  politics: 400, sports: 14, crypto: 2, finance: 30, culture: 120, mentions: 10, weather: 2, economics: 45, tech: 120,
+  politics: 400,
+  sports: 14,
+  crypto: 2,
+  finance: 30,
+  culture: 120,
+  mentions: 10,
+  weather: 2,
+  economics: 45,
+  tech: 120,
 };

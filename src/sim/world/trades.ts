@@ -1,4 +1,4 @@
-// TradeLog: the public trade history behind GET /trades (protocol.md §8), fed with the same fills
+// TradeLog: the public trade history behind GET /trades (docs/protocol.md §8), fed with the same fills
 // as the PositionBook. Invariants kept here:
 // - bounded memory: the newest `capacity` fills are kept (oldest dropped first); the world's past
 //   trades (`preload`, standings.ts) are kept apart and never dropped, so a leaderboard wallet's
@@ -16,8 +16,19 @@ import type { WireTrade } from '../../exchange/wire.js';
 import type { Fill } from './portfolio.js';
 import { PortfolioError } from './portfolio.js';
 import { microsToNumber } from './numbers.js';
-import { DATA_STYLE, fail, isAddress, isConditionId, page, Params, runQuery, type QueryResult, type RawQuery } from './query.js';
+import {
+  DATA_STYLE,
+  fail,
+  isAddress,
+  isConditionId,
+  page,
+  Params,
+  runQuery,
+  type QueryResult,
+  type RawQuery,
+} from './query.js';
 import type { World } from './world.js';
+import { OptionError, InvariantError } from '../../core/errors.js';
 
 interface Logged {
   readonly seq: number;
@@ -32,8 +43,12 @@ export class TradeLog {
   private readonly past: Logged[] = [];
   private seq = 0;
 
-  constructor(private readonly world: World, private readonly capacity = 100_000) {
-    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`bad capacity: ${String(capacity)}`);
+  constructor(
+    private readonly world: World,
+    private readonly capacity = 100_000,
+  ) {
+    if (!Number.isSafeInteger(capacity) || capacity < 1)
+      throw new OptionError('SIM_OPTION', `bad capacity: ${String(capacity)}`);
   }
 
   get size(): number {
@@ -57,14 +72,18 @@ export class TradeLog {
 
   /** Keeps the world's past trades (in time order, before any append), never dropped. */
   preload(fills: readonly Fill[]): void {
-    if (this.seq !== 0) throw new RangeError('preload must come before the first fill');
+    if (this.seq !== 0) throw new InvariantError('preload must come before the first fill');
     for (const f of fills) this.past.push(this.logged(f));
   }
 
   private hashOf(l: Logged): string {
     if (l.hash === null) {
       const f = l.fill;
-      l.hash = '0x' + createHash('sha256').update(`${l.seq}|${l.user}|${f.tokenId}|${f.side}|${f.price}|${f.size}|${f.timeMs}`).digest('hex');
+      l.hash =
+        '0x' +
+        createHash('sha256')
+          .update(`${l.seq}|${l.user}|${f.tokenId}|${f.side}|${f.price}|${f.size}|${f.timeMs}`)
+          .digest('hex');
     }
     return l.hash;
   }
@@ -81,9 +100,13 @@ export class TradeLog {
       const limit = p.int('limit', { min: 1, max: 500 }, 100);
       const offset = p.int('offset', { min: 0, max: 10_000 }, 0);
       const wallet = user?.toLowerCase();
-      const keep = (l: Logged): boolean => (wallet === undefined || l.user === wallet)
-        && (markets === undefined || markets.has(l.fill.conditionId.toLowerCase())) && (!takerOnly || l.fill.role === 'taker');
-      const rows = [...this.past.filter(keep), ...this.log.filter(keep)].sort((a, b) => b.fill.timeMs - a.fill.timeMs || b.seq - a.seq);
+      const keep = (l: Logged): boolean =>
+        (wallet === undefined || l.user === wallet) &&
+        (markets === undefined || markets.has(l.fill.conditionId.toLowerCase())) &&
+        (!takerOnly || l.fill.role === 'taker');
+      const rows = [...this.past.filter(keep), ...this.log.filter(keep)].sort(
+        (a, b) => b.fill.timeMs - a.fill.timeMs || b.seq - a.seq,
+      );
       return page(rows, offset, limit).map((l) => this.render(l));
     });
   }

@@ -13,8 +13,17 @@ import { OddsmakerError } from '../../core/errors.js';
 import { SCALE, type Price, type Shares } from '../../core/money.js';
 import { isKnownTick } from '../../core/tick.js';
 import type {
-  CommentRec, EventRec, LeaderboardCategoryName, LeaderboardFigure, LeaderboardPeriodName, MarketRec, OutcomeIndex,
-  PastTrade, SeriesRec, TagRec, UserRec,
+  CommentRec,
+  EventRec,
+  LeaderboardCategoryName,
+  LeaderboardFigure,
+  LeaderboardPeriodName,
+  MarketRec,
+  OutcomeIndex,
+  PastTrade,
+  SeriesRec,
+  TagRec,
+  UserRec,
 } from './model.js';
 
 export class WorldError extends OddsmakerError {
@@ -107,20 +116,32 @@ export class World {
       this.byToken.set(m.tokenIds[0], { market: m, outcomeIndex: 0 });
       this.byToken.set(m.tokenIds[1], { market: m, outcomeIndex: 1 });
     }
-    for (const e of data.events) { this.idxEventId.set(e.id, e); this.idxEventSlug.set(e.slug, e); }
-    for (const t of data.tags) { this.idxTagId.set(t.id, t); this.idxTagSlug.set(t.slug, t); this.idxTagLabel.set(t.label, t); }
+    for (const e of data.events) {
+      this.idxEventId.set(e.id, e);
+      this.idxEventSlug.set(e.slug, e);
+    }
+    for (const t of data.tags) {
+      this.idxTagId.set(t.id, t);
+      this.idxTagSlug.set(t.slug, t);
+      this.idxTagLabel.set(t.label, t);
+    }
     for (const s of data.series) this.idxSeriesSlug.set(s.slug, s);
     for (const e of data.events) {
       for (const si of e.seriesIndexes) {
         const list = this.idxSeriesEvents.get(si);
-        if (list === undefined) this.idxSeriesEvents.set(si, [e]); else list.push(e);
+        if (list === undefined) this.idxSeriesEvents.set(si, [e]);
+        else list.push(e);
       }
     }
-    for (const u of data.users) { this.idxWallet.set(u.proxyWallet.toLowerCase(), u); this.idxUserName.set(u.name, u); }
+    for (const u of data.users) {
+      this.idxWallet.set(u.proxyWallet.toLowerCase(), u);
+      this.idxUserName.set(u.name, u);
+    }
     const walk = (c: CommentRec, parent: CommentRec | null): void => {
       this.commentById.set(c.id, { comment: c, parent });
       const list = this.commentsByUser.get(c.userIndex);
-      if (list === undefined) this.commentsByUser.set(c.userIndex, [c]); else list.push(c);
+      if (list === undefined) this.commentsByUser.set(c.userIndex, [c]);
+      else list.push(c);
       for (const r of c.replies) walk(r, c);
     };
     for (const c of data.comments) walk(c, null);
@@ -236,7 +257,8 @@ export class World {
 
   setMinOrderSize(conditionId: string, size: Shares, atMs: number): void {
     const m = this.need(conditionId);
-    if (!Number.isSafeInteger(size) || size <= 0) throw new WorldError('WORLD_BAD_SIZE', `bad minimum order size: ${String(size)}`);
+    if (!Number.isSafeInteger(size) || size <= 0)
+      throw new WorldError('WORLD_BAD_SIZE', `bad minimum order size: ${String(size)}`);
     m.state.minOrderSize = size;
     m.state.updatedAtMs = atMs;
   }
@@ -245,7 +267,8 @@ export class World {
   setTokenPrice(tokenId: string, price: Price): void {
     const ref = this.byToken.get(tokenId);
     if (ref === undefined) throw new WorldError('WORLD_UNKNOWN_TOKEN', `unknown token ${tokenId}`);
-    if (!Number.isSafeInteger(price) || price < 0 || price > SCALE) throw new WorldError('WORLD_BAD_PRICE', `bad price: ${String(price)}`);
+    if (!Number.isSafeInteger(price) || price < 0 || price > SCALE)
+      throw new WorldError('WORLD_BAD_PRICE', `bad price: ${String(price)}`);
     if (ref.market.state.winner !== null) return;
     ref.market.state.prices[ref.outcomeIndex] = price;
   }
@@ -271,7 +294,8 @@ export class World {
   resolve(conditionId: string, winner: OutcomeIndex, atMs: number): void {
     const m = this.need(conditionId);
     if (winner !== 0 && winner !== 1) throw new WorldError('WORLD_BAD_OUTCOME', `bad outcome index: ${String(winner)}`);
-    if (m.state.winner !== null) throw new WorldError('WORLD_ALREADY_RESOLVED', `market ${conditionId} is already resolved`);
+    if (m.state.winner !== null)
+      throw new WorldError('WORLD_ALREADY_RESOLVED', `market ${conditionId} is already resolved`);
     this.close(conditionId, atMs);
     m.state.winner = winner;
     m.state.resolvedAtMs = atMs;
@@ -282,7 +306,8 @@ export class World {
   /** Archives a closed market (no longer active). */
   archive(conditionId: string, atMs: number): void {
     const m = this.need(conditionId);
-    if (!m.state.closed) throw new WorldError('WORLD_MARKET_OPEN', `market ${conditionId} must be closed before it is archived`);
+    if (!m.state.closed)
+      throw new WorldError('WORLD_MARKET_OPEN', `market ${conditionId} must be closed before it is archived`);
     m.state.archived = true;
     m.state.active = false;
     m.state.updatedAtMs = atMs;

@@ -1,25 +1,96 @@
 // The BacktestResult → ReportInput mapping: fills, equity, mids carried over; inventory filled in
-// with zeros for tokens without a position; order totals; uptime from resting orders.
+// with zeros for tokens without a position; order totals; uptime from resting orders; market
+// labels (sidecar labels, else shortened ids); run settings; the end state sampled at endMs.
 import { describe, expect, it } from 'vitest';
 import { reportInputFromBacktest } from '../../../src/backtest/report/from-backtest.js';
+import { computeReport } from '../../../src/backtest/report/metrics.js';
 import type { BacktestResult } from '../../../src/backtest/types.js';
 
 function result(): BacktestResult {
   const sample = (t: number, inventory: Array<[string, number]>, openOrders: number) => ({
-    t, equity: 100_000_000 + t, pnl: t, realized: 0, unrealized: t, fees: 0, inventory, quotes: openOrders, openOrders,
+    t,
+    equity: 100_000_000 + t,
+    pnl: t,
+    realized: 0,
+    unrealized: t,
+    fees: 0,
+    inventory,
+    quotes: openOrders,
+    openOrders,
   });
   return {
-    version: 1, seed: 1, fillModel: 'cross', strategy: 'bands', capital: 100_000_000, startMs: 0, endMs: 3000,
-    events: 10, bookUpdates: 8, cycles: 3,
-    markets: [{ conditionId: '0xc', tokens: ['t1', 't2'], tickSize: 10_000, minOrderSize: 5_000_000, makerFeeBps: 0, takerFeeBps: 0 }],
-    fills: [{ seq: 1, orderId: 'o1', tokenId: 't1', conditionId: '0xc', side: 'BUY', price: 500_000, size: 5_000_000, notional: 2_500_000, feeMicros: 12, liquidity: 'maker', timeMs: 1000, realizedDelta: 0, midAtFill: 505_000 }],
+    version: 1,
+    seed: 1,
+    fillModel: 'cross',
+    strategy: 'bands',
+    capital: 100_000_000,
+    startMs: 0,
+    endMs: 3000,
+    events: 10,
+    bookUpdates: 8,
+    cycles: 3,
+    markets: [
+      {
+        conditionId: '0xc',
+        tokens: ['t1', 't2'],
+        tickSize: 10_000,
+        minOrderSize: 5_000_000,
+        makerFeeBps: 0,
+        takerFeeBps: 0,
+      },
+    ],
+    fills: [
+      {
+        seq: 1,
+        orderId: 'o1',
+        tokenId: 't1',
+        conditionId: '0xc',
+        side: 'BUY',
+        price: 500_000,
+        size: 5_000_000,
+        notional: 2_500_000,
+        feeMicros: 12,
+        liquidity: 'maker',
+        timeMs: 1000,
+        realizedDelta: 0,
+        midAtFill: 505_000,
+      },
+    ],
     orders: [
-      { id: 'o1', tokenId: 't1', conditionId: '0xc', side: 'BUY', price: 500_000, size: 5_000_000, sizeMatched: 5_000_000, state: 'MATCHED', createdAtMs: 0, stateAtMs: 1000 },
-      { id: 'o2', tokenId: 't2', conditionId: '0xc', side: 'SELL', price: 520_000, size: 5_000_000, sizeMatched: 0, state: 'CANCELED', createdAtMs: 0, stateAtMs: 3000 },
+      {
+        id: 'o1',
+        tokenId: 't1',
+        conditionId: '0xc',
+        side: 'BUY',
+        price: 500_000,
+        size: 5_000_000,
+        sizeMatched: 5_000_000,
+        state: 'MATCHED',
+        createdAtMs: 0,
+        stateAtMs: 1000,
+      },
+      {
+        id: 'o2',
+        tokenId: 't2',
+        conditionId: '0xc',
+        side: 'SELL',
+        price: 520_000,
+        size: 5_000_000,
+        sizeMatched: 0,
+        state: 'CANCELED',
+        createdAtMs: 0,
+        stateAtMs: 3000,
+      },
     ],
     pnl: { atMs: 3000, total: 0, realized: 0, unrealized: 0, fees: 0, positions: [] },
     equity: [sample(0, [], 2), sample(1000, [['t1', 5_000_000]], 1), sample(2000, [['t1', 5_000_000]], 0)],
-    mids: { t2: [[0, 480_000]], t1: [[0, 500_000], [1500, 510_000]] },
+    mids: {
+      t2: [[0, 480_000]],
+      t1: [
+        [0, 500_000],
+        [1500, 510_000],
+      ],
+    },
     venue: { booksFed: 8, fills: 1 },
   } as unknown as BacktestResult; // only the fields the mapping reads; the engine's type grows independently
 }
@@ -27,15 +98,123 @@ function result(): BacktestResult {
 describe('reportInputFromBacktest', () => {
   it('maps every series', () => {
     const inp = reportInputFromBacktest(result());
-    expect(inp.markets).toEqual([{ tokenId: 't1', name: '0xc', tickSize: 10_000 }, { tokenId: 't2', name: '0xc', tickSize: 10_000 }]);
-    expect(inp.fills).toEqual([{ timeMs: 1000, tokenId: 't1', side: 'BUY', price: 500_000, size: 5_000_000, fee: 12 }]);
-    expect(inp.equity.map((e) => e.equity)).toEqual([100_000_000, 100_001_000, 100_002_000]);
-    expect(inp.inventory.filter((s) => s.tokenId === 't1').map((s) => s.shares)).toEqual([0, 5_000_000, 5_000_000]);
-    expect(inp.inventory.filter((s) => s.tokenId === 't2').map((s) => s.shares)).toEqual([0, 0, 0]);
+    expect(inp.markets).toEqual([
+      { tokenId: 't1', name: 'market 0xc · token t1', conditionId: '0xc', tickSize: 10_000 },
+      { tokenId: 't2', name: 'market 0xc · token t2', conditionId: '0xc', tickSize: 10_000 },
+    ]);
+    expect(inp.fills).toEqual([
+      {
+        timeMs: 1000,
+        tokenId: 't1',
+        side: 'BUY',
+        price: 500_000,
+        size: 5_000_000,
+        fee: 12,
+        notional: 2_500_000,
+        liquidity: 'maker',
+      },
+    ]);
+    // The cycles' samples, then the end state at endMs (3000): capital + the report's PnL
+    // (5 shares bought at 0.50 marked at 0.51 = +0.05, fee 12 micros).
+    expect(inp.equity).toEqual([
+      { timeMs: 0, equity: 100_000_000 },
+      { timeMs: 1000, equity: 100_001_000 },
+      { timeMs: 2000, equity: 100_002_000 },
+      { timeMs: 3000, equity: 100_049_988 },
+    ]);
+    expect(inp.inventory.filter((s) => s.tokenId === 't1').map((s) => s.shares)).toEqual([
+      0, 5_000_000, 5_000_000, 5_000_000,
+    ]);
+    expect(inp.inventory.filter((s) => s.tokenId === 't2').map((s) => s.shares)).toEqual([0, 0, 0, 0]);
     expect(inp.mids).toEqual([
-      { timeMs: 0, tokenId: 't1', mid: 500_000 }, { timeMs: 1500, tokenId: 't1', mid: 510_000 }, { timeMs: 0, tokenId: 't2', mid: 480_000 },
+      { timeMs: 0, tokenId: 't1', mid: 500_000 },
+      { timeMs: 1500, tokenId: 't1', mid: 510_000 },
+      { timeMs: 0, tokenId: 't2', mid: 480_000 },
     ]);
     expect(inp.uptime.map((u) => u.quoted)).toEqual([1, 1, 0]);
     expect(inp.orders).toEqual({ placed: 2, placedSize: 10_000_000, filled: 1, filledSize: 5_000_000 });
+  });
+
+  it('labels markets by question and outcome from the sidecar labels, and carries the run settings', () => {
+    const settings = {
+      config: 'c.json',
+      recording: 'r.omrc',
+      strategy: 'bands',
+      params: { levels: [] },
+      fillModel: 'queue-probabilistic',
+      latency: '0 ms',
+      cadence: 'poll',
+      pollIntervalMs: 1000,
+      seed: 1,
+      depth: 'full',
+    };
+    const inp = reportInputFromBacktest(result(), {
+      labels: { t1: { question: 'Will it rain?', outcome: 'Yes' } },
+      settings,
+    });
+    expect(inp.markets.map((m) => m.name)).toEqual(['Will it rain? — Yes', 'market 0xc · token t2']);
+    expect(computeReport(inp).settings).toEqual(settings);
+  });
+
+  it('samples the end state: a fill the ledger recorded after the last cycle reaches equity, drawdown and the chart', () => {
+    // Flat equity over the cycles; a losing fill at the last instant (a sell below the mark).
+    const r = result() as unknown as Record<string, unknown>;
+    const flat = (t: number) => ({
+      t,
+      equity: 100_000_000,
+      pnl: 0,
+      realized: 0,
+      unrealized: 0,
+      fees: 0,
+      inventory: [],
+      quotes: 0,
+      openOrders: 0,
+    });
+    const res = {
+      ...r,
+      equity: [flat(0), flat(1000), flat(2000)],
+      fills: [
+        {
+          seq: 1,
+          orderId: 'o1',
+          tokenId: 't2',
+          conditionId: '0xc',
+          side: 'BUY',
+          price: 520_000,
+          size: 10_000_000,
+          notional: 5_200_000,
+          feeMicros: 0,
+          liquidity: 'taker',
+          timeMs: 3000,
+          realizedDelta: 0,
+          midAtFill: 480_000,
+        },
+      ],
+    } as unknown as BacktestResult;
+    const inp = reportInputFromBacktest(res);
+    const rep = computeReport(inp);
+    // 10 bought at 0.52, marked at 0.48: −0.40.
+    expect(rep.pnl.totalMicros).toBe(-400_000);
+    expect(inp.equity.at(-1)).toEqual({ timeMs: 3000, equity: 99_600_000 });
+    expect(rep.drawdown.maxMicros).toBe(400_000);
+    expect(rep.final).toEqual({ timeMs: 3000, equityMicros: 99_600_000 });
+    expect(rep.fills.count).toBe(1);
+    expect(rep.trades).toEqual([
+      {
+        timeMs: 3000,
+        tokenId: 't2',
+        label: 'market 0xc · token t2',
+        side: 'BUY',
+        priceMicros: 520_000,
+        sizeMicros: 10_000_000,
+        feeMicros: 0,
+        liquidity: 'taker',
+      },
+    ]);
+    expect(inp.inventory.filter((s) => s.tokenId === 't2').at(-1)).toEqual({
+      timeMs: 3000,
+      tokenId: 't2',
+      shares: 10_000_000,
+    });
   });
 });

@@ -18,12 +18,36 @@ function input(): ReportInput {
     capital: 100_000_000 as Micros,
     markets: [{ tokenId: 'tok"1', name: HOSTILE, tickSize: 10_000 as Price }],
     fills: [
-      { timeMs: 1_700_000_010_000, tokenId: 'tok"1', side: 'BUY', price: 480_000 as Price, size: 5_000_000 as Shares, fee: 0 as Micros },
-      { timeMs: 1_700_000_030_000, tokenId: 'tok"1', side: 'SELL', price: 520_000 as Price, size: 5_000_000 as Shares, fee: 0 as Micros },
+      {
+        timeMs: 1_700_000_010_000,
+        tokenId: 'tok"1',
+        side: 'BUY',
+        price: 480_000 as Price,
+        size: 5_000_000 as Shares,
+        fee: 0 as Micros,
+      },
+      {
+        timeMs: 1_700_000_030_000,
+        tokenId: 'tok"1',
+        side: 'SELL',
+        price: 520_000 as Price,
+        size: 5_000_000 as Shares,
+        fee: 0 as Micros,
+      },
     ],
-    equity: [0, 10, 20, 30, 40, 50].map((k) => ({ timeMs: 1_700_000_000_000 + k * 1000, equity: (100_000_000 + k * 1000) as Micros })),
-    inventory: [{ timeMs: 1_700_000_010_000, tokenId: 'tok"1', shares: 5_000_000 as Shares }, { timeMs: 1_700_000_030_000, tokenId: 'tok"1', shares: 0 as Shares }],
-    mids: [0, 10, 20, 30, 40].map((k) => ({ timeMs: 1_700_000_000_000 + k * 1000, tokenId: 'tok"1', mid: (490_000 + k * 1000) as Price })),
+    equity: [0, 10, 20, 30, 40, 50].map((k) => ({
+      timeMs: 1_700_000_000_000 + k * 1000,
+      equity: (100_000_000 + k * 1000) as Micros,
+    })),
+    inventory: [
+      { timeMs: 1_700_000_010_000, tokenId: 'tok"1', shares: 5_000_000 as Shares },
+      { timeMs: 1_700_000_030_000, tokenId: 'tok"1', shares: 0 as Shares },
+    ],
+    mids: [0, 10, 20, 30, 40].map((k) => ({
+      timeMs: 1_700_000_000_000 + k * 1000,
+      tokenId: 'tok"1',
+      mid: (490_000 + k * 1000) as Price,
+    })),
     uptime: [{ timeMs: 1_700_000_000_000, quoted: 1, tokens: 1 }],
     orders: { placed: 4, placedSize: 20_000_000 as Shares, filled: 2, filledSize: 10_000_000 as Shares },
   };
@@ -63,7 +87,8 @@ describe('renderHtml', () => {
     const d2 = mkdtempSync(join(tmpdir(), 'om-report-'));
     await writeReport(d1, input());
     await writeReport(d2, structuredClone(input()));
-    for (const f of ['report.json', 'report.html']) expect(readFileSync(join(d2, f))).toEqual(readFileSync(join(d1, f)));
+    for (const f of ['report.json', 'report.html'])
+      expect(readFileSync(join(d2, f))).toEqual(readFileSync(join(d1, f)));
     expect(readFileSync(join(d1, 'report.json'), 'utf8')).toBe(reportJson(computeReport(input())));
   });
 });

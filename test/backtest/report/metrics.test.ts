@@ -17,7 +17,10 @@ function input(): ReportInput {
     startMs: 0,
     endMs: 20_000,
     capital: m(1_000_000_000),
-    markets: [{ tokenId: 'A', name: 'Will A win?', tickSize: p(10_000) }, { tokenId: 'B', name: 'B', tickSize: p(1_000) }],
+    markets: [
+      { tokenId: 'A', name: 'Will A win?', tickSize: p(10_000) },
+      { tokenId: 'B', name: 'B', tickSize: p(1_000) },
+    ],
     fills: [
       { timeMs: 0, tokenId: 'A', side: 'BUY', price: p(500_000), size: s(10_000_000), fee: m(10_000) },
       { timeMs: 5_000, tokenId: 'A', side: 'SELL', price: p(550_000), size: s(4_000_000), fee: m(0) },
@@ -56,10 +59,16 @@ function input(): ReportInput {
 describe('computeReport', () => {
   const r = computeReport(input());
 
-  it('PnL: average cost, marked at the last mid', () => {
-    // Buy 10 @ 0.50 (basis 5.00); sell 4 @ 0.55: proceeds 2.20 − basis 2.00 = 0.20 realized.
-    // 6 left, basis 3.00, last mid 0.60 → 3.60 − 3.00 = 0.60 unrealized. Fees 0.01.
-    expect(r.pnl).toEqual({ totalMicros: 790_000, realizedMicros: 200_000, unrealizedMicros: 600_000, feesMicros: 10_000 });
+  it('PnL: average cost, realized net of fees, marked at the last mid', () => {
+    // Buy 10 @ 0.50 (basis 5.00); sell 4 @ 0.55: proceeds 2.20 − basis 2.00 = 0.20, less the fee
+    // 0.01: 0.19 realized. 6 left, basis 3.00, last mid 0.60 → 3.60 − 3.00 = 0.60 unrealized.
+    expect(r.pnl).toEqual({
+      totalMicros: 790_000,
+      realizedMicros: 190_000,
+      unrealizedMicros: 600_000,
+      feesMicros: 10_000,
+      unmarkedTokens: [],
+    });
     expect(r.fills).toEqual({ count: 2, buys: 1, sells: 1 });
     expect(r.volume).toEqual({ notionalMicros: 7_200_000, sharesMicros: 14_000_000 });
   });
@@ -115,7 +124,15 @@ describe('computeReport', () => {
   });
 
   it('empty input gives nulls, not NaN', () => {
-    const e = computeReport({ ...input(), fills: [], equity: [], inventory: [], mids: [], uptime: [], orders: { placed: 0, placedSize: s(0), filled: 0, filledSize: s(0) } });
+    const e = computeReport({
+      ...input(),
+      fills: [],
+      equity: [],
+      inventory: [],
+      mids: [],
+      uptime: [],
+      orders: { placed: 0, placedSize: s(0), filled: 0, filledSize: s(0) },
+    });
     expect(e.sharpe.perDay).toBeNull();
     expect(e.fillRatio.ratio).toBeNull();
     expect(e.uptime.timeWeighted).toBeNull();
@@ -129,24 +146,66 @@ describe('reportJson', () => {
     const b = reportJson(computeReport(structuredClone(input())));
     expect(b).toBe(a);
     const shuffled = input();
-    const c = reportJson(computeReport({ ...shuffled, fills: [...shuffled.fills].reverse(), mids: [...shuffled.mids].reverse(), equity: [...shuffled.equity].reverse(), inventory: [...shuffled.inventory].reverse() }));
+    const c = reportJson(
+      computeReport({
+        ...shuffled,
+        fills: [...shuffled.fills].reverse(),
+        mids: [...shuffled.mids].reverse(),
+        equity: [...shuffled.equity].reverse(),
+        inventory: [...shuffled.inventory].reverse(),
+      }),
+    );
     expect(c).toBe(a);
-    expect(Object.keys(JSON.parse(a) as object)).toEqual(['version', 'startMs', 'endMs', 'capitalMicros', 'pnl', 'fills', 'volume', 'drawdown', 'sharpe', 'inventory', 'uptime', 'fillRatio', 'markouts', 'settlements']);
+    expect(Object.keys(JSON.parse(a) as object)).toEqual([
+      'version',
+      'startMs',
+      'endMs',
+      'capitalMicros',
+      'pnl',
+      'fills',
+      'volume',
+      'drawdown',
+      'sharpe',
+      'inventory',
+      'uptime',
+      'fillRatio',
+      'markouts',
+      'settlements',
+      'settings',
+      'markets',
+      'trades',
+      'final',
+    ]);
   });
 
   it('property: trading at one constant price marked at that price loses exactly the fees', () => {
-    const fill = fc.record({ buy: fc.boolean(), size: fc.integer({ min: 1, max: 1_000_000_000 }), fee: fc.integer({ min: 0, max: 100_000 }) });
-    fc.assert(fc.property(fc.integer({ min: 1, max: 99 }), fc.array(fill, { maxLength: 30 }), (cents, fs) => {
-      const price = p(cents * 10_000);
-      const r = computeReport({
-        ...input(),
-        fills: fs.map((f, i) => ({ timeMs: i, tokenId: 'A', side: f.buy ? 'BUY' as const : 'SELL' as const, price, size: s(f.size), fee: m(f.fee) })),
-        mids: [{ timeMs: 0, tokenId: 'A', mid: price }],
-      });
-      const fees = fs.reduce((a, f) => a + f.fee, 0);
-      // Rounding of partial cost bases can leave a micro per closing fill, in either direction.
-      expect(Math.abs(r.pnl.totalMicros + fees)).toBeLessThanOrEqual(fs.length);
-      expect(r.pnl.feesMicros).toBe(fees);
-    }));
+    const fill = fc.record({
+      buy: fc.boolean(),
+      size: fc.integer({ min: 1, max: 1_000_000_000 }),
+      fee: fc.integer({ min: 0, max: 100_000 }),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 99 }), fc.array(fill, { maxLength: 30 }), (cents, fs) => {
+        const price = p(cents * 10_000);
+        const r = computeReport({
+          ...input(),
+          fills: fs.map((f, i) => ({
+            timeMs: i,
+            tokenId: 'A',
+            side: f.buy ? ('BUY' as const) : ('SELL' as const),
+            price,
+            size: s(f.size),
+            fee: m(f.fee),
+          })),
+          mids: [{ timeMs: 0, tokenId: 'A', mid: price }],
+        });
+        const fees = fs.reduce((a, f) => a + f.fee, 0);
+        // Each fill's collateral and the marked value round against us (by under a micro each);
+        // the cost basis never leaves a residue.
+        expect(r.pnl.totalMicros).toBeLessThanOrEqual(-fees);
+        expect(r.pnl.totalMicros).toBeGreaterThanOrEqual(-fees - fs.length - 1);
+        expect(r.pnl.feesMicros).toBe(fees);
+      }),
+    );
   });
 });

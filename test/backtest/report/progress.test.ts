@@ -4,7 +4,15 @@ import { ProgressBar } from '../../../src/backtest/report/progress.js';
 
 function stream(isTTY: boolean): { isTTY: boolean; columns: number; out: string[]; write(s: string): boolean } {
   const out: string[] = [];
-  return { isTTY, columns: 80, out, write(s: string) { out.push(s); return true; } };
+  return {
+    isTTY,
+    columns: 80,
+    out,
+    write(s: string) {
+      out.push(s);
+      return true;
+    },
+  };
 }
 
 describe('ProgressBar', () => {

@@ -4,7 +4,11 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { encryptKeystoreJsonSync, Wallet } from 'ethers';
 import {
-  addressFromEnv, credentialsFromEnv, loadWallet, makeCredentials, parsePrivateKey,
+  addressFromEnv,
+  credentialsFromEnv,
+  loadWallet,
+  makeCredentials,
+  parsePrivateKey,
 } from '../../../src/exchange/auth/credentials.js';
 import { CredentialsError } from '../../../src/exchange/auth/errors.js';
 
@@ -43,7 +47,14 @@ describe('API credentials', () => {
 
   it('never print their secret or passphrase', () => {
     const c = credentialsFromEnv(env);
-    for (const text of [JSON.stringify(c), JSON.stringify({ nested: { c } }), inspect(c), inspect({ c }, { depth: 9 }), String(c), `${c}`]) {
+    for (const text of [
+      JSON.stringify(c),
+      JSON.stringify({ nested: { c } }),
+      inspect(c),
+      inspect({ c }, { depth: 9 }),
+      String(c),
+      `${c}`,
+    ]) {
       expectNoSecret(text);
       expect(text).toContain('[redacted]');
     }
@@ -82,7 +93,13 @@ describe('private key', () => {
   });
 
   it('refuses malformed and out-of-range keys without echoing them', async () => {
-    for (const bad of [KEY.slice(0, -2), `${KEY}00`, `0x${'0'.repeat(64)}`, `0x${'f'.repeat(64)}`, `${KEY.slice(0, -1)}g`]) {
+    for (const bad of [
+      KEY.slice(0, -2),
+      `${KEY}00`,
+      `0x${'0'.repeat(64)}`,
+      `0x${'f'.repeat(64)}`,
+      `${KEY.slice(0, -1)}g`,
+    ]) {
       const err = await errorOf(() => parsePrivateKey(bad, 'ODDSMAKER_PRIVATE_KEY'));
       expect(err).toBeInstanceOf(CredentialsError);
       expect(err.message).toContain('ODDSMAKER_PRIVATE_KEY');
@@ -103,21 +120,30 @@ describe('private key', () => {
       if (f === undefined) throw Object.assign(new Error(`ENOENT ${p}`), { code: 'ENOENT' });
       return f;
     };
-    const w = await loadWallet({ ODDSMAKER_KEYSTORE: '/keys/k.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD }, { readFile });
+    const w = await loadWallet(
+      { ODDSMAKER_KEYSTORE: '/keys/k.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD },
+      { readFile },
+    );
     expect(w.address).toBe(ADDRESS);
     expect(w.privateKey).toBe(KEY);
 
-    const wrong = await errorOf(() => loadWallet({ ODDSMAKER_KEYSTORE: '/keys/k.json', ODDSMAKER_KEYSTORE_PASSWORD: 'wrong password' }, { readFile }));
+    const wrong = await errorOf(() =>
+      loadWallet({ ODDSMAKER_KEYSTORE: '/keys/k.json', ODDSMAKER_KEYSTORE_PASSWORD: 'wrong password' }, { readFile }),
+    );
     expect(wrong).toBeInstanceOf(CredentialsError);
     expect(wrong.message).toMatch(/incorrect password/);
     expect(wrong.message).not.toContain('wrong password');
 
-    const missing = await errorOf(() => loadWallet({ ODDSMAKER_KEYSTORE: '/keys/none.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD }, { readFile }));
+    const missing = await errorOf(() =>
+      loadWallet({ ODDSMAKER_KEYSTORE: '/keys/none.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD }, { readFile }),
+    );
     expect(missing.message).toMatch(/cannot read \/keys\/none\.json \(ENOENT\)/);
     expectNoSecret(missing.message);
 
     files.set('/keys/bad.json', '{"not":"a keystore"}');
-    const bad = await errorOf(() => loadWallet({ ODDSMAKER_KEYSTORE: '/keys/bad.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD }, { readFile }));
+    const bad = await errorOf(() =>
+      loadWallet({ ODDSMAKER_KEYSTORE: '/keys/bad.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD }, { readFile }),
+    );
     expect(bad.message).toMatch(/not a valid encrypted JSON keystore/);
 
     const noPassword = await errorOf(() => loadWallet({ ODDSMAKER_KEYSTORE: '/keys/k.json' }, { readFile }));
@@ -126,7 +152,9 @@ describe('private key', () => {
 
   it('refuses no source and two sources', async () => {
     expect((await errorOf(() => loadWallet({}))).message).toMatch(/no signing key/);
-    const both = await errorOf(() => loadWallet({ ODDSMAKER_PRIVATE_KEY: KEY, ODDSMAKER_KEYSTORE: '/k.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD }));
+    const both = await errorOf(() =>
+      loadWallet({ ODDSMAKER_PRIVATE_KEY: KEY, ODDSMAKER_KEYSTORE: '/k.json', ODDSMAKER_KEYSTORE_PASSWORD: PASSWORD }),
+    );
     expect(both.message).toMatch(/set only one/);
     expectNoSecret(both.message);
   });

@@ -1,4 +1,4 @@
-// L1 ClobAuth headers (protocol.md §2): build and recover in both dialects, tamper detection,
+// L1 ClobAuth headers (docs/protocol.md §2): build and recover in both dialects, tamper detection,
 // freshness, and the deterministic API-key derivation the simulator answers with.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -18,7 +18,12 @@ describe('L1 headers', () => {
       const p = dialect.headerPrefix;
       expect(Object.keys(h).sort()).toEqual([`${p}ADDRESS`, `${p}NONCE`, `${p}SIGNATURE`, `${p}TIMESTAMP`]);
       expect(h[`${p}NONCE`]).toBe('7');
-      expect(recoverL1Address(h, dialect)).toEqual({ ok: true, address: wallet.address, nonce: '7', timestampSec: 1_790_000_000 });
+      expect(recoverL1Address(h, dialect)).toEqual({
+        ok: true,
+        address: wallet.address,
+        nonce: '7',
+        timestampSec: 1_790_000_000,
+      });
       // Lower-cased names, as a Node server sees them.
       const lower = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
       expect(recoverL1Address(lower, dialect).ok).toBe(true);
@@ -49,12 +54,19 @@ describe('L1 headers', () => {
   it('check freshness when asked', async () => {
     const h = await buildL1Headers({ dialect: DIALECTS.spec, wallet, timestampSec: 1000, nonce: 1 });
     expect(recoverL1Address(h, DIALECTS.spec, { nowSec: 1030, maxSkewSec: 30 }).ok).toBe(true);
-    expect(recoverL1Address(h, DIALECTS.spec, { nowSec: 1031, maxSkewSec: 30 })).toMatchObject({ ok: false, reason: expect.stringContaining('skew') });
+    expect(recoverL1Address(h, DIALECTS.spec, { nowSec: 1031, maxSkewSec: 30 })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('skew'),
+    });
   });
 
   it('refuse bad inputs', async () => {
-    await expect(buildL1Headers({ dialect: DIALECTS.spec, wallet, timestampSec: 1.5, nonce: 0 })).rejects.toBeInstanceOf(AuthError);
-    await expect(buildL1Headers({ dialect: DIALECTS.spec, wallet, timestampSec: 1, nonce: -1 })).rejects.toBeInstanceOf(AuthError);
+    await expect(
+      buildL1Headers({ dialect: DIALECTS.spec, wallet, timestampSec: 1.5, nonce: 0 }),
+    ).rejects.toBeInstanceOf(AuthError);
+    await expect(buildL1Headers({ dialect: DIALECTS.spec, wallet, timestampSec: 1, nonce: -1 })).rejects.toBeInstanceOf(
+      AuthError,
+    );
   });
 });
 
@@ -76,7 +88,11 @@ describe('deriveApiCredentials', () => {
 
   it('gives unrelated credentials to another nonce, address or server secret', () => {
     const base = deriveApiCredentials('server', wallet.address, 0);
-    for (const c of [deriveApiCredentials('server', wallet.address, 1), deriveApiCredentials('server', other.address, 0), deriveApiCredentials('server2', wallet.address, 0)]) {
+    for (const c of [
+      deriveApiCredentials('server', wallet.address, 1),
+      deriveApiCredentials('server', other.address, 0),
+      deriveApiCredentials('server2', wallet.address, 0),
+    ]) {
       expect(c.apiKey).not.toBe(base.apiKey);
       expect(c.secret).not.toBe(base.secret);
       expect(c.passphrase).not.toBe(base.passphrase);
@@ -86,9 +102,23 @@ describe('deriveApiCredentials', () => {
 
   it('issues credentials that work for L2 signing end to end', () => {
     const creds = deriveApiCredentials(Buffer.from('simulator secret'), wallet.address, 3);
-    const h = buildL2Headers({ dialect: DIALECTS.spec, credentials: creds, address: wallet.address, method: 'DELETE', path: '/order', body: '{"orderId":"0x1"}', timestampSec: 100 });
+    const h = buildL2Headers({
+      dialect: DIALECTS.spec,
+      credentials: creds,
+      address: wallet.address,
+      method: 'DELETE',
+      path: '/order',
+      body: '{"orderId":"0x1"}',
+      timestampSec: 100,
+    });
     const r = verifyL2Headers({
-      dialect: DIALECTS.spec, headers: h, method: 'DELETE', path: '/order', body: '{"orderId":"0x1"}', nowSec: 100, maxSkewSec: 30,
+      dialect: DIALECTS.spec,
+      headers: h,
+      method: 'DELETE',
+      path: '/order',
+      body: '{"orderId":"0x1"}',
+      nowSec: 100,
+      maxSkewSec: 30,
       lookupCredentials: (k) => (k === creds.apiKey ? { credentials: creds, address: wallet.address } : undefined),
     });
     expect(r).toEqual({ ok: true, apiKey: creds.apiKey, address: wallet.address });

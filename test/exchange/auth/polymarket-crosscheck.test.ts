@@ -18,15 +18,26 @@ const dialect = DIALECTS.polymarket;
 
 describe('polymarket dialect auth against @polymarket/clob-client-v2', () => {
   it('reproduces the HMAC public vector through its L2 header builder', async () => {
-    const creds = { key: '00000000-0000-4000-8000-000000000000', secret: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', passphrase: '0'.repeat(64) };
-    const theirs = await createL2Headers(v5 as never, creds, { method: 'test-sign', requestPath: '/orders', body: '{"hash": "0x123"}' }, 1000000);
+    const creds = {
+      key: '00000000-0000-4000-8000-000000000000',
+      secret: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      passphrase: '0'.repeat(64),
+    };
+    const theirs = await createL2Headers(
+      v5 as never,
+      creds,
+      { method: 'test-sign', requestPath: '/orders', body: '{"hash": "0x123"}' },
+      1000000,
+    );
     expect(theirs.POLY_SIGNATURE).toBe('ZwAdJKvoYRlEKDkNMwd5BuwNNtg93kNaR_oU2HrfVvc=');
   });
 
   it('builds the same L2 headers for random requests', async () => {
     const samples = fc.sample(
       fc.record({
-        secret: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('base64').replace(/\+/g, '-').replace(/\//g, '_')),
+        secret: fc
+          .uint8Array({ minLength: 32, maxLength: 32 })
+          .map((b) => Buffer.from(b).toString('base64').replace(/\+/g, '-').replace(/\//g, '_')),
         method: fc.constantFrom('GET', 'POST', 'DELETE'),
         path: fc.stringMatching(/^\/[a-z0-9/-]{0,30}$/),
         body: fc.option(fc.json(), { nil: undefined }),
@@ -37,18 +48,39 @@ describe('polymarket dialect auth against @polymarket/clob-client-v2', () => {
     for (const s of samples) {
       const apiKey = '2f1b7d3e-8c4a-4e6b-9d2f-1a3b5c7d9e0f';
       const passphrase = 'ab'.repeat(32);
-      const theirs = await createL2Headers(v5 as never, { key: apiKey, secret: s.secret, passphrase }, { method: s.method, requestPath: s.path, ...(s.body === undefined ? {} : { body: s.body }) }, s.ts);
-      const ours = buildL2Headers({ dialect, credentials: makeCredentials({ apiKey, secret: s.secret, passphrase }), address: v6.address, method: s.method, path: s.path, body: s.body, timestampSec: s.ts });
+      const theirs = await createL2Headers(
+        v5 as never,
+        { key: apiKey, secret: s.secret, passphrase },
+        { method: s.method, requestPath: s.path, ...(s.body === undefined ? {} : { body: s.body }) },
+        s.ts,
+      );
+      const ours = buildL2Headers({
+        dialect,
+        credentials: makeCredentials({ apiKey, secret: s.secret, passphrase }),
+        address: v6.address,
+        method: s.method,
+        path: s.path,
+        body: s.body,
+        timestampSec: s.ts,
+      });
       expect(ours).toEqual({ ...theirs });
     }
   });
 
   it('builds the same L1 headers, and recovers its headers', async () => {
-    for (const [ts, nonce] of [[1_790_000_000, 0], [1_700_000_123, 5], [1_800_000_000, 123456789]] as const) {
+    for (const [ts, nonce] of [
+      [1_790_000_000, 0],
+      [1_700_000_123, 5],
+      [1_800_000_000, 123456789],
+    ] as const) {
       const theirs = await createL1Headers(v5 as never, 137, nonce, ts);
       const ours = await buildL1Headers({ dialect, wallet: v6, timestampSec: ts, nonce });
       expect(ours).toEqual({ ...theirs });
-      expect(recoverL1Address(theirs as unknown as Record<string, string>, dialect)).toMatchObject({ ok: true, address: v6.address, nonce: String(nonce) });
+      expect(recoverL1Address(theirs as unknown as Record<string, string>, dialect)).toMatchObject({
+        ok: true,
+        address: v6.address,
+        nonce: String(nonce),
+      });
     }
   });
 });

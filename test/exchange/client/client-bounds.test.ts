@@ -1,5 +1,5 @@
 // Client-side bounds through the client methods: every bound of every parameter table of
-// interface §4.4/§4.5 and protocol.md §8 rejected before sending (the server must see no
+// interface §4.4/§4.5 and docs/protocol.md §8 rejected before sending (the server must see no
 // request), with an error naming the parameter and the value; the edge values are sent; path
 // parameters must be non-empty; defaults reach the wire.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,25 +24,89 @@ beforeAll(async () => {
   h.on('GET /clob/prices-history', { history: [] });
   h.on('GET /clob/price', { price: '0.5' });
 });
-afterAll(async () => { await h.close(); });
-beforeEach(() => { h.server.requests.length = 0; });
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  h.server.requests.length = 0;
+});
 
 type Call = (c: ExchangeClient, v: unknown) => Promise<unknown>;
 
 /** [label, call with the value under test, param name, values sent, values refused]. */
 const BOUNDS: Array<[string, Call, string, unknown[], unknown[]]> = [
-  ['positions limit', (c, v) => c.getPositions({ user: P.USER, limit: v as number }), 'limit', [0, 500], [-1, 501, 1.5]],
-  ['positions offset', (c, v) => c.getPositions({ user: P.USER, offset: v as number }), 'offset', [0, 10_000], [-1, 10_001]],
-  ['positions sizeThreshold', (c, v) => c.getPositions({ user: P.USER, sizeThreshold: v as number }), 'sizeThreshold', [0, 0.5, 1e9], [-0.000001, Number.NaN]],
-  ['positions title', (c, v) => c.getPositions({ user: P.USER, title: v as string }), 'title', ['x'.repeat(100)], ['x'.repeat(101)]],
-  ['positions sortBy', (c, v) => c.getPositions({ user: P.USER, sortBy: v as never }), 'sortBy', ['CURRENT', 'AVGPRICE'], ['REALIZEDPNL', 'tokens']],
-  ['positions sortDirection', (c, v) => c.getPositions({ user: P.USER, sortDirection: v as never }), 'sortDirection', ['ASC'], ['asc', 'UP']],
+  [
+    'positions limit',
+    (c, v) => c.getPositions({ user: P.USER, limit: v as number }),
+    'limit',
+    [0, 500],
+    [-1, 501, 1.5],
+  ],
+  [
+    'positions offset',
+    (c, v) => c.getPositions({ user: P.USER, offset: v as number }),
+    'offset',
+    [0, 10_000],
+    [-1, 10_001],
+  ],
+  [
+    'positions sizeThreshold',
+    (c, v) => c.getPositions({ user: P.USER, sizeThreshold: v as number }),
+    'sizeThreshold',
+    [0, 0.5, 1e9],
+    [-0.000001, Number.NaN],
+  ],
+  [
+    'positions title',
+    (c, v) => c.getPositions({ user: P.USER, title: v as string }),
+    'title',
+    ['x'.repeat(100)],
+    ['x'.repeat(101)],
+  ],
+  [
+    'positions sortBy',
+    (c, v) => c.getPositions({ user: P.USER, sortBy: v as never }),
+    'sortBy',
+    ['CURRENT', 'AVGPRICE'],
+    ['REALIZEDPNL', 'tokens'],
+  ],
+  [
+    'positions sortDirection',
+    (c, v) => c.getPositions({ user: P.USER, sortDirection: v as never }),
+    'sortDirection',
+    ['ASC'],
+    ['asc', 'UP'],
+  ],
   ['positions user', (c, v) => c.getPositions({ user: v as string }), 'user', [P.USER], ['', 'nobody', undefined]],
-  ['positions redeemable', (c, v) => c.getPositions({ user: P.USER, redeemable: v as boolean }), 'redeemable', [true], ['true', 1]],
+  [
+    'positions redeemable',
+    (c, v) => c.getPositions({ user: P.USER, redeemable: v as boolean }),
+    'redeemable',
+    [true],
+    ['true', 1],
+  ],
   ['closed limit', (c, v) => c.getClosedPositions({ user: P.USER, limit: v as number }), 'limit', [0, 50], [-1, 51]],
-  ['closed offset', (c, v) => c.getClosedPositions({ user: P.USER, offset: v as number }), 'offset', [0, 100_000], [-1, 100_001]],
-  ['closed title', (c, v) => c.getClosedPositions({ user: P.USER, title: v as string }), 'title', ['y'.repeat(100)], ['y'.repeat(101)]],
-  ['closed sortBy', (c, v) => c.getClosedPositions({ user: P.USER, sortBy: v as never }), 'sortBy', ['TIMESTAMP'], ['TOKENS']],
+  [
+    'closed offset',
+    (c, v) => c.getClosedPositions({ user: P.USER, offset: v as number }),
+    'offset',
+    [0, 100_000],
+    [-1, 100_001],
+  ],
+  [
+    'closed title',
+    (c, v) => c.getClosedPositions({ user: P.USER, title: v as string }),
+    'title',
+    ['y'.repeat(100)],
+    ['y'.repeat(101)],
+  ],
+  [
+    'closed sortBy',
+    (c, v) => c.getClosedPositions({ user: P.USER, sortBy: v as never }),
+    'sortBy',
+    ['TIMESTAMP'],
+    ['TOKENS'],
+  ],
   ['closed user', (c, v) => c.getClosedPositions({ user: v as string }), 'user', [P.USER], [undefined]],
   ['events limit', (c, v) => c.getEvents({ limit: v as number }), 'limit', [1, 100], [0, 101]],
   ['events offset', (c, v) => c.getEvents({ offset: v as number }), 'offset', [0, 1_000_000], [-1]],
@@ -53,14 +117,26 @@ const BOUNDS: Array<[string, Call, string, unknown[], unknown[]]> = [
   ['user comments limit', (c, v) => c.getUserComments(P.USER, { limit: v as number }), 'limit', [1, 100], [0, 101]],
   ['leaderboard limit', (c, v) => c.getLeaderboard({ limit: v as number }), 'limit', [1, 50], [0, 51]],
   ['leaderboard offset', (c, v) => c.getLeaderboard({ offset: v as number }), 'offset', [0, 1000], [-1, 1001]],
-  ['leaderboard category', (c, v) => c.getLeaderboard({ category: v as never }), 'category', ['TECH', 'MENTIONS'], ['ALL', 'overall']],
+  [
+    'leaderboard category',
+    (c, v) => c.getLeaderboard({ category: v as never }),
+    'category',
+    ['TECH', 'MENTIONS'],
+    ['ALL', 'overall'],
+  ],
   ['leaderboard timePeriod', (c, v) => c.getLeaderboard({ timePeriod: v as never }), 'timePeriod', ['ALL'], ['YEAR']],
   ['leaderboard orderBy', (c, v) => c.getLeaderboard({ orderBy: v as never }), 'orderBy', ['VOL'], ['ROI']],
   ['leaderboard user', (c, v) => c.getLeaderboard({ user: v as string }), 'user', [P.USER], ['0x1234']],
   ['trades limit', (c, v) => c.getTrades({ limit: v as number }), 'limit', [1, 500], [0, 501]],
   ['tags limit', (c, v) => c.getTags({ limit: v as number }), 'limit', [1, 100], [0, 101]],
   ['search q', (c, v) => c.publicSearch({ q: v as string }), 'q', ['a'], ['', undefined]],
-  ['search limit_per_type', (c, v) => c.publicSearch({ q: 'a', limit_per_type: v as number }), 'limit_per_type', [1], [0]],
+  [
+    'search limit_per_type',
+    (c, v) => c.publicSearch({ q: 'a', limit_per_type: v as number }),
+    'limit_per_type',
+    [1],
+    [0],
+  ],
   ['history fidelity', (c, v) => c.getPricesHistory('1', { fidelity: v as number }), 'fidelity', [1], [0]],
   ['history interval', (c, v) => c.getPricesHistory('1', { interval: v as never }), 'interval', ['1m', 'max'], ['1y']],
   ['price side', (c, v) => c.getPrice('1', v as 'BUY'), 'side', ['BUY', 'SELL'], ['buy', 'MID']],
@@ -116,7 +192,10 @@ describe('path parameters and unknown names', () => {
   });
 
   it('unknown query parameters are refused by name', async () => {
-    const e = (await failure(h.clock, h.client.getPositions({ user: P.USER, sort: 'x' } as never))) as ClientValidationError;
+    const e = (await failure(
+      h.clock,
+      h.client.getPositions({ user: P.USER, sort: 'x' } as never),
+    )) as ClientValidationError;
     expect(e.param).toBe('sort');
     expect(h.server.requests).toHaveLength(0);
   });

@@ -11,7 +11,9 @@ import { setup, type Harness } from './harness.js';
 import * as P from './payloads.js';
 
 let h: Harness;
-afterEach(async () => { await h.close(); });
+afterEach(async () => {
+  await h.close();
+});
 
 async function errorOf(p: Promise<unknown>): Promise<ExchangeError> {
   const e = await failure(h.clock, p);
@@ -31,7 +33,13 @@ describe('interface §7 conditions', () => {
     for (const [status, error, reason, detail] of answers) {
       h.on('GET /data/positions', (_req, res) => json(res, status, { error }));
       const e = await errorOf(h.client.getPositions({ user: P.USER }));
-      expect([e.status, e.reason, e.detail, e.exchangeMessage, e.errorType]).toEqual([status, reason, detail, error, null]);
+      expect([e.status, e.reason, e.detail, e.exchangeMessage, e.errorType]).toEqual([
+        status,
+        reason,
+        detail,
+        error,
+        null,
+      ]);
       expect(e.route).toBe('GET /positions');
     }
   });
@@ -46,12 +54,26 @@ describe('interface §7 conditions', () => {
   it('catalog: {type: "bad request"} 400 and {type: "not found error"} 404 keep their type', async () => {
     h = await setup();
     h.on('GET /gamma/events', (_req, res) => json(res, 400, { type: 'bad request', error: 'invalid order column' }));
-    h.on('GET /gamma/events/slug/nope', (_req, res) => json(res, 404, { type: 'not found error', error: 'event slug nope not found' }));
-    h.on('GET /gamma/comments/9', (_req, res) => json(res, 404, { type: 'not found error', error: 'comment id 9 not found' }));
-    h.on('GET /gamma/markets/9/tags', (_req, res) => json(res, 404, { type: 'not found error', error: 'market id 9 not found' }));
+    h.on('GET /gamma/events/slug/nope', (_req, res) =>
+      json(res, 404, { type: 'not found error', error: 'event slug nope not found' }),
+    );
+    h.on('GET /gamma/comments/9', (_req, res) =>
+      json(res, 404, { type: 'not found error', error: 'comment id 9 not found' }),
+    );
+    h.on('GET /gamma/markets/9/tags', (_req, res) =>
+      json(res, 404, { type: 'not found error', error: 'market id 9 not found' }),
+    );
     const bad = await errorOf(h.client.getEvents({ order: 'nonsense' }));
-    expect([bad.code, bad.errorType, bad.exchangeMessage]).toEqual(['EXCHANGE_BAD_REQUEST', 'bad request', 'invalid order column']);
-    for (const call of [() => h.client.getEventBySlug('nope'), () => h.client.getCommentReplies('9'), () => h.client.getMarketTags('9')]) {
+    expect([bad.code, bad.errorType, bad.exchangeMessage]).toEqual([
+      'EXCHANGE_BAD_REQUEST',
+      'bad request',
+      'invalid order column',
+    ]);
+    for (const call of [
+      () => h.client.getEventBySlug('nope'),
+      () => h.client.getCommentReplies('9'),
+      () => h.client.getMarketTags('9'),
+    ]) {
       const e = await errorOf(call());
       expect([e.code, e.errorType, e.retryable]).toEqual(['EXCHANGE_NOT_FOUND', 'not found error', false]);
     }
@@ -69,15 +91,26 @@ describe('interface §7 conditions', () => {
     h = await setup();
     h.on('POST /clob/books', (_req, res) => json(res, 400, { error: 'Payload exceeds the limit' }));
     const e = await errorOf(h.client.getBooks(['1']));
-    expect([e.code, e.exchangeMessage, e.route]).toEqual(['EXCHANGE_BAD_REQUEST', 'Payload exceeds the limit', 'POST /books']);
+    expect([e.code, e.exchangeMessage, e.route]).toEqual([
+      'EXCHANGE_BAD_REQUEST',
+      'Payload exceeds the limit',
+      'POST /books',
+    ]);
   });
 });
 
 describe('statuses on a read: retried when retryable, then surfaced', () => {
-  for (const [status, code] of [[425, 'EXCHANGE_RESTARTING'], [429, 'EXCHANGE_THROTTLED'], [500, 'EXCHANGE_INTERNAL'], [503, 'EXCHANGE_UNAVAILABLE']] as const) {
+  for (const [status, code] of [
+    [425, 'EXCHANGE_RESTARTING'],
+    [429, 'EXCHANGE_THROTTLED'],
+    [500, 'EXCHANGE_INTERNAL'],
+    [503, 'EXCHANGE_UNAVAILABLE'],
+  ] as const) {
     it(`${status} → ${code} after ${3} attempts`, async () => {
       h = await setup({ backoff: { maxAttempts: 3 } });
-      h.on('GET /clob/book', (_req, res) => json(res, status, { error: 'e' }, status === 429 ? { 'retry-after': '2' } : {}));
+      h.on('GET /clob/book', (_req, res) =>
+        json(res, status, { error: 'e' }, status === 429 ? { 'retry-after': '2' } : {}),
+      );
       const start = h.clock.now();
       const e = await errorOf(h.client.getBook(P.TOKEN));
       expect(e.code).toBe(code);
@@ -93,7 +126,10 @@ describe('statuses on a read: retried when retryable, then surfaced', () => {
 describe('malformed answers', () => {
   it('an HTML page with status 200 on a read is EXCHANGE_BAD_RESPONSE with a short snippet', async () => {
     h = await setup();
-    h.on('GET /clob/book', (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(`<html><title>Just a moment...</title>${'x'.repeat(50_000)}</html>`); });
+    h.on('GET /clob/book', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><title>Just a moment...</title>${'x'.repeat(50_000)}</html>`);
+    });
     const e = await errorOf(h.client.getBook(P.TOKEN));
     expect(e.code).toBe('EXCHANGE_BAD_RESPONSE');
     expect(e.exchangeMessage).toBe('Just a moment...');
@@ -102,7 +138,10 @@ describe('malformed answers', () => {
 
   it('an HTML 502 from a proxy on a read is retried, then EXCHANGE_BAD_GATEWAY', async () => {
     h = await setup({ backoff: { maxAttempts: 2 } });
-    h.on('GET /data/positions', (_req, res) => { res.writeHead(502, { 'content-type': 'text/html' }); res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>'); });
+    h.on('GET /data/positions', (_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+    });
     const e = await errorOf(h.client.getPositions({ user: P.USER }));
     expect([e.code, e.exchangeMessage, e.status]).toEqual(['EXCHANGE_BAD_GATEWAY', '502 Bad Gateway', 502]);
     expect(h.server.requests).toHaveLength(2);
@@ -120,9 +159,15 @@ describe('malformed answers', () => {
 
   it('an unhealthy GET / answer is an error', async () => {
     h = await setup();
-    h.on('GET /clob/', (_req, res) => { res.writeHead(200); res.end('DEGRADED'); });
+    h.on('GET /clob/', (_req, res) => {
+      res.writeHead(200);
+      res.end('DEGRADED');
+    });
     expect((await errorOf(h.client.healthCheck())).code).toBe('EXCHANGE_BAD_RESPONSE');
-    h.on('GET /clob/', (_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('OK'); });
+    h.on('GET /clob/', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('OK');
+    });
     expect(await run(h.clock, h.client.healthCheck())).toBe('OK');
   });
 
@@ -137,8 +182,21 @@ describe('no response', () => {
   it('connection refused on every API, not ambiguous, after the read retries', async () => {
     h = await setup();
     const url = await closedPort();
-    const c = new ExchangeClient({ clobUrl: url, dialect: DIALECTS.spec, clock: h.clock, credentials: P.CREDS, address: P.ADDRESS, random: () => 0, backoff: { maxAttempts: 2 } });
-    for (const call of [() => c.getBook('1'), () => c.getPositions({ user: P.USER }), () => c.getTags(), () => c.postOrder(P.submission())]) {
+    const c = new ExchangeClient({
+      clobUrl: url,
+      dialect: DIALECTS.spec,
+      clock: h.clock,
+      credentials: P.CREDS,
+      address: P.ADDRESS,
+      random: () => 0,
+      backoff: { maxAttempts: 2 },
+    });
+    for (const call of [
+      () => c.getBook('1'),
+      () => c.getPositions({ user: P.USER }),
+      () => c.getTags(),
+      () => c.postOrder(P.submission()),
+    ]) {
       const e = await errorOf(call());
       expect([e.code, e.ambiguous, e.status]).toEqual(['EXCHANGE_NETWORK', false, null]);
     }
@@ -147,15 +205,19 @@ describe('no response', () => {
 
   it('a per-call timeout on a write is EXCHANGE_TIMEOUT, ambiguous, sent once', async () => {
     h = await setup();
-    h.on('POST /clob/order', () => { /* never answers */ });
+    h.on('POST /clob/order', () => {
+      /* never answers */
+    });
     const e = await errorOf(h.client.postOrder(P.submission(), { timeoutMs: 80 }));
     expect([e.code, e.ambiguous]).toEqual(['EXCHANGE_TIMEOUT', true]);
     expect(h.server.requests).toHaveLength(1);
   });
 
-  it('the caller\'s AbortSignal reaches the request', async () => {
+  it("the caller's AbortSignal reaches the request", async () => {
     h = await setup();
-    h.on('GET /data/positions', () => { /* hangs */ });
+    h.on('GET /data/positions', () => {
+      /* hangs */
+    });
     const ac = new AbortController();
     const p = h.client.getPositions({ user: P.USER }, { signal: ac.signal });
     while (h.server.requests.length === 0) await new Promise<void>((r) => setImmediate(r));
@@ -167,11 +229,21 @@ describe('no response', () => {
 describe('rate-limiter hooks through the client', () => {
   it('beforeSend sees every route key, POST /orders as its own key, in send order', async () => {
     const seen: string[] = [];
-    h = await setup({ beforeSend: async (route) => { seen.push(route); } });
+    h = await setup({
+      beforeSend: async (route) => {
+        seen.push(route);
+      },
+    });
     h.on('POST /clob/orders', [P.placementLive]);
     h.on('POST /clob/order', P.placementLive);
     h.on('DELETE /clob/order', P.cancelReal);
-    h.on('POST /clob/books', (req, res) => json(res, 200, (JSON.parse(req.body) as Array<{ token_id: string }>).map((t) => P.bookFor(t.token_id))));
+    h.on('POST /clob/books', (req, res) =>
+      json(
+        res,
+        200,
+        (JSON.parse(req.body) as Array<{ token_id: string }>).map((t) => P.bookFor(t.token_id)),
+      ),
+    );
     h.on(`GET /clob/data/order/${P.ORDER_ID}`, P.orderLookup);
     h.on('GET /gamma/events/slug/x', P.eventFull);
     await run(h.clock, h.client.postOrders([P.submission()]));
@@ -180,7 +252,15 @@ describe('rate-limiter hooks through the client', () => {
     await run(h.clock, h.client.getBooks(Array.from({ length: 600 }, (_, i) => String(i))));
     await run(h.clock, h.client.getOrder(P.ORDER_ID));
     await run(h.clock, h.client.getEventBySlug('x'));
-    expect(seen).toEqual(['POST /orders', 'POST /order', 'DELETE /order', 'POST /books', 'POST /books', 'GET /data/order/{id}', 'GET /events/slug/{slug}']);
+    expect(seen).toEqual([
+      'POST /orders',
+      'POST /order',
+      'DELETE /order',
+      'POST /books',
+      'POST /books',
+      'GET /data/order/{id}',
+      'GET /events/slug/{slug}',
+    ]);
   });
 
   it('onThrottled hears every 429 with its Retry-After', async () => {
@@ -190,12 +270,21 @@ describe('rate-limiter hooks through the client', () => {
     h.on('GET /clob/midpoint', (_req, res) => json(res, 429, { error: 'Too Many Requests' }));
     await errorOf(h.client.postOrder(P.submission()));
     await errorOf(h.client.getMidpoint('1'));
-    expect(throttled).toEqual([['POST /order', 5000], ['GET /midpoint', null], ['GET /midpoint', null]]);
+    expect(throttled).toEqual([
+      ['POST /order', 5000],
+      ['GET /midpoint', null],
+      ['GET /midpoint', null],
+    ]);
   });
 
   it('a shared transport is not closed by the client', async () => {
     h = await setup();
-    const c2 = new ExchangeClient({ clobUrl: `${h.server.url}/clob`, dialect: DIALECTS.spec, clock: h.clock, transport: h.client.transport });
+    const c2 = new ExchangeClient({
+      clobUrl: `${h.server.url}/clob`,
+      dialect: DIALECTS.spec,
+      clock: h.clock,
+      transport: h.client.transport,
+    });
     await c2.close();
     h.on('GET /clob/book', P.bookReal);
     await run(h.clock, h.client.getBook('1'));

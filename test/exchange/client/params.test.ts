@@ -1,4 +1,4 @@
-// The parameter tables of interface §4.4/§4.5 and protocol.md §8 and their validator, without a
+// The parameter tables of interface §4.4/§4.5 and docs/protocol.md §8 and their validator, without a
 // server: defaults applied and sent, every bound accepted at its edge and rejected one past it
 // with an error naming the parameter and the value, enums, lengths, unknown names, encoding.
 // (The same rejections through the client, with a server that must see no request, are in
@@ -8,8 +8,19 @@ import fc from 'fast-check';
 import { ClientValidationError } from '../../../src/exchange/errors.js';
 import { encodeQuery, normalizeParams, plainNumber, type ParamTable } from '../../../src/exchange/params/spec.js';
 import {
-  BATCH_PRICES_HISTORY_OPTIONS, CLOSED_POSITIONS, COMMENTS, CREATOR_ONLY, EVENTS, LEADERBOARD, POSITIONS, PRICE,
-  PRICES_HISTORY, PUBLIC_SEARCH, TAGS, TOKEN_ONLY, TRADES,
+  BATCH_PRICES_HISTORY_OPTIONS,
+  CLOSED_POSITIONS,
+  COMMENTS,
+  CREATOR_ONLY,
+  EVENTS,
+  LEADERBOARD,
+  POSITIONS,
+  PRICE,
+  PRICES_HISTORY,
+  PUBLIC_SEARCH,
+  TAGS,
+  TOKEN_ONLY,
+  TRADES,
 } from '../../../src/exchange/params/tables.js';
 
 const USER = '0x6af75d4e4aaf700450efbac3708cce1665810ff1';
@@ -69,15 +80,17 @@ describe('integer bounds', () => {
   }
 
   it('any integer inside positions limit bounds passes, any outside fails', () => {
-    fc.assert(fc.property(fc.integer({ min: -10_000, max: 10_000 }), (n) => {
-      const ok = n >= 0 && n <= 500;
-      try {
-        normalizeParams(POSITIONS, { user: USER, limit: n });
-        return ok;
-      } catch (e) {
-        return !ok && e instanceof ClientValidationError && e.param === 'limit';
-      }
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: -10_000, max: 10_000 }), (n) => {
+        const ok = n >= 0 && n <= 500;
+        try {
+          normalizeParams(POSITIONS, { user: USER, limit: n });
+          return ok;
+        } catch (e) {
+          return !ok && e instanceof ClientValidationError && e.param === 'limit';
+        }
+      }),
+    );
   });
 });
 
@@ -89,7 +102,9 @@ describe('defaults', () => {
   });
 
   it('closed positions', () => {
-    expect(encodeQuery(CLOSED_POSITIONS, { user: USER })).toBe(`user=${USER}&limit=10&offset=0&sortBy=REALIZEDPNL&sortDirection=DESC`);
+    expect(encodeQuery(CLOSED_POSITIONS, { user: USER })).toBe(
+      `user=${USER}&limit=10&offset=0&sortBy=REALIZEDPNL&sortDirection=DESC`,
+    );
   });
 
   it('events, comments, tags, trades, leaderboard', () => {
@@ -101,8 +116,9 @@ describe('defaults', () => {
   });
 
   it('an explicit value replaces the default', () => {
-    expect(encodeQuery(LEADERBOARD, { category: 'CRYPTO', limit: 50, orderBy: 'VOL', timePeriod: 'ALL', offset: 1000 }))
-      .toBe('category=CRYPTO&timePeriod=ALL&orderBy=VOL&limit=50&offset=1000');
+    expect(
+      encodeQuery(LEADERBOARD, { category: 'CRYPTO', limit: 50, orderBy: 'VOL', timePeriod: 'ALL', offset: 1000 }),
+    ).toBe('category=CRYPTO&timePeriod=ALL&orderBy=VOL&limit=50&offset=1000');
   });
 
   it('routes without parameters of their own encode to nothing', () => {
@@ -113,11 +129,21 @@ describe('defaults', () => {
 
 describe('enums', () => {
   const ENUMS: Array<[ParamTable, string, readonly string[], object]> = [
-    [POSITIONS, 'sortBy', ['CURRENT', 'INITIAL', 'TOKENS', 'CASHPNL', 'PERCENTPNL', 'TITLE', 'RESOLVING', 'PRICE', 'AVGPRICE'], { user: USER }],
+    [
+      POSITIONS,
+      'sortBy',
+      ['CURRENT', 'INITIAL', 'TOKENS', 'CASHPNL', 'PERCENTPNL', 'TITLE', 'RESOLVING', 'PRICE', 'AVGPRICE'],
+      { user: USER },
+    ],
     [POSITIONS, 'sortDirection', ['ASC', 'DESC'], { user: USER }],
     [CLOSED_POSITIONS, 'sortBy', ['REALIZEDPNL', 'TITLE', 'PRICE', 'AVGPRICE', 'TIMESTAMP'], { user: USER }],
     [CLOSED_POSITIONS, 'sortDirection', ['ASC', 'DESC'], { user: USER }],
-    [LEADERBOARD, 'category', ['OVERALL', 'POLITICS', 'SPORTS', 'CRYPTO', 'FINANCE', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH'], {}],
+    [
+      LEADERBOARD,
+      'category',
+      ['OVERALL', 'POLITICS', 'SPORTS', 'CRYPTO', 'FINANCE', 'CULTURE', 'MENTIONS', 'WEATHER', 'ECONOMICS', 'TECH'],
+      {},
+    ],
     [LEADERBOARD, 'timePeriod', ['DAY', 'WEEK', 'MONTH', 'ALL'], {}],
     [LEADERBOARD, 'orderBy', ['PNL', 'VOL'], {}],
     [PRICES_HISTORY, 'interval', ['max', 'all', '1m', '1w', '1d', '6h', '1h'], { market: '1' }],
@@ -126,7 +152,14 @@ describe('enums', () => {
   for (const [table, param, values, base] of ENUMS) {
     it(`${table.route} ${param}: exactly ${values.length} values`, () => {
       for (const v of values) expect(normalizeParams(table, { ...base, [param]: v }).get(param)).toBe(v);
-      rejects(table, { ...base, [param]: values[0]!.toLowerCase() === values[0] ? values[0]!.toUpperCase() : values[0]!.toLowerCase() }, param);
+      rejects(
+        table,
+        {
+          ...base,
+          [param]: values[0]!.toLowerCase() === values[0] ? values[0]!.toUpperCase() : values[0]!.toLowerCase(),
+        },
+        param,
+      );
       rejects(table, { ...base, [param]: 'NOPE' }, param);
     });
   }
@@ -192,7 +225,12 @@ describe('strings, lists, booleans, required, unknown', () => {
 
   it('percent-encodes values', () => {
     expect(encodeQuery(PUBLIC_SEARCH, { q: 'a b&c=d/é' })).toBe('q=a%20b%26c%3Dd%2F%C3%A9');
-    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 50 }), (s) => new URLSearchParams(encodeQuery(PUBLIC_SEARCH, { q: s })).get('q') === s));
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 50 }),
+        (s) => new URLSearchParams(encodeQuery(PUBLIC_SEARCH, { q: s })).get('q') === s,
+      ),
+    );
   });
 });
 
@@ -203,7 +241,9 @@ describe('cross-parameter checks', () => {
   });
 
   it('price history: interval excludes a time range; start <= end', () => {
-    expect(encodeQuery(PRICES_HISTORY, { market: '1', startTs: 10, endTs: 20, fidelity: 5 })).toBe('market=1&startTs=10&endTs=20&fidelity=5');
+    expect(encodeQuery(PRICES_HISTORY, { market: '1', startTs: 10, endTs: 20, fidelity: 5 })).toBe(
+      'market=1&startTs=10&endTs=20&fidelity=5',
+    );
     rejects(PRICES_HISTORY, { market: '1', startTs: 10, interval: '1d' }, 'interval');
     rejects(PRICES_HISTORY, { market: '1', startTs: 30, endTs: 20 }, 'startTs');
     rejects(BATCH_PRICES_HISTORY_OPTIONS, { end_ts: 5, interval: 'max' }, 'interval');

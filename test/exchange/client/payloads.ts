@@ -73,10 +73,11 @@ export function submission(salt = '12345'): WireOrderSubmission {
 
 /** A bare order record of the public order wire (test/fixtures/real/wire/orders/SOURCES.md). */
 export const orderRecordPublic = real('wire/orders/order_get_nautilus.json');
-export const placementLive = (real('clob_rest_order_responses.json') as { post_order_live: WirePlacementResult }).post_order_live;
+export const placementLive = (real('clob_rest_order_responses.json') as { post_order_live: WirePlacementResult })
+  .post_order_live;
 export const cancelReal = (real('clob_rest_order_responses.json') as { cancel_order: WireCancelResult }).cancel_order;
-export const bookReal = real('clob_rest_book_2026-06-12.json') as WireBook;
-export const marketsPageReal = real('clob_rest_markets_page.json') as WireMarketsEnvelope<unknown>;
+export const bookReal = real('wire/markets/book_get_ccxt_2026-06-12.json') as WireBook;
+export const marketsPageReal = real('wire/markets/markets_get_page_nautilus_2024.json') as WireMarketsEnvelope<unknown>;
 
 export function bookFor(tokenId: string): WireBook {
   return { ...bookReal, asset_id: tokenId };
@@ -101,12 +102,21 @@ export const orderLookup: WireOrderLookup = {
   },
 };
 
-export const bestPricesFor = (ids: readonly string[]): WireBestPrices => Object.fromEntries(ids.map((id) => [id, { BUY: '0.5', SELL: '0.52' }]));
-export const midpointsFor = (ids: readonly string[]): WireMidpoints => Object.fromEntries(ids.map((id) => [id, '0.51']));
-export const lastTradesFor = (ids: readonly string[]): WireLastTradePrice[] => ids.map((token_id) => ({ token_id, price: '0.51', side: 'BUY' }));
-export const historyFor = (ids: readonly string[]): WirePriceHistoryBatch => ({ history: Object.fromEntries(ids.map((id) => [id, [{ t: 1790000000, p: 0.52 }]])) });
+export const bestPricesFor = (ids: readonly string[]): WireBestPrices =>
+  Object.fromEntries(ids.map((id) => [id, { BUY: '0.5', SELL: '0.52' }]));
+export const midpointsFor = (ids: readonly string[]): WireMidpoints =>
+  Object.fromEntries(ids.map((id) => [id, '0.51']));
+export const lastTradesFor = (ids: readonly string[]): WireLastTradePrice[] =>
+  ids.map((token_id) => ({ token_id, price: '0.51', side: 'BUY' }));
+export const historyFor = (ids: readonly string[]): WirePriceHistoryBatch => ({
+  history: Object.fromEntries(ids.map((id) => [id, [{ t: 1790000000, p: 0.52 }]])),
+});
 
-const rewards = { rates: [{ asset_address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174', rewards_daily_rate: 750 }], min_size: 200, max_spread: 1.5 };
+const rewards = {
+  rates: [{ asset_address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174', rewards_daily_rate: 750 }],
+  min_size: 200,
+  max_spread: 1.5,
+};
 
 export const simplifiedMarket = (i: number): WireSimplifiedMarket => ({
   condition_id: `0x${i.toString(16).padStart(64, '0')}`,
@@ -129,7 +139,12 @@ export const simplifiedMarket = (i: number): WireSimplifiedMarket => ({
 });
 
 export function simplifiedPage(from: number, n: number, next: string): WireMarketsEnvelope<WireSimplifiedMarket> {
-  return { data: Array.from({ length: n }, (_, k) => simplifiedMarket(from + k)), next_cursor: next, limit: n, count: n };
+  return {
+    data: Array.from({ length: n }, (_, k) => simplifiedMarket(from + k)),
+    next_cursor: next,
+    limit: n,
+    count: n,
+  };
 }
 
 export const clobMarket: WireClobMarketSettings = {
@@ -137,7 +152,10 @@ export const clobMarket: WireClobMarketSettings = {
   r: rewards,
   c: CONDITION,
   nr: false,
-  t: [{ t: TOKEN, o: 'Yes' }, { t: '1', o: 'No' }],
+  t: [
+    { t: TOKEN, o: 'Yes' },
+    { t: '1', o: 'No' },
+  ],
   mts: 0.01,
   mos: 5,
   fd: { r: 0, e: 0, to: true },
@@ -180,7 +198,14 @@ export const position: WirePosition = {
 
 export const closedPosition: WireClosedPosition = (({ negativeRisk: _n, ...rest }) => rest)(position);
 
-export const tag: WireTag = { id: '2', label: 'Politics', slug: 'politics', createdAt: '2023-10-25T18:55:50.681Z', updatedAt: '2024-06-04T16:40:40.435Z', requiresTranslation: false };
+export const tag: WireTag = {
+  id: '2',
+  label: 'Politics',
+  slug: 'politics',
+  createdAt: '2023-10-25T18:55:50.681Z',
+  updatedAt: '2024-06-04T16:40:40.435Z',
+  requiresTranslation: false,
+};
 
 export const comment: WireComment = {
   id: '1001',
@@ -193,8 +218,17 @@ export const comment: WireComment = {
   createdAt: '2026-06-12T18:35:37.000Z',
   updatedAt: '2026-06-12T18:35:37.000Z',
   profile: {
-    name: 'trader', pseudonym: 'Calm-Owl', bio: '', proxyWallet: USER, baseAddress: USER, profileImage: '',
-    displayUsernamePublic: true, isMod: false, isCreator: false, profileImageOptimized: {}, positions: [{ tokenId: TOKEN, positionSize: '21.04' }],
+    name: 'trader',
+    pseudonym: 'Calm-Owl',
+    bio: '',
+    proxyWallet: USER,
+    baseAddress: USER,
+    profileImage: '',
+    displayUsernamePublic: true,
+    isMod: false,
+    isCreator: false,
+    profileImageOptimized: {},
+    positions: [{ tokenId: TOKEN, positionSize: '21.04' }],
   },
   reactions: [],
   reportCount: 0,
@@ -204,22 +238,52 @@ export const comment: WireComment = {
 };
 
 export const leaderboardEntry: WireLeaderboardEntry = {
-  rank: '1', proxyWallet: USER, userName: 'trader', vol: 1234.5, pnl: 99.25, profileImage: '', xUsername: null, verifiedBadge: null,
+  rank: '1',
+  proxyWallet: USER,
+  userName: 'trader',
+  vol: 1234.5,
+  pnl: 99.25,
+  profileImage: '',
+  xUsername: null,
+  verifiedBadge: null,
 };
 
 export const eventsReal = real('gamma_events_dem_nominee_2028.json') as unknown[];
 
 export const eventFull: WireEventFull = {
-  id: '30829', ticker: 'democratic-presidential-nominee-2028', slug: 'democratic-presidential-nominee-2028', title: 'Democratic Presidential Nominee 2028',
-  description: 'd', resolutionSource: '', image: '', icon: '',
-  startDate: '2024-11-05T00:00:00Z', endDate: '2028-08-31T00:00:00Z', createdAt: '2024-11-04T19:59:41.263Z', updatedAt: '2026-06-12T18:35:37.000Z',
-  active: true, closed: false, archived: false, tags: [tag],
-  creationDate: '2024-11-04T19:59:41.263Z', markets: [], series: [], eventMetadata: {},
+  id: '30829',
+  ticker: 'democratic-presidential-nominee-2028',
+  slug: 'democratic-presidential-nominee-2028',
+  title: 'Democratic Presidential Nominee 2028',
+  description: 'd',
+  resolutionSource: '',
+  image: '',
+  icon: '',
+  startDate: '2024-11-05T00:00:00Z',
+  endDate: '2028-08-31T00:00:00Z',
+  createdAt: '2024-11-04T19:59:41.263Z',
+  updatedAt: '2026-06-12T18:35:37.000Z',
+  active: true,
+  closed: false,
+  archived: false,
+  tags: [tag],
+  creationDate: '2024-11-04T19:59:41.263Z',
+  markets: [],
+  series: [],
+  eventMetadata: {},
 };
 
-export const publicSearchAnswer: WirePublicSearch = { events: [], tags: [tag], profiles: [{ name: 'trader', pseudonym: 'Calm-Owl', proxyWallet: USER, profileImage: '' }] };
+export const publicSearchAnswer: WirePublicSearch = {
+  events: [],
+  tags: [tag],
+  profiles: [{ name: 'trader', pseudonym: 'Calm-Owl', proxyWallet: USER, profileImage: '' }],
+};
 
-export const apiKeyCreds: WireApiKeyCreds = { apiKey: CREDS.apiKey, secret: CREDS.secret, passphrase: CREDS.passphrase };
+export const apiKeyCreds: WireApiKeyCreds = {
+  apiKey: CREDS.apiKey,
+  secret: CREDS.secret,
+  passphrase: CREDS.passphrase,
+};
 
 /** The real markets page turned into the sampling variant (§2.8: the base record plus these fields). */
 export function samplingPageFromReal(next: string): WireMarketsEnvelope<unknown> {

@@ -29,7 +29,9 @@ beforeEach(async () => {
   h.on('GET /clob/neg-risk', { neg_risk: false });
   h.on('GET /clob/time', 1781289172);
 });
-afterEach(async () => { await h.close(); });
+afterEach(async () => {
+  await h.close();
+});
 
 /** `[{token_id}]` items (interface §4.3); the official type also names a `side` these routes ignore. */
 const items = (...ids: string[]): BookParams[] => ids.map((token_id) => ({ token_id })) as unknown as BookParams[];
@@ -53,15 +55,33 @@ async function both(ours: () => Promise<unknown>, theirs: () => Promise<unknown>
 
 describe('same requests as the official client', () => {
   it('GET /book, POST /books', async () => {
-    await both(() => h.client.getBook(P.TOKEN), () => official.getOrderBook(P.TOKEN));
-    await both(() => h.client.getBooks(['1', '2']), () => official.getOrderBooks(items('1', '2')));
+    await both(
+      () => h.client.getBook(P.TOKEN),
+      () => official.getOrderBook(P.TOKEN),
+    );
+    await both(
+      () => h.client.getBooks(['1', '2']),
+      () => official.getOrderBooks(items('1', '2')),
+    );
   });
 
   it('GET /midpoint, POST /midpoints, GET /price, POST /last-trades-prices', async () => {
-    await both(() => h.client.getMidpoint(P.TOKEN), () => official.getMidpoint(P.TOKEN));
-    await both(() => h.client.getMidpoints(['1', '2']), () => official.getMidpoints(items('1', '2')));
-    await both(() => h.client.getPrice(P.TOKEN, 'BUY'), () => official.getPrice(P.TOKEN, Side.BUY));
-    await both(() => h.client.getLastTradesPrices(['1', '2']), () => official.getLastTradesPrices(items('1', '2')));
+    await both(
+      () => h.client.getMidpoint(P.TOKEN),
+      () => official.getMidpoint(P.TOKEN),
+    );
+    await both(
+      () => h.client.getMidpoints(['1', '2']),
+      () => official.getMidpoints(items('1', '2')),
+    );
+    await both(
+      () => h.client.getPrice(P.TOKEN, 'BUY'),
+      () => official.getPrice(P.TOKEN, Side.BUY),
+    );
+    await both(
+      () => h.client.getLastTradesPrices(['1', '2']),
+      () => official.getLastTradesPrices(items('1', '2')),
+    );
   });
 
   it('GET /prices-history with a range and with an interval', async () => {
@@ -69,18 +89,39 @@ describe('same requests as the official client', () => {
       () => h.client.getPricesHistory(P.TOKEN, { startTs: 1781282000, endTs: 1781290000, fidelity: 1 }),
       () => official.getPricesHistory({ market: P.TOKEN, startTs: 1781282000, endTs: 1781290000, fidelity: 1 }),
     );
-    await both(() => h.client.getPricesHistory(P.TOKEN, { interval: '1d' }), () => official.getPricesHistory({ market: P.TOKEN, interval: '1d' as never }));
+    await both(
+      () => h.client.getPricesHistory(P.TOKEN, { interval: '1d' }),
+      () => official.getPricesHistory({ market: P.TOKEN, interval: '1d' as never }),
+    );
   });
 
   it('the three listings with a cursor', async () => {
-    await both(() => h.client.getMarkets('MA=='), () => official.getMarkets('MA=='));
-    await both(() => h.client.getSamplingMarkets('MTAw'), () => official.getSamplingMarkets('MTAw'));
-    await both(() => h.client.getSamplingSimplifiedMarkets('MA=='), () => official.getSamplingSimplifiedMarkets());
+    await both(
+      () => h.client.getMarkets('MA=='),
+      () => official.getMarkets('MA=='),
+    );
+    await both(
+      () => h.client.getSamplingMarkets('MTAw'),
+      () => official.getSamplingMarkets('MTAw'),
+    );
+    await both(
+      () => h.client.getSamplingSimplifiedMarkets('MA=='),
+      () => official.getSamplingSimplifiedMarkets(),
+    );
   });
 
   it('GET /tick-size, /neg-risk, /time', async () => {
-    await both(() => h.client.getTickSize(P.TOKEN), () => official.getTickSize(P.TOKEN));
-    await both(() => h.client.getNegRisk(P.TOKEN), () => official.getNegRisk(P.TOKEN));
-    await both(() => h.client.getServerTime(), () => official.getServerTime());
+    await both(
+      () => h.client.getTickSize(P.TOKEN),
+      () => official.getTickSize(P.TOKEN),
+    );
+    await both(
+      () => h.client.getNegRisk(P.TOKEN),
+      () => official.getNegRisk(P.TOKEN),
+    );
+    await both(
+      () => h.client.getServerTime(),
+      () => official.getServerTime(),
+    );
   });
 });

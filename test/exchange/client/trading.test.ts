@@ -13,7 +13,9 @@ import { setup, START_MS, type Harness } from './harness.js';
 import * as P from './payloads.js';
 
 let h: Harness;
-afterEach(async () => { await h.close(); });
+afterEach(async () => {
+  await h.close();
+});
 
 function verify(req: Recorded, dialect: Dialect, nowSec: number): ReturnType<typeof verifyL2Headers> {
   return verifyL2Headers({
@@ -40,7 +42,10 @@ describe('L2 signing', () => {
       await run(h.clock, h.client.getOrder(P.ORDER_ID));
       const nowSec = Math.floor(START_MS / 1000);
       for (const req of h.server.requests) {
-        expect(verify(req, dialect, nowSec), `${req.method} ${req.path}`).toMatchObject({ ok: true, apiKey: P.CREDS.apiKey });
+        expect(verify(req, dialect, nowSec), `${req.method} ${req.path}`).toMatchObject({
+          ok: true,
+          apiKey: P.CREDS.apiKey,
+        });
         expect(req.headers[`${dialect.headerPrefix}timestamp`.toLowerCase()]).toBe(String(nowSec));
       }
       // A byte changed in transit would not verify: the signature covers the body.
@@ -49,7 +54,7 @@ describe('L2 signing', () => {
     });
   }
 
-  it('the timestamp is the clock\'s, in whole seconds', async () => {
+  it("the timestamp is the clock's, in whole seconds", async () => {
     h = await setup();
     h.on('POST /clob/order', P.placementLive);
     h.clock.advance(123_999);
@@ -67,7 +72,11 @@ describe('L2 signing', () => {
   it('a retried signed read is signed again at the time of each attempt', async () => {
     h = await setup({ backoff: { baseDelayMs: 4000, maxDelayMs: 60_000 }, random: () => 0.99 });
     let n = 0;
-    h.on(`GET /clob/data/order/${P.ORDER_ID}`, (_req, res) => { n++; if (n < 3) json(res, 503, { error: 'paused' }); else json(res, 200, P.orderLookup); });
+    h.on(`GET /clob/data/order/${P.ORDER_ID}`, (_req, res) => {
+      n++;
+      if (n < 3) json(res, 503, { error: 'paused' });
+      else json(res, 200, P.orderLookup);
+    });
     await run(h.clock, h.client.getOrder(P.ORDER_ID));
     const stamps = h.server.requests.map((r) => Number(r.headers['svc_timestamp']));
     expect(stamps).toHaveLength(3);
@@ -80,12 +89,24 @@ describe('L2 signing', () => {
   it('without credentials a signed route throws before sending; public routes still work', async () => {
     h = await setup({ credentials: undefined as never });
     const bare = new ExchangeClient({ clobUrl: `${h.server.url}/clob`, dialect: DIALECTS.spec, clock: h.clock });
-    for (const call of [() => bare.postOrder(P.submission()), () => bare.postOrders([P.submission()]), () => bare.cancelOrder(P.ORDER_ID), () => bare.getOrder(P.ORDER_ID)]) {
+    for (const call of [
+      () => bare.postOrder(P.submission()),
+      () => bare.postOrders([P.submission()]),
+      () => bare.cancelOrder(P.ORDER_ID),
+      () => bare.getOrder(P.ORDER_ID),
+    ]) {
       const e = (await failure(h.clock, call())) as { code: string };
       expect(e.code).toBe('CLIENT_NO_CREDENTIALS');
     }
-    const noAddress = new ExchangeClient({ clobUrl: `${h.server.url}/clob`, dialect: DIALECTS.spec, clock: h.clock, credentials: P.CREDS });
-    expect(((await failure(h.clock, noAddress.postOrder(P.submission()))) as { code: string }).code).toBe('CLIENT_NO_CREDENTIALS');
+    const noAddress = new ExchangeClient({
+      clobUrl: `${h.server.url}/clob`,
+      dialect: DIALECTS.spec,
+      clock: h.clock,
+      credentials: P.CREDS,
+    });
+    expect(((await failure(h.clock, noAddress.postOrder(P.submission()))) as { code: string }).code).toBe(
+      'CLIENT_NO_CREDENTIALS',
+    );
     expect(h.server.requests).toHaveLength(0);
     h.on('GET /clob/book', P.bookReal);
     await run(h.clock, bare.getBook(P.TOKEN));
@@ -94,7 +115,7 @@ describe('L2 signing', () => {
     await noAddress.close();
   });
 
-  it('an unusable address fails signing with the signer\'s error, nothing sent', async () => {
+  it("an unusable address fails signing with the signer's error, nothing sent", async () => {
     h = await setup({ address: '0xnot-an-address' });
     const e = (await failure(h.clock, h.client.postOrder(P.submission()))) as { code: string; message: string };
     expect(e.code).toBe('CONFIG_CREDENTIALS');
@@ -106,9 +127,18 @@ describe('L2 signing', () => {
 describe('POST /orders bounds', () => {
   it('0 and 16 submissions are refused before sending; 1 and 15 are sent', async () => {
     h = await setup();
-    h.on('POST /clob/orders', (req, res) => json(res, 200, (JSON.parse(req.body) as unknown[]).map(() => P.placementLive)));
+    h.on('POST /clob/orders', (req, res) =>
+      json(
+        res,
+        200,
+        (JSON.parse(req.body) as unknown[]).map(() => P.placementLive),
+      ),
+    );
     for (const n of [0, 16, 40]) {
-      const e = await failure(h.clock, h.client.postOrders(Array.from({ length: n }, (_, i) => P.submission(String(i)))));
+      const e = await failure(
+        h.clock,
+        h.client.postOrders(Array.from({ length: n }, (_, i) => P.submission(String(i)))),
+      );
       expect(e).toBeInstanceOf(ClientValidationError);
       expect((e as ClientValidationError).param).toBe('orders');
       expect((e as Error).message).toContain(`got ${n}`);
@@ -125,7 +155,17 @@ describe('POST /orders bounds', () => {
 
   it('per-order rejections inside a 200 array are values', async () => {
     h = await setup();
-    h.on('POST /clob/orders', [P.placementLive, { success: false, errorMsg: 'not enough balance / allowance', orderID: '', takingAmount: '', makingAmount: '', status: '' }]);
+    h.on('POST /clob/orders', [
+      P.placementLive,
+      {
+        success: false,
+        errorMsg: 'not enough balance / allowance',
+        orderID: '',
+        takingAmount: '',
+        makingAmount: '',
+        status: '',
+      },
+    ]);
     const res = await run(h.clock, h.client.postOrders([P.submission('1'), P.submission('2')]));
     expect(res.map((r) => r.accepted)).toEqual([true, false]);
     expect(res[1]!.errorMsg).toBe('not enough balance / allowance');
@@ -162,8 +202,13 @@ describe('POST /order answers', () => {
 
   it('a 400 carrying a placement result keeps its errorMsg', async () => {
     h = await setup();
-    h.on('POST /clob/order', (_req, res) => json(res, 400, { success: false, errorMsg: 'not enough balance / allowance', orderID: '', status: '' }));
-    expect(await run(h.clock, h.client.postOrder(P.submission()))).toMatchObject({ accepted: false, errorMsg: 'not enough balance / allowance' });
+    h.on('POST /clob/order', (_req, res) =>
+      json(res, 400, { success: false, errorMsg: 'not enough balance / allowance', orderID: '', status: '' }),
+    );
+    expect(await run(h.clock, h.client.postOrder(P.submission()))).toMatchObject({
+      accepted: false,
+      errorMsg: 'not enough balance / allowance',
+    });
   });
 
   for (const msg of ['Invalid order payload', 'the order owner has to be the owner of the API KEY']) {
@@ -179,13 +224,20 @@ describe('POST /order answers', () => {
   it('401 throws EXCHANGE_UNAUTHORIZED', async () => {
     h = await setup();
     h.on('POST /clob/order', (_req, res) => json(res, 401, { error: 'Unauthorized/Invalid api key' }));
-    expect(((await failure(h.clock, h.client.postOrder(P.submission()))) as ExchangeError).code).toBe('EXCHANGE_UNAUTHORIZED');
+    expect(((await failure(h.clock, h.client.postOrder(P.submission()))) as ExchangeError).code).toBe(
+      'EXCHANGE_UNAUTHORIZED',
+    );
   });
 
   it('writes are sent once whatever the failure; 500 and resets are ambiguous, 425/429/503 are not', async () => {
     const cases: Array<[string, (res: import('node:http').ServerResponse) => void, string, boolean]> = [
       ['425', (res) => json(res, 425, { error: 'restarting' }), 'EXCHANGE_RESTARTING', false],
-      ['429', (res) => json(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '1' }), 'EXCHANGE_THROTTLED', false],
+      [
+        '429',
+        (res) => json(res, 429, { error: 'Too Many Requests' }, { 'retry-after': '1' }),
+        'EXCHANGE_THROTTLED',
+        false,
+      ],
       ['500', (res) => json(res, 500, { error: 'internal' }), 'EXCHANGE_INTERNAL', true],
       ['503', (res) => json(res, 503, { error: 'cancel-only' }), 'EXCHANGE_UNAVAILABLE', false],
       ['reset', (res) => res.socket?.destroy(), 'EXCHANGE_NETWORK', true],
@@ -196,7 +248,11 @@ describe('POST /order answers', () => {
       h.on('POST /clob/order', (_req, res) => answer(res));
       h.on('POST /clob/orders', (_req, res) => answer(res));
       h.on('DELETE /clob/order', (_req, res) => answer(res));
-      for (const call of [() => h.client.postOrder(P.submission()), () => h.client.postOrders([P.submission()]), () => h.client.cancelOrder(P.ORDER_ID)]) {
+      for (const call of [
+        () => h.client.postOrder(P.submission()),
+        () => h.client.postOrders([P.submission()]),
+        () => h.client.cancelOrder(P.ORDER_ID),
+      ]) {
         const e = (await failure(h.clock, call())) as ExchangeError;
         expect([name, e.code, e.ambiguous]).toEqual([name, code, ambiguous]);
       }
@@ -235,7 +291,11 @@ describe('L1 key routes', () => {
   it('send the given L1 headers; create is not retried, derive is', async () => {
     h = await setup();
     let n = 0;
-    const flaky = (_req: Recorded, res: import('node:http').ServerResponse): void => { n++; if (n % 2 === 1) json(res, 503, { error: 'x' }); else json(res, 200, P.apiKeyCreds); };
+    const flaky = (_req: Recorded, res: import('node:http').ServerResponse): void => {
+      n++;
+      if (n % 2 === 1) json(res, 503, { error: 'x' });
+      else json(res, 200, P.apiKeyCreds);
+    };
     h.on('POST /clob/auth/api-key', flaky);
     h.on('GET /clob/auth/derive-api-key', flaky);
     const l1 = { SVC_ADDRESS: P.ADDRESS, SVC_SIGNATURE: '0xsig', SVC_TIMESTAMP: '1781289172', SVC_NONCE: '0' };
@@ -257,7 +317,10 @@ describe('L1 key routes', () => {
     expect(e.code).toBe('EXCHANGE_BAD_RESPONSE');
     expect(e.message).not.toContain(P.CREDS.secret);
     expect(e.cause).toBeUndefined();
-    h.on('GET /clob/auth/derive-api-key', (_req, res) => { res.writeHead(200); res.end(`{"secret":"${P.CREDS.secret}"`); });
+    h.on('GET /clob/auth/derive-api-key', (_req, res) => {
+      res.writeHead(200);
+      res.end(`{"secret":"${P.CREDS.secret}"`);
+    });
     const e2 = (await failure(h.clock, h.client.deriveApiKey({ SVC_NONCE: '0' }))) as ExchangeError;
     expect(e2.code).toBe('EXCHANGE_BAD_RESPONSE');
     expect(`${e2.message} ${String(e2.exchangeMessage)}`).not.toContain(P.CREDS.secret);

@@ -6,17 +6,29 @@ import { decodeErrorBody, SNIPPET_MAX } from '../../../src/exchange/http/error-b
 
 describe('decodeErrorBody', () => {
   it('reads {error}', () => {
-    expect(decodeErrorBody('{"error":"Invalid order payload"}')).toEqual({ message: 'Invalid order payload', errorType: null, structured: true });
+    expect(decodeErrorBody('{"error":"Invalid order payload"}')).toEqual({
+      message: 'Invalid order payload',
+      errorType: null,
+      structured: true,
+    });
   });
 
   it('reads {type, error} of the catalog', () => {
-    expect(decodeErrorBody('{"type":"not found error","error":"slug x not found"}')).toEqual({ message: 'slug x not found', errorType: 'not found error', structured: true });
+    expect(decodeErrorBody('{"type":"not found error","error":"slug x not found"}')).toEqual({
+      message: 'slug x not found',
+      errorType: 'not found error',
+      structured: true,
+    });
     expect(decodeErrorBody('{"type":"bad request","error":"bad limit"}').errorType).toBe('bad request');
     expect(decodeErrorBody('{"type":"other","error":"e"}').errorType).toBeNull();
   });
 
   it('reads errorMsg of a placement result sent with an error status', () => {
-    expect(decodeErrorBody('{"success":false,"errorMsg":"not enough balance / allowance","orderID":""}')).toEqual({ message: 'not enough balance / allowance', errorType: null, structured: true });
+    expect(decodeErrorBody('{"success":false,"errorMsg":"not enough balance / allowance","orderID":""}')).toEqual({
+      message: 'not enough balance / allowance',
+      errorType: null,
+      structured: true,
+    });
   });
 
   it('tolerates {message} and {error:{message}}', () => {
@@ -25,8 +37,12 @@ describe('decodeErrorBody', () => {
   });
 
   it('uses the <title> of an HTML page, else its text', () => {
-    expect(decodeErrorBody('<html><head><title> 502 Bad Gateway </title></head><body>x</body></html>').message).toBe('502 Bad Gateway');
-    expect(decodeErrorBody('<html><style>p{}</style><body><p>Service &amp; site\n down</p></body></html>').message).toBe('Service & site down');
+    expect(decodeErrorBody('<html><head><title> 502 Bad Gateway </title></head><body>x</body></html>').message).toBe(
+      '502 Bad Gateway',
+    );
+    expect(
+      decodeErrorBody('<html><style>p{}</style><body><p>Service &amp; site\n down</p></body></html>').message,
+    ).toBe('Service & site down');
   });
 
   it('an empty body has no message', () => {
@@ -34,10 +50,15 @@ describe('decodeErrorBody', () => {
   });
 
   it('never returns more than SNIPPET_MAX characters, on one line, for any body', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 2000 }), (s) => {
-      const m = decodeErrorBody(s).message;
-      return m === null || (m.length <= SNIPPET_MAX && (!m.includes('\n') || s.trim().startsWith('{') || s.trim().startsWith('"')));
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 2000 }), (s) => {
+        const m = decodeErrorBody(s).message;
+        return (
+          m === null ||
+          (m.length <= SNIPPET_MAX && (!m.includes('\n') || s.trim().startsWith('{') || s.trim().startsWith('"')))
+        );
+      }),
+    );
     expect(decodeErrorBody('x'.repeat(10_000)).message!.length).toBe(SNIPPET_MAX);
     expect(decodeErrorBody(JSON.stringify({ error: 'y'.repeat(10_000) })).message!.length).toBe(SNIPPET_MAX);
   });

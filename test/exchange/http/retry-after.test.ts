@@ -16,7 +16,9 @@ describe('parseRetryAfter', () => {
   });
 
   it('every integer of seconds round-trips to ms', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 999_999_999 }), (s) => parseRetryAfter(String(s), NOW) === s * 1000));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 999_999_999 }), (s) => parseRetryAfter(String(s), NOW) === s * 1000),
+    );
   });
 
   it('reads an HTTP date relative to the clock, never negative', () => {

@@ -65,7 +65,9 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     connections: () => accepted,
-    setHandler: (h) => { current = h; },
+    setHandler: (h) => {
+      current = h;
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -95,8 +97,12 @@ export async function closedPort(): Promise<string> {
 export async function drive<T>(clock: VirtualClock, p: Promise<T>): Promise<PromiseSettledResult<T>> {
   const box: { r: PromiseSettledResult<T> | null } = { r: null };
   p.then(
-    (value) => { box.r = { status: 'fulfilled', value }; },
-    (reason: unknown) => { box.r = { status: 'rejected', reason }; },
+    (value) => {
+      box.r = { status: 'fulfilled', value };
+    },
+    (reason: unknown) => {
+      box.r = { status: 'rejected', reason };
+    },
   );
   for (;;) {
     if (box.r !== null) return box.r;

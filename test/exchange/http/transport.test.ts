@@ -1,5 +1,5 @@
 // HttpTransport against a real socket on 127.0.0.1: exact bytes sent, keep-alive, every error
-// shape and status of protocol.md §4 and interface §7, timeouts, refused and reset connections,
+// shape and status of docs/protocol.md §4 and interface §7, timeouts, refused and reset connections,
 // retries of idempotent requests only (counted on the server), backoff on the VirtualClock,
 // Retry-After, the rate-limiter hooks, AbortSignal and close().
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -74,7 +74,9 @@ describe('sending', () => {
 
   it('never opens more sockets than `connections`', async () => {
     const pending: Array<() => void> = [];
-    server.setHandler((_req, res) => { pending.push(() => json(res, 200, {})); });
+    server.setHandler((_req, res) => {
+      pending.push(() => json(res, 200, {}));
+    });
     const t = make({ connections: 2 });
     const all = Promise.all(Array.from({ length: 6 }, () => t.request(get())));
     while (server.requests.length < 2) await new Promise<void>((r) => setImmediate(r));
@@ -83,7 +85,10 @@ describe('sending', () => {
     const done = drive(clock, all);
     for (let answered = 0; answered < 6;) {
       const next = pending.shift();
-      if (next !== undefined) { next(); answered++; } else await new Promise<void>((r) => setImmediate(r));
+      if (next !== undefined) {
+        next();
+        answered++;
+      } else await new Promise<void>((r) => setImmediate(r));
     }
     expect((await done).status).toBe('fulfilled');
     expect(server.connections()).toBe(2);
@@ -104,28 +109,159 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: '400 {error}', status: 400, body: '{"error":"Invalid order payload"}', code: 'EXCHANGE_BAD_REQUEST', retryable: false, ambiguous: false, message: 'Invalid order payload' },
-  { name: '400 catalog {type,error}', status: 400, body: '{"type":"bad request","error":"invalid limit"}', code: 'EXCHANGE_BAD_REQUEST', retryable: false, ambiguous: false, message: 'invalid limit', errorType: 'bad request' },
-  { name: '401', status: 401, body: '{"error":"Unauthorized/Invalid api key"}', code: 'EXCHANGE_UNAUTHORIZED', retryable: false, ambiguous: false, message: 'Unauthorized/Invalid api key' },
-  { name: '403', status: 403, body: '{"error":"unauthorized: ip_not_allowlisted"}', code: 'EXCHANGE_FORBIDDEN', retryable: false, ambiguous: false, message: 'unauthorized: ip_not_allowlisted' },
-  { name: '404 {error}', status: 404, body: '{"error":"order not found"}', code: 'EXCHANGE_NOT_FOUND', retryable: false, ambiguous: false, message: 'order not found', errorType: null },
-  { name: '404 {type,error}', status: 404, body: '{"type":"not found error","error":"event slug nope not found"}', code: 'EXCHANGE_NOT_FOUND', retryable: false, ambiguous: false, message: 'event slug nope not found', errorType: 'not found error' },
-  { name: '425', status: 425, body: '{"error":"matching engine restarting"}', code: 'EXCHANGE_RESTARTING', retryable: true, ambiguous: false, message: 'matching engine restarting' },
-  { name: '429 Retry-After seconds', status: 429, body: '{"error":"Too Many Requests"}', headers: { 'retry-after': '7' }, code: 'EXCHANGE_THROTTLED', retryable: true, ambiguous: false, message: 'Too Many Requests', retryAfterMs: 7000 },
-  { name: '429 Retry-After HTTP date', status: 429, body: '{"error":"Too Many Requests"}', headers: { 'retry-after': new Date(Date.UTC(2026, 5, 1) + 12_000).toUTCString() }, code: 'EXCHANGE_THROTTLED', retryable: true, ambiguous: false, message: 'Too Many Requests', retryAfterMs: 12_000 },
-  { name: '429 without Retry-After', status: 429, body: '{"error":"Too Many Requests"}', code: 'EXCHANGE_THROTTLED', retryable: true, ambiguous: false, message: 'Too Many Requests', retryAfterMs: null },
-  { name: '500', status: 500, body: '{"error":"internal_error: db down"}', code: 'EXCHANGE_INTERNAL', retryable: true, ambiguous: true, message: 'internal_error: db down' },
-  { name: '502 HTML', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502</h1></body></html>', code: 'EXCHANGE_BAD_GATEWAY', retryable: true, ambiguous: true, message: '502 Bad Gateway' },
-  { name: '503', status: 503, body: '{"error":"trading paused: cancel-only"}', code: 'EXCHANGE_UNAVAILABLE', retryable: true, ambiguous: false, message: 'trading paused: cancel-only' },
-  { name: '503 empty body', status: 503, body: '', code: 'EXCHANGE_UNAVAILABLE', retryable: true, ambiguous: false, message: null },
-  { name: '418 plain text', status: 418, body: "I'm a teapot", code: 'EXCHANGE_HTTP_ERROR', retryable: false, ambiguous: false, message: "I'm a teapot" },
+  {
+    name: '400 {error}',
+    status: 400,
+    body: '{"error":"Invalid order payload"}',
+    code: 'EXCHANGE_BAD_REQUEST',
+    retryable: false,
+    ambiguous: false,
+    message: 'Invalid order payload',
+  },
+  {
+    name: '400 catalog {type,error}',
+    status: 400,
+    body: '{"type":"bad request","error":"invalid limit"}',
+    code: 'EXCHANGE_BAD_REQUEST',
+    retryable: false,
+    ambiguous: false,
+    message: 'invalid limit',
+    errorType: 'bad request',
+  },
+  {
+    name: '401',
+    status: 401,
+    body: '{"error":"Unauthorized/Invalid api key"}',
+    code: 'EXCHANGE_UNAUTHORIZED',
+    retryable: false,
+    ambiguous: false,
+    message: 'Unauthorized/Invalid api key',
+  },
+  {
+    name: '403',
+    status: 403,
+    body: '{"error":"unauthorized: ip_not_allowlisted"}',
+    code: 'EXCHANGE_FORBIDDEN',
+    retryable: false,
+    ambiguous: false,
+    message: 'unauthorized: ip_not_allowlisted',
+  },
+  {
+    name: '404 {error}',
+    status: 404,
+    body: '{"error":"order not found"}',
+    code: 'EXCHANGE_NOT_FOUND',
+    retryable: false,
+    ambiguous: false,
+    message: 'order not found',
+    errorType: null,
+  },
+  {
+    name: '404 {type,error}',
+    status: 404,
+    body: '{"type":"not found error","error":"event slug nope not found"}',
+    code: 'EXCHANGE_NOT_FOUND',
+    retryable: false,
+    ambiguous: false,
+    message: 'event slug nope not found',
+    errorType: 'not found error',
+  },
+  {
+    name: '425',
+    status: 425,
+    body: '{"error":"matching engine restarting"}',
+    code: 'EXCHANGE_RESTARTING',
+    retryable: true,
+    ambiguous: false,
+    message: 'matching engine restarting',
+  },
+  {
+    name: '429 Retry-After seconds',
+    status: 429,
+    body: '{"error":"Too Many Requests"}',
+    headers: { 'retry-after': '7' },
+    code: 'EXCHANGE_THROTTLED',
+    retryable: true,
+    ambiguous: false,
+    message: 'Too Many Requests',
+    retryAfterMs: 7000,
+  },
+  {
+    name: '429 Retry-After HTTP date',
+    status: 429,
+    body: '{"error":"Too Many Requests"}',
+    headers: { 'retry-after': new Date(Date.UTC(2026, 5, 1) + 12_000).toUTCString() },
+    code: 'EXCHANGE_THROTTLED',
+    retryable: true,
+    ambiguous: false,
+    message: 'Too Many Requests',
+    retryAfterMs: 12_000,
+  },
+  {
+    name: '429 without Retry-After',
+    status: 429,
+    body: '{"error":"Too Many Requests"}',
+    code: 'EXCHANGE_THROTTLED',
+    retryable: true,
+    ambiguous: false,
+    message: 'Too Many Requests',
+    retryAfterMs: null,
+  },
+  {
+    name: '500',
+    status: 500,
+    body: '{"error":"internal_error: db down"}',
+    code: 'EXCHANGE_INTERNAL',
+    retryable: true,
+    ambiguous: true,
+    message: 'internal_error: db down',
+  },
+  {
+    name: '502 HTML',
+    status: 502,
+    body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502</h1></body></html>',
+    code: 'EXCHANGE_BAD_GATEWAY',
+    retryable: true,
+    ambiguous: true,
+    message: '502 Bad Gateway',
+  },
+  {
+    name: '503',
+    status: 503,
+    body: '{"error":"trading paused: cancel-only"}',
+    code: 'EXCHANGE_UNAVAILABLE',
+    retryable: true,
+    ambiguous: false,
+    message: 'trading paused: cancel-only',
+  },
+  {
+    name: '503 empty body',
+    status: 503,
+    body: '',
+    code: 'EXCHANGE_UNAVAILABLE',
+    retryable: true,
+    ambiguous: false,
+    message: null,
+  },
+  {
+    name: '418 plain text',
+    status: 418,
+    body: "I'm a teapot",
+    code: 'EXCHANGE_HTTP_ERROR',
+    retryable: false,
+    ambiguous: false,
+    message: "I'm a teapot",
+  },
 ];
 
 describe('error decoding', () => {
   for (const c of CASES) {
     it(`maps ${c.name}`, async () => {
       server.setHandler((_req, res) => {
-        res.writeHead(c.status, { 'content-type': c.body.startsWith('<') ? 'text/html' : 'application/json', ...c.headers });
+        res.writeHead(c.status, {
+          'content-type': c.body.startsWith('<') ? 'text/html' : 'application/json',
+          ...c.headers,
+        });
         res.end(c.body);
       });
       const e = await failure(clock, make().request(post()));
@@ -154,7 +290,10 @@ describe('error decoding', () => {
 
   it('keeps only a short snippet of a huge HTML page', async () => {
     const page = `<!DOCTYPE html><html><body><div>${'Cloudflare error page '.repeat(5000)}</div></body></html>`;
-    server.setHandler((_req, res) => { res.writeHead(503, { 'content-type': 'text/html' }); res.end(page); });
+    server.setHandler((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/html' });
+      res.end(page);
+    });
     const err = (await failure(clock, make().request(post()))) as ExchangeError;
     expect(err.code).toBe('EXCHANGE_UNAVAILABLE');
     expect(err.exchangeMessage!.length).toBeLessThanOrEqual(200);
@@ -164,7 +303,10 @@ describe('error decoding', () => {
   });
 
   it('a 2xx body that is not JSON is EXCHANGE_BAD_RESPONSE, ambiguous for a write', async () => {
-    server.setHandler((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>maintenance</html>'); });
+    server.setHandler((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>maintenance</html>');
+    });
     const w = (await failure(clock, make().requestJson(post()))) as ExchangeError;
     expect(w.code).toBe('EXCHANGE_BAD_RESPONSE');
     expect(w.ambiguous).toBe(true);
@@ -176,7 +318,10 @@ describe('error decoding', () => {
   it('never puts request headers or bodies in the message', async () => {
     server.setHandler((_req, res) => json(res, 401, { error: 'Unauthorized/Invalid api key' }));
     const secret = 'c2VjcmV0LXNlY3JldC1zZWNyZXQ=';
-    const err = (await failure(clock, make().request(post('/order', `{"secret":"${secret}"}`, { headers: { SVC_PASSPHRASE: secret } })))) as Error;
+    const err = (await failure(
+      clock,
+      make().request(post('/order', `{"secret":"${secret}"}`, { headers: { SVC_PASSPHRASE: secret } })),
+    )) as Error;
     expect(err.message).not.toContain(secret);
     expect(JSON.stringify({ ...err, message: err.message })).not.toContain(secret);
   });
@@ -184,7 +329,9 @@ describe('error decoding', () => {
 
 describe('failures without a response', () => {
   it('headers timeout: EXCHANGE_TIMEOUT, ambiguous', async () => {
-    server.setHandler(() => { /* never answers */ });
+    server.setHandler(() => {
+      /* never answers */
+    });
     const err = (await failure(clock, make({ headersTimeoutMs: 100 }).request(post()))) as ExchangeError;
     expect(err).toBeInstanceOf(ExchangeTransportError);
     expect(err.code).toBe('EXCHANGE_TIMEOUT');
@@ -195,8 +342,13 @@ describe('failures without a response', () => {
   });
 
   it('per-request timeoutMs overrides the default', async () => {
-    server.setHandler(() => { /* never answers */ });
-    const err = (await failure(clock, make({ headersTimeoutMs: 60_000 }).request(post('/order', '{}', { timeoutMs: 80 })))) as ExchangeError;
+    server.setHandler(() => {
+      /* never answers */
+    });
+    const err = (await failure(
+      clock,
+      make({ headersTimeoutMs: 60_000 }).request(post('/order', '{}', { timeoutMs: 80 })),
+    )) as ExchangeError;
     expect(err.code).toBe('EXCHANGE_TIMEOUT');
   });
 
@@ -210,7 +362,9 @@ describe('failures without a response', () => {
   });
 
   it('connection reset mid-request: EXCHANGE_NETWORK, ambiguous', async () => {
-    server.setHandler((_req, res) => { res.socket?.destroy(); });
+    server.setHandler((_req, res) => {
+      res.socket?.destroy();
+    });
     const err = (await failure(clock, make().request(post()))) as ExchangeError;
     expect(err.code).toBe('EXCHANGE_NETWORK');
     expect(err.ambiguous).toBe(true);
@@ -248,7 +402,11 @@ describe('retries', () => {
       await transport.close();
     }
     let n = 0;
-    server.setHandler((_req, res) => { n++; if (n === 1) res.socket?.destroy(); else json(res, 200, {}); });
+    server.setHandler((_req, res) => {
+      n++;
+      if (n === 1) res.socket?.destroy();
+      else json(res, 200, {});
+    });
     expect((await run(clock, make().request(get()))).attempts).toBe(2);
   });
 
@@ -290,7 +448,10 @@ describe('retries', () => {
     const t = make({ onThrottled: (route, ms) => throttled.push([route, ms]) });
     const start = clock.now();
     await run(clock, t.request(get('/book')));
-    expect(throttled).toEqual([['GET /book', 3000], ['GET /book', 3000]]);
+    expect(throttled).toEqual([
+      ['GET /book', 3000],
+      ['GET /book', 3000],
+    ]);
     expect(clock.now() - start).toBe(6000); // random() = 0 → no extra jitter
   });
 
@@ -306,7 +467,12 @@ describe('retries', () => {
   it('calls the headers function once per attempt (fresh signature timestamps)', async () => {
     failTimes(1, 503);
     let calls = 0;
-    await run(clock, make().request(get('/data/order/x', { headers: () => ({ SVC_TIMESTAMP: String(Math.floor(clock.now() / 1000) + ++calls) }) })));
+    await run(
+      clock,
+      make().request(
+        get('/data/order/x', { headers: () => ({ SVC_TIMESTAMP: String(Math.floor(clock.now() / 1000) + ++calls) }) }),
+      ),
+    );
     expect(calls).toBe(2);
     expect(server.requests.map((r) => r.headers['svc_timestamp'])).toEqual([
       String(Math.floor(Date.UTC(2026, 5, 1) / 1000) + 1),
@@ -318,10 +484,55 @@ describe('retries', () => {
 describe('rate-limiter hooks', () => {
   it('awaits beforeSend(route) before every attempt', async () => {
     let n = 0;
-    server.setHandler((_req, res) => { n++; json(res, n === 1 ? 503 : 200, {}); });
-    const gate = vi.fn(async (_route: string) => { expect(server.requests).toHaveLength(gate.mock.calls.length - 1); });
-    await run(clock, make({ beforeSend: gate }).request(post('/orders', '[]', { route: 'POST /orders', idempotent: true })));
+    server.setHandler((_req, res) => {
+      n++;
+      json(res, n === 1 ? 503 : 200, {});
+    });
+    const gate = vi.fn(async (_route: string) => {
+      expect(server.requests).toHaveLength(gate.mock.calls.length - 1);
+    });
+    await run(
+      clock,
+      make({ beforeSend: gate }).request(post('/orders', '[]', { route: 'POST /orders', idempotent: true })),
+    );
     expect(gate.mock.calls.map((c) => c[0])).toEqual(['POST /orders', 'POST /orders']);
+  });
+
+  it('hands the gate the exact body, and onResponse every answer (any status) before it is decoded', async () => {
+    let n = 0;
+    server.setHandler((_req, res) => {
+      n++;
+      res.setHeader('Poly-RateLimit-Remaining', String(10 - n));
+      json(res, n === 1 ? 503 : 200, {});
+    });
+    const bodies: (string | undefined)[] = [];
+    const seen: [string, number, unknown][] = [];
+    const t = make({
+      beforeSend: async (_route, _signal, body) => {
+        bodies.push(body);
+      },
+      onResponse: (route, status, headers) => {
+        seen.push([route, status, headers['poly-ratelimit-remaining']]);
+      },
+    });
+    await run(clock, t.request(post('/orders', '[1,2,3]', { route: 'POST /orders', idempotent: true })));
+    expect(bodies).toEqual(['[1,2,3]', '[1,2,3]']);
+    expect(seen).toEqual([
+      ['POST /orders', 503, '9'],
+      ['POST /orders', 200, '8'],
+    ]);
+  });
+
+  it('an onResponse that throws does not turn an answered request into a failure', async () => {
+    server.setHandler((_req, res) => {
+      json(res, 200, { ok: true });
+    });
+    const t = make({
+      onResponse: () => {
+        throw new Error('metering broke');
+      },
+    });
+    await expect(run(clock, t.requestJson(get()))).resolves.toEqual({ ok: true });
   });
 
   it('passes a gate error through unchanged and sends nothing', async () => {
@@ -333,12 +544,21 @@ describe('rate-limiter hooks', () => {
 
   it('an error building the headers (signing) passes through unchanged and sends nothing', async () => {
     const boom = new Error('cannot sign');
-    const err = await failure(clock, make().request(get('/data/order/x', { headers: () => { throw boom; } })));
+    const err = await failure(
+      clock,
+      make().request(
+        get('/data/order/x', {
+          headers: () => {
+            throw boom;
+          },
+        }),
+      ),
+    );
     expect(err).toBe(boom);
     expect(server.requests).toHaveLength(0);
   });
 
-  it('a gate that gives up on the caller\'s abort is reported as EXCHANGE_ABORTED, nothing sent', async () => {
+  it("a gate that gives up on the caller's abort is reported as EXCHANGE_ABORTED, nothing sent", async () => {
     const ac = new AbortController();
     const t = make({ beforeSend: (_route, signal) => clock.sleep(10_000, signal) });
     const p = t.request(get('/book', { signal: ac.signal }));
@@ -370,7 +590,9 @@ describe('abort and close', () => {
   });
 
   it('aborting an in-flight write is EXCHANGE_ABORTED, ambiguous', async () => {
-    server.setHandler(() => { /* hangs */ });
+    server.setHandler(() => {
+      /* hangs */
+    });
     const ac = new AbortController();
     const p = make().request(post('/order', '{}', { signal: ac.signal }));
     while (server.requests.length === 0) await new Promise<void>((r) => setImmediate(r));

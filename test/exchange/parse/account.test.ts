@@ -4,7 +4,12 @@
 // errors, each naming its field path.
 import { describe, expect, it } from 'vitest';
 import {
-  parseAccountTrade, parseAccountTradePage, parseBalanceAllowance, parseHeartbeatId, parseOpenOrderPage, parsePublicCancelResult,
+  parseAccountTrade,
+  parseAccountTradePage,
+  parseBalanceAllowance,
+  parseHeartbeatId,
+  parseOpenOrderPage,
+  parsePublicCancelResult,
   parseTradeStatus,
 } from '../../../src/exchange/parse/index.js';
 import { clone, pathOf, realJson } from './fixtures.js';
@@ -19,19 +24,32 @@ describe('GET /data/orders pages', () => {
     expect(p.count).toBeNull();
     expect(p.data).toHaveLength(2);
     expect(p.data[0]).toMatchObject({
-      id: '0xaaaa000000000000000000000000000000000000000000000000000000000001', status: 'LIVE', side: 'BUY', price: 600_000,
-      originalSize: 200_000_000, sizeMatched: 0, type: 'GTC', associateTrades: [], createdAtMs: 1703875200001,
+      id: '0xaaaa000000000000000000000000000000000000000000000000000000000001',
+      status: 'LIVE',
+      side: 'BUY',
+      price: 600_000,
+      originalSize: 200_000_000,
+      sizeMatched: 0,
+      type: 'GTC',
+      associateTrades: [],
+      createdAtMs: 1703875200001,
     });
     expect(p.data[0]).not.toHaveProperty('expiresAtMs');
     expect(p.data[1]).toMatchObject({ side: 'SELL', sizeMatched: 50_000_000, type: 'GTD', associateTrades: [] });
   });
 
-  it('reads the official Rust client\'s page: lower-case side, seconds, a string expiration', () => {
+  it("reads the official Rust client's page: lower-case side, seconds, a string expiration", () => {
     const p = parseOpenOrderPage(life('data_orders_page_rs_official.json'));
     expect(p).toMatchObject({ nextCursor: 'next', limit: 1, count: 1 });
     expect(p.data[0]).toMatchObject({
-      id: '1', side: 'BUY', originalSize: 10_000_000, sizeMatched: 2_500_000, price: 450_000, createdAtMs: 1_705_322_096_000,
-      expiresAtMs: 1_705_708_800_000, associateTrades: ['0xtradehash1', '0xtradehash2'],
+      id: '1',
+      side: 'BUY',
+      originalSize: 10_000_000,
+      sizeMatched: 2_500_000,
+      price: 450_000,
+      createdAtMs: 1_705_322_096_000,
+      expiresAtMs: 1_705_708_800_000,
+      associateTrades: ['0xtradehash1', '0xtradehash2'],
     });
   });
 
@@ -45,35 +63,70 @@ describe('GET /data/orders pages', () => {
 });
 
 describe('GET /data/trades', () => {
-  it('reads the official Rust client\'s page: seconds, maker orders, the taker leg as its own', () => {
+  it("reads the official Rust client's page: seconds, maker orders, the taker leg as its own", () => {
     const p = parseAccountTradePage(life('data_trades_page_rs_official.json'));
     const tr = p.data[0];
     expect(tr).toMatchObject({
-      id: '1', takerOrderId: 'taker_123', side: 'BUY', size: 12_500_000, price: 420_000, feeRateBps: 5, status: 'MATCHED',
-      matchTimeMs: 1_705_322_096_000, lastUpdateMs: 1_705_322_130_000, bucketIndex: 2, traderSide: 'TAKER', errorMsg: null,
+      id: '1',
+      takerOrderId: 'taker_123',
+      side: 'BUY',
+      size: 12_500_000,
+      price: 420_000,
+      feeRateBps: 5,
+      status: 'MATCHED',
+      matchTimeMs: 1_705_322_096_000,
+      lastUpdateMs: 1_705_322_130_000,
+      bucketIndex: 2,
+      traderSide: 'TAKER',
+      errorMsg: null,
       transactionHash: '0xabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcd',
     });
-    expect(tr?.makerOrders.map((m) => [m.orderId, m.matchedAmount, m.side])).toEqual([['maker_001', 5_000_000, 'SELL'], ['maker_002', 7_500_000, 'SELL']]);
-    expect(tr?.ownLegs).toEqual([{ orderId: 'taker_123', assetId: 'asset_xyz', side: 'BUY', price: 420_000, size: 12_500_000 }]);
+    expect(tr?.makerOrders.map((m) => [m.orderId, m.matchedAmount, m.side])).toEqual([
+      ['maker_001', 5_000_000, 'SELL'],
+      ['maker_002', 7_500_000, 'SELL'],
+    ]);
+    expect(tr?.ownLegs).toEqual([
+      { orderId: 'taker_123', assetId: 'asset_xyz', side: 'BUY', price: 420_000, size: 12_500_000 },
+    ]);
   });
 
   it('reads the nautilus payloads: ISO times, no maker order sides', () => {
     const p = parseAccountTradePage(life('data_trades_page_nautilus.json'));
-    expect(p.data[0]).toMatchObject({ status: 'CONFIRMED', matchTimeMs: Date.UTC(2024, 0, 1), lastUpdateMs: Date.UTC(2024, 0, 1, 0, 0, 10), makerOrders: [] });
+    expect(p.data[0]).toMatchObject({
+      status: 'CONFIRMED',
+      matchTimeMs: Date.UTC(2024, 0, 1),
+      lastUpdateMs: Date.UTC(2024, 0, 1, 0, 0, 10),
+      makerOrders: [],
+    });
     const one = parseAccountTrade(life('data_trade_maker_orders_nautilus.json'));
-    expect(one.makerOrders.map((m) => [m.feeRateBps, m.side])).toEqual([[0, null], [10, null]]);
+    expect(one.makerOrders.map((m) => [m.feeRateBps, m.side])).toEqual([
+      [0, null],
+      [10, null],
+    ]);
   });
 
-  it('finds a MAKER trade\'s own legs by owner, else by maker address', () => {
+  it("finds a MAKER trade's own legs by owner, else by maker address", () => {
     const base = life('data_trade_maker_orders_nautilus.json');
     const asMaker = { ...base, trader_side: 'MAKER', owner: '00000000-0000-0000-0000-000000000003' };
-    expect(parseAccountTrade(asMaker).ownLegs).toEqual([{
-      orderId: '0xmaker02maker02maker02maker02maker02maker02maker02maker02maker02maker02',
-      assetId: base['asset_id'], side: null, price: 500_000, size: 5_000_000,
-    }]);
-    const byAddress = { ...base, trader_side: 'MAKER', owner: 'someone-else', maker_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' };
+    expect(parseAccountTrade(asMaker).ownLegs).toEqual([
+      {
+        orderId: '0xmaker02maker02maker02maker02maker02maker02maker02maker02maker02maker02',
+        assetId: base['asset_id'],
+        side: null,
+        price: 500_000,
+        size: 5_000_000,
+      },
+    ]);
+    const byAddress = {
+      ...base,
+      trader_side: 'MAKER',
+      owner: 'someone-else',
+      maker_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    };
     expect(parseAccountTrade(byAddress).ownLegs.map((l) => l.size)).toEqual([25_000_000]);
-    expect(pathOf(() => parseAccountTrade({ ...base, trader_side: 'MAKER', owner: 'x', maker_address: '0x0' }))).toBe('maker_orders');
+    expect(pathOf(() => parseAccountTrade({ ...base, trader_side: 'MAKER', owner: 'x', maker_address: '0x0' }))).toBe(
+      'maker_orders',
+    );
   });
 
   it('reads every settlement status, prefixed or not, and refuses others', () => {
@@ -97,9 +150,17 @@ describe('batch cancels', () => {
   it('reads the answers in each real spelling', () => {
     const nau = parsePublicCancelResult(life('cancel_orders_nautilus.json'));
     expect(nau.canceled).toHaveLength(2);
-    expect(nau.notCanceled.get('0x3333333333333333333333333333333333333333333333333333333333333333')).toBe('already canceled or matched');
-    expect(parsePublicCancelResult(life('cancel_orders_rs_official.json'))).toEqual({ canceled: ['1'], notCanceled: new Map() });
-    expect(parsePublicCancelResult(life('cancel_all_rs_official.json'))).toEqual({ canceled: ['2'], notCanceled: new Map([['1', 'the order is already canceled']]) });
+    expect(nau.notCanceled.get('0x3333333333333333333333333333333333333333333333333333333333333333')).toBe(
+      'already canceled or matched',
+    );
+    expect(parsePublicCancelResult(life('cancel_orders_rs_official.json'))).toEqual({
+      canceled: ['1'],
+      notCanceled: new Map(),
+    });
+    expect(parsePublicCancelResult(life('cancel_all_rs_official.json'))).toEqual({
+      canceled: ['2'],
+      notCanceled: new Map([['1', 'the order is already canceled']]),
+    });
   });
 });
 
@@ -118,7 +179,9 @@ describe('GET /balance-allowance', () => {
   it('refuses a decimal balance and a malformed allowance, naming the field', () => {
     expect(pathOf(() => parseBalanceAllowance({ balance: '250.500000' }))).toBe('balance');
     expect(pathOf(() => parseBalanceAllowance({ balance: '1', allowances: { '0xa': '-1' } }))).toBe('allowances.0xa');
-    expect(pathOf(() => parseBalanceAllowance({ balance: '1', allowances: { '0xa': (1n << 256n).toString() } }))).toBe('allowances.0xa');
+    expect(pathOf(() => parseBalanceAllowance({ balance: '1', allowances: { '0xa': (1n << 256n).toString() } }))).toBe(
+      'allowances.0xa',
+    );
     expect(parseBalanceAllowance({ balance: '7' })).toEqual({ balance: 7, allowances: new Map() });
   });
 });

@@ -1,5 +1,5 @@
 // parseApiKeyCreds: shape checks, and no error message ever carries credential text. The values
-// below are the public all-zero test secret of protocol.md §1 and made-up key/passphrase.
+// below are the public all-zero test secret of docs/protocol.md §1 and made-up key/passphrase.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/core/errors.js';
@@ -41,11 +41,14 @@ describe('parseApiKeyCreds', () => {
   it('property: whatever invalid secret arrives, the error message does not contain it', () => {
     fc.assert(
       // A '$' makes the secret invalid and distinguishes it from any fixed message text.
-      fc.property(fc.string().map((s) => `$${s}`), (secret) => {
-        const e = errorOf(() => parseApiKeyCreds({ ...creds, secret }));
-        expect(e.message).not.toContain(secret);
-        expect(e.message).not.toContain(creds.passphrase);
-      }),
+      fc.property(
+        fc.string().map((s) => `$${s}`),
+        (secret) => {
+          const e = errorOf(() => parseApiKeyCreds({ ...creds, secret }));
+          expect(e.message).not.toContain(secret);
+          expect(e.message).not.toContain(creds.passphrase);
+        },
+      ),
     );
   });
 });

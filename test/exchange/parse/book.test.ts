@@ -4,12 +4,11 @@ import { parseBook, parseBooks } from '../../../src/exchange/parse/book.js';
 import type { WireBook } from '../../../src/exchange/wire.js';
 import { clone, realJson, pathOf } from './fixtures.js';
 
-const rest2026 = realJson('clob_rest_book_2026-06-12.json') as WireBook;
+const rest2026 = realJson('wire/markets/book_get_ccxt_2026-06-12.json') as WireBook;
 const rest2024 = realJson('clob_rest_book_2024-10-13.json') as Record<string, unknown>;
-const emptyAsk = realJson('clob_rest_book_empty_ask_2026-08-03.json') as WireBook;
+const emptyAsk = realJson('wire/markets/book_get_empty_ask_nautilus_2026-08-03.json') as WireBook;
 const ws2026 = realJson('clob_ws_book_snapshot_2026.json') as Record<string, unknown>;
 const ws2024 = realJson('clob_ws_book_2024.json') as Record<string, unknown>;
-
 
 describe('parseBook on real payloads', () => {
   it('parses the current REST shape into exact millionths, best-first', () => {
@@ -32,7 +31,10 @@ describe('parseBook on real payloads', () => {
   it('keeps an empty side empty and turns last_trade_price "" into null, not zero', () => {
     const b = parseBook(emptyAsk);
     expect(b.asks).toEqual([]);
-    expect(b.bids.map((l) => [l.price, l.size])).toEqual([[2000, 6_990_000], [1000, 667_120_000]]);
+    expect(b.bids.map((l) => [l.price, l.size])).toEqual([
+      [2000, 6_990_000],
+      [1000, 667_120_000],
+    ]);
     expect(b.lastTradePrice).toBeNull();
   });
 
@@ -79,27 +81,153 @@ describe('parseBook on real payloads', () => {
 
 describe('parseBook rejects malformed books with the field path', () => {
   const cases: Array<[string, (w: WireBook) => void, string]> = [
-    ['NaN size', (w) => { w.bids[2]!.size = 'NaN'; }, 'bids[2].size'],
-    ['exponent price', (w) => { w.asks[1]!.price = '1e-3'; }, 'asks[1].price'],
-    ['negative size', (w) => { w.asks[0]!.size = '-5'; }, 'asks[0].size'],
-    ['zero size', (w) => { w.bids[1]!.size = '0'; }, 'bids[1].size'],
-    ['number instead of string', (w) => { (w.bids[0] as unknown as { price: number }).price = 0.001; }, 'bids[0].price'],
-    ['price above 1', (w) => { w.asks[4]!.price = '1.5'; }, 'asks[4].price'],
-    ['price 0', (w) => { w.bids[0]!.price = '0'; }, 'bids[0].price'],
-    ['price 1', (w) => { w.asks[0]!.price = '1'; }, 'asks[0].price'],
-    ['seven decimals', (w) => { w.bids[3]!.size = '1.0000001'; }, 'bids[3].size'],
-    ['empty size', (w) => { w.bids[4]!.size = ''; }, 'bids[4].size'],
-    ['missing size', (w) => { delete (w.bids[4] as Partial<{ size: string }>).size; }, 'bids[4].size'],
-    ['level not an object', (w) => { (w.asks as unknown[])[2] = '0.5'; }, 'asks[2]'],
-    ['bids not an array', (w) => { (w as unknown as Record<string, unknown>)['bids'] = {}; }, 'bids'],
-    ['missing market', (w) => { delete (w as Partial<WireBook>).market; }, 'market'],
-    ['timestamp with a decimal point', (w) => { w.timestamp = '1781289337944.5'; }, 'timestamp'],
-    ['timestamp as number', (w) => { (w as unknown as Record<string, unknown>)['timestamp'] = 1781289337944; }, 'timestamp'],
-    ['neg_risk as string', (w) => { (w as unknown as Record<string, unknown>)['neg_risk'] = 'true'; }, 'neg_risk'],
-    ['unknown tick', (w) => { w.tick_size = '0.003'; }, 'tick_size'],
-    ['last trade price NaN', (w) => { w.last_trade_price = 'NaN'; }, 'last_trade_price'],
-    ['whitespace in a price', (w) => { w.bids[0]!.price = ' 0.001'; }, 'bids[0].price'],
-    ['hex size', (w) => { w.bids[0]!.size = '0x10'; }, 'bids[0].size'],
+    [
+      'NaN size',
+      (w) => {
+        w.bids[2]!.size = 'NaN';
+      },
+      'bids[2].size',
+    ],
+    [
+      'exponent price',
+      (w) => {
+        w.asks[1]!.price = '1e-3';
+      },
+      'asks[1].price',
+    ],
+    [
+      'negative size',
+      (w) => {
+        w.asks[0]!.size = '-5';
+      },
+      'asks[0].size',
+    ],
+    [
+      'zero size',
+      (w) => {
+        w.bids[1]!.size = '0';
+      },
+      'bids[1].size',
+    ],
+    [
+      'number instead of string',
+      (w) => {
+        (w.bids[0] as unknown as { price: number }).price = 0.001;
+      },
+      'bids[0].price',
+    ],
+    [
+      'price above 1',
+      (w) => {
+        w.asks[4]!.price = '1.5';
+      },
+      'asks[4].price',
+    ],
+    [
+      'price 0',
+      (w) => {
+        w.bids[0]!.price = '0';
+      },
+      'bids[0].price',
+    ],
+    [
+      'price 1',
+      (w) => {
+        w.asks[0]!.price = '1';
+      },
+      'asks[0].price',
+    ],
+    [
+      'seven decimals',
+      (w) => {
+        w.bids[3]!.size = '1.0000001';
+      },
+      'bids[3].size',
+    ],
+    [
+      'empty size',
+      (w) => {
+        w.bids[4]!.size = '';
+      },
+      'bids[4].size',
+    ],
+    [
+      'missing size',
+      (w) => {
+        delete (w.bids[4] as Partial<{ size: string }>).size;
+      },
+      'bids[4].size',
+    ],
+    [
+      'level not an object',
+      (w) => {
+        (w.asks as unknown[])[2] = '0.5';
+      },
+      'asks[2]',
+    ],
+    [
+      'bids not an array',
+      (w) => {
+        (w as unknown as Record<string, unknown>)['bids'] = {};
+      },
+      'bids',
+    ],
+    [
+      'missing market',
+      (w) => {
+        delete (w as Partial<WireBook>).market;
+      },
+      'market',
+    ],
+    [
+      'timestamp with a decimal point',
+      (w) => {
+        w.timestamp = '1781289337944.5';
+      },
+      'timestamp',
+    ],
+    [
+      'timestamp as number',
+      (w) => {
+        (w as unknown as Record<string, unknown>)['timestamp'] = 1781289337944;
+      },
+      'timestamp',
+    ],
+    [
+      'neg_risk as string',
+      (w) => {
+        (w as unknown as Record<string, unknown>)['neg_risk'] = 'true';
+      },
+      'neg_risk',
+    ],
+    [
+      'unknown tick',
+      (w) => {
+        w.tick_size = '0.003';
+      },
+      'tick_size',
+    ],
+    [
+      'last trade price NaN',
+      (w) => {
+        w.last_trade_price = 'NaN';
+      },
+      'last_trade_price',
+    ],
+    [
+      'whitespace in a price',
+      (w) => {
+        w.bids[0]!.price = ' 0.001';
+      },
+      'bids[0].price',
+    ],
+    [
+      'hex size',
+      (w) => {
+        w.bids[0]!.size = '0x10';
+      },
+      'bids[0].size',
+    ],
   ];
   for (const [name, mutate, path] of cases) {
     it(name, () => {

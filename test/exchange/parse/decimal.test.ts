@@ -18,10 +18,34 @@ function strictOrError(f: () => number): number | 'error' {
 // Strings shaped like decimals, with the edge cases that matter: leading zeros, long integer
 // parts, 0–8 decimals, signs, exponents, whitespace, dots in odd places.
 const decimalLike = fc.oneof(
-  fc.tuple(fc.stringMatching(/^[0-9]{1,12}$/), fc.option(fc.stringMatching(/^[0-9]{0,8}$/))).map(([i, f]) => (f === null ? i : `${i}.${f}`)),
-  fc.tuple(fc.constantFrom('-', '+', ' ', ''), fc.stringMatching(/^[0-9.eE+-]{0,10}$/), fc.constantFrom('', ' ', 'e3', '.')).map(([a, b, c]) => a + b + c),
+  fc
+    .tuple(fc.stringMatching(/^[0-9]{1,12}$/), fc.option(fc.stringMatching(/^[0-9]{0,8}$/)))
+    .map(([i, f]) => (f === null ? i : `${i}.${f}`)),
+  fc
+    .tuple(
+      fc.constantFrom('-', '+', ' ', ''),
+      fc.stringMatching(/^[0-9.eE+-]{0,10}$/),
+      fc.constantFrom('', ' ', 'e3', '.'),
+    )
+    .map(([a, b, c]) => a + b + c),
   fc.string({ maxLength: 20 }),
-  fc.constantFrom('0', '-0', '00.5', '1.', '.5', '0.000001', '0.0000001', '9999999999', '9007199254.740991', '9007199254.740992', '99999999999', '1e-3', 'NaN', 'Infinity', ''),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '00.5',
+    '1.',
+    '.5',
+    '0.000001',
+    '0.0000001',
+    '9999999999',
+    '9007199254.740991',
+    '9007199254.740992',
+    '99999999999',
+    '1e-3',
+    'NaN',
+    'Infinity',
+    '',
+  ),
 );
 
 describe('scanMicros', () => {
@@ -37,14 +61,19 @@ describe('scanMicros', () => {
 
   it('accepts every plain unsigned decimal of the common shape within the safe range', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 9_999_999_999 }), fc.nat({ max: 999_999 }), fc.integer({ min: 1, max: 6 }), (i, f, d) => {
-        const frac = String(f).padStart(6, '0').slice(0, d);
-        for (const s of [`${i}.${frac}`, String(i)]) {
-          const strict = strictOrError(() => parseDecimalMicros(s));
-          // Exactly the strings whose millionths are not a safe integer are refused by both.
-          expect(scanMicros(s)).toBe(strict === 'error' ? -1 : strict);
-        }
-      }),
+      fc.property(
+        fc.nat({ max: 9_999_999_999 }),
+        fc.nat({ max: 999_999 }),
+        fc.integer({ min: 1, max: 6 }),
+        (i, f, d) => {
+          const frac = String(f).padStart(6, '0').slice(0, d);
+          for (const s of [`${i}.${frac}`, String(i)]) {
+            const strict = strictOrError(() => parseDecimalMicros(s));
+            // Exactly the strings whose millionths are not a safe integer are refused by both.
+            expect(scanMicros(s)).toBe(strict === 'error' ? -1 : strict);
+          }
+        },
+      ),
       { numRuns: 5_000 },
     );
     expect(scanMicros('9007199254.740991')).toBe(Number.MAX_SAFE_INTEGER);
@@ -52,7 +81,20 @@ describe('scanMicros', () => {
   });
 
   it('returns -1 for shapes it does not handle', () => {
-    for (const s of ['', '-1', '+1', '1.', '.5', '1e3', ' 1', '1 ', '0.1234567', '12345678901', '9999999999.999999x', '1..2']) {
+    for (const s of [
+      '',
+      '-1',
+      '+1',
+      '1.',
+      '.5',
+      '1e3',
+      ' 1',
+      '1 ',
+      '0.1234567',
+      '12345678901',
+      '9999999999.999999x',
+      '1..2',
+    ]) {
       expect(scanMicros(s)).toBe(-1);
     }
   });

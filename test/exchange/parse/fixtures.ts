@@ -12,7 +12,10 @@ export function realJson(name: string): unknown {
 }
 
 export function realJsonLines(name: string): unknown[] {
-  return readFileSync(DIR + name, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+  return readFileSync(DIR + name, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 }
 
 /** A deep copy to mutate into a malformed variant. */

@@ -6,9 +6,8 @@ import { parseClobMarketSettings, parseMarket, parseMarketsEnvelope } from '../.
 import type { WireClobMarketSettings, WireMarket, WireMarketsEnvelope } from '../../../src/exchange/wire.js';
 import { clone, realJson, pathOf } from './fixtures.js';
 
-const page = realJson('clob_rest_markets_page.json') as WireMarketsEnvelope<WireMarket>;
+const page = realJson('wire/markets/markets_get_page_nautilus_2024.json') as WireMarketsEnvelope<WireMarket>;
 const single = realJson('clob_rest_market_single.json') as WireMarket;
-
 
 describe('GET /markets', () => {
   it('parses the real page of 100 records', () => {
@@ -23,7 +22,9 @@ describe('GET /markets', () => {
       expect([1000, 10_000]).toContain(m.tickSize);
       expect(m.acceptingOrderTimestamp).toBeNull(); // null in every real record: null, not ""
     }
-    expect(new Set(p.data.map((m) => m.minOrderSize))).toEqual(new Set([0, 5_000_000, 14_970_000, 14_960_000, 15_000_000]));
+    expect(new Set(p.data.map((m) => m.minOrderSize))).toEqual(
+      new Set([0, 5_000_000, 14_970_000, 14_960_000, 15_000_000]),
+    );
     // Placeholder tokens ("" ids) become null ids, not empty strings to look up.
     expect(p.data.some((m) => m.tokens.some((t) => t.tokenId === null))).toBe(true);
     // rewards.rates null → []; tags null → [].
@@ -48,16 +49,37 @@ describe('GET /markets', () => {
       maxSpread: 15_000,
     });
     expect(m.tokens).toEqual([
-      { tokenId: '21742633143463906290569050155826241533067272736897614950488156847949938836455', outcome: 'Yes', price: 486_500, winner: false },
-      { tokenId: '48331043336612883890938759509493159234755048973500640148014422747788308965732', outcome: 'No', price: 513_500, winner: false },
+      {
+        tokenId: '21742633143463906290569050155826241533067272736897614950488156847949938836455',
+        outcome: 'Yes',
+        price: 486_500,
+        winner: false,
+      },
+      {
+        tokenId: '48331043336612883890938759509493159234755048973500640148014422747788308965732',
+        outcome: 'No',
+        price: 513_500,
+        winner: false,
+      },
     ]);
     expect(m.tags).toContain('Politics');
     // Fields the 2024 record predates.
-    expect([m.itode, m.takerOrderDelayMs, m.orderAgeSeconds, m.screeningCheckEnabled]).toEqual([null, null, null, null]);
+    expect([m.itode, m.takerOrderDelayMs, m.orderAgeSeconds, m.screeningCheckEnabled]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('reads the fields the current interface adds when present', () => {
-    const w = { ...clone(single), itode: true, taker_order_delay_ms: 250, order_age_seconds: 3, screening_check_enabled: false };
+    const w = {
+      ...clone(single),
+      itode: true,
+      taker_order_delay_ms: 250,
+      order_age_seconds: 3,
+      screening_check_enabled: false,
+    };
     const m = parseMarket(w);
     expect([m.itode, m.takerOrderDelayMs, m.orderAgeSeconds, m.screeningCheckEnabled]).toEqual([true, 250, 3, false]);
   });
@@ -88,7 +110,9 @@ describe('GET /markets', () => {
   });
 
   it('the last page cursor LTE= becomes null', () => {
-    expect(parseMarketsEnvelope({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 }, 'markets').nextCursor).toBeNull();
+    expect(
+      parseMarketsEnvelope({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 }, 'markets').nextCursor,
+    ).toBeNull();
   });
 });
 
@@ -99,12 +123,21 @@ describe('sampling and simplified listings', () => {
     slug: 'will-donald-trump-win-the-2024-us-presidential-election',
     assets_ids: single.tokens.map((t) => t.token_id),
     outcomes: ['Yes', 'No'],
-    event: { id: '903193', slug: 'presidential-election-winner-2024', title: 'Presidential Election Winner 2024', ticker: 'presidential-election-winner-2024', description: '' },
+    event: {
+      id: '903193',
+      slug: 'presidential-election-winner-2024',
+      title: 'Presidential Election Winner 2024',
+      ticker: 'presidential-election-winner-2024',
+      description: '',
+    },
     raw_metadata: { any: ['thing'] },
   };
 
   it('sampling records carry the base fields plus the sampling ones', () => {
-    const p = parseMarketsEnvelope({ data: [{ ...single, ...extra }], next_cursor: 'LTE=', limit: 1, count: 1 }, 'sampling');
+    const p = parseMarketsEnvelope(
+      { data: [{ ...single, ...extra }], next_cursor: 'LTE=', limit: 1, count: 1 },
+      'sampling',
+    );
     const m = p.data[0]!;
     expect(m.marketId).toBe(253591);
     expect(m.slug).toBe(extra.slug);
@@ -112,27 +145,63 @@ describe('sampling and simplified listings', () => {
     expect(m.event?.title).toBe('Presidential Election Winner 2024');
     expect(m.rawMetadata).toEqual({ any: ['thing'] });
     expect(m.tickSize).toBe(1000);
-    expect(pathOf(() => parseMarketsEnvelope({ data: [{ ...single, ...extra, market_id: '253591' }], next_cursor: '', limit: 1, count: 1 }, 'sampling'))).toBe('data[0].market_id');
+    expect(
+      pathOf(() =>
+        parseMarketsEnvelope(
+          { data: [{ ...single, ...extra, market_id: '253591' }], next_cursor: '', limit: 1, count: 1 },
+          'sampling',
+        ),
+      ),
+    ).toBe('data[0].market_id');
   });
 
   it('simplified records', () => {
     const w = {
-      condition_id: single.condition_id, status: 'active', neg_risk: true, market_id: 253591, question: single.question, slug: extra.slug,
-      active: true, closed: false, archived: false, accepting_orders: true, tokens: single.tokens, rewards: single.rewards,
-      assets_ids: extra.assets_ids, outcomes: extra.outcomes,
+      condition_id: single.condition_id,
+      status: 'active',
+      neg_risk: true,
+      market_id: 253591,
+      question: single.question,
+      slug: extra.slug,
+      active: true,
+      closed: false,
+      archived: false,
+      accepting_orders: true,
+      tokens: single.tokens,
+      rewards: single.rewards,
+      assets_ids: extra.assets_ids,
+      outcomes: extra.outcomes,
     };
     const m = parseMarketsEnvelope({ data: [w], next_cursor: 'MQ==', limit: 1, count: 1 }, 'simplified').data[0]!;
     expect(m.tokens.map((t) => t.price)).toEqual([486_500, 513_500]);
     expect(m.rewards.maxSpread).toBe(15_000);
-    expect(pathOf(() => parseMarketsEnvelope({ data: [{ ...w, assets_ids: [1] }], next_cursor: '', limit: 1, count: 1 }, 'simplified'))).toBe('data[0].assets_ids[0]');
+    expect(
+      pathOf(() =>
+        parseMarketsEnvelope({ data: [{ ...w, assets_ids: [1] }], next_cursor: '', limit: 1, count: 1 }, 'simplified'),
+      ),
+    ).toBe('data[0].assets_ids[0]');
   });
 });
 
 describe('GET /clob-markets/{condition_id}', () => {
   const w: WireClobMarketSettings = {
-    gst: '', r: single.rewards, c: single.condition_id, nr: true,
-    t: [{ t: single.tokens[0]!.token_id, o: 'Yes' }, { t: single.tokens[1]!.token_id, o: 'No' }],
-    mts: 0.001, mos: 5, fd: { r: 0.02, e: 2, to: true }, mbf: 0, tbf: 0, rfqe: false, itode: false, ibce: false, oas: 0,
+    gst: '',
+    r: single.rewards,
+    c: single.condition_id,
+    nr: true,
+    t: [
+      { t: single.tokens[0]!.token_id, o: 'Yes' },
+      { t: single.tokens[1]!.token_id, o: 'No' },
+    ],
+    mts: 0.001,
+    mos: 5,
+    fd: { r: 0.02, e: 2, to: true },
+    mbf: 0,
+    tbf: 0,
+    rfqe: false,
+    itode: false,
+    ibce: false,
+    oas: 0,
   };
 
   it('parses the abbreviated settings into tick, size, fees, tokens', () => {

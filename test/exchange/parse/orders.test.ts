@@ -1,23 +1,37 @@
 // Trading answer parsers. Real payloads: ccxt's recorded POST /order (status live) and DELETE
-// /order answers. Rejections and the order record are built from protocol.md §4's texts and
+// /order answers. Rejections and the order record are built from docs/protocol.md §4's texts and
 // interface §2.5 (no recorded real order record exists).
 import { describe, expect, it } from 'vitest';
-import { parseCancelResult, parseOrderLookup, parseOrderStatus, parsePlacementResult, parsePlacementResults } from '../../../src/exchange/parse/orders.js';
+import {
+  parseCancelResult,
+  parseOrderLookup,
+  parseOrderStatus,
+  parsePlacementResult,
+  parsePlacementResults,
+} from '../../../src/exchange/parse/orders.js';
 import type { WireOrderLookup, WirePlacementResult } from '../../../src/exchange/wire.js';
 import { clone, realJson, pathOf } from './fixtures.js';
 
-const real = realJson('clob_rest_order_responses.json') as { post_order_live: WirePlacementResult; cancel_order: unknown };
+const real = realJson('clob_rest_order_responses.json') as {
+  post_order_live: WirePlacementResult;
+  cancel_order: unknown;
+};
 const ID = '0x94f351bb28cfe3d4507a24ffafa528409d6de50235f33e81e8fad12929c1cd16';
-
 
 describe('placement results', () => {
   it('the real live placement is accepted; its "" amounts are null, not zero', () => {
     expect(parsePlacementResult(real.post_order_live)).toEqual({
-      success: true, errorMsg: '', orderId: ID, status: 'live', takingAmount: null, makingAmount: null, accepted: true,
+      success: true,
+      errorMsg: '',
+      orderId: ID,
+      status: 'live',
+      takingAmount: null,
+      makingAmount: null,
+      accepted: true,
     });
   });
 
-  it('accepted follows protocol.md §4 exactly', () => {
+  it('accepted follows docs/protocol.md §4 exactly', () => {
     const ok = real.post_order_live;
     const accepted = (w: Record<string, unknown>): boolean => parsePlacementResult(w).accepted;
     expect(accepted({ ...ok, status: 'matched', makingAmount: '10.52', takingAmount: '21.04' })).toBe(true);
@@ -30,16 +44,36 @@ describe('placement results', () => {
   });
 
   it('a rejection inside a /orders array keeps its reason and has no id or status', () => {
-    const rej = { success: false, errorMsg: `order ${ID} is invalid. Price (0.0005) breaks minimum tick size rule: 0.001`, orderID: '', takingAmount: '', makingAmount: '', status: '' };
+    const rej = {
+      success: false,
+      errorMsg: `order ${ID} is invalid. Price (0.0005) breaks minimum tick size rule: 0.001`,
+      orderID: '',
+      takingAmount: '',
+      makingAmount: '',
+      status: '',
+    };
     const [a, b] = parsePlacementResults([real.post_order_live, rej]);
     expect(a!.accepted).toBe(true);
-    expect(b).toEqual({ success: false, errorMsg: rej.errorMsg, orderId: null, status: null, takingAmount: null, makingAmount: null, accepted: false });
+    expect(b).toEqual({
+      success: false,
+      errorMsg: rej.errorMsg,
+      orderId: null,
+      status: null,
+      takingAmount: null,
+      makingAmount: null,
+      accepted: false,
+    });
     // A minimal rejection body without the optional fields.
     expect(parsePlacementResult({ success: false, errorMsg: 'Invalid order payload' }).orderId).toBeNull();
   });
 
   it('matched amounts are exact millionths', () => {
-    const r = parsePlacementResult({ ...real.post_order_live, status: 'matched', makingAmount: '10.52', takingAmount: '21.04' });
+    const r = parsePlacementResult({
+      ...real.post_order_live,
+      status: 'matched',
+      makingAmount: '10.52',
+      takingAmount: '21.04',
+    });
     expect([r.makingAmount, r.takingAmount]).toEqual([10_520_000, 21_040_000]);
   });
 
@@ -62,7 +96,10 @@ describe('cancel results', () => {
   });
 
   it('keeps not_canceled reasons in a Map', () => {
-    const r = parseCancelResult({ canceled: [], not_canceled: { [ID]: 'Order already matched', '0xab': 'Order not found or already canceled' } });
+    const r = parseCancelResult({
+      canceled: [],
+      not_canceled: { [ID]: 'Order already matched', '0xab': 'Order not found or already canceled' },
+    });
     expect(r.notCanceled.get(ID)).toBe('Order already matched');
     expect(r.notCanceled.get('0xab')).toBe('Order not found or already canceled');
     expect(pathOf(() => parseCancelResult({ canceled: [ID], not_canceled: { [ID]: 3 } }))).toBe(`not_canceled.${ID}`);
@@ -74,10 +111,20 @@ describe('cancel results', () => {
 describe('order lookup', () => {
   const w: WireOrderLookup = {
     order: {
-      associateTrades: ['t1'], id: ID, status: 'LIVE', market: '0x7ad403c3508f8e3912940fd1a913f227591145ca0614074208e0b962d5fcc422',
-      originalSize: '10.5', outcome: 'Yes', makerAddress: '0xa0f21e6d351baa9185716b5c00c2925ed9621848', owner: 'f4f247b7-4ac7-ff29-a152-04fda0a8755a',
-      price: '0.152', side: 'BUY', sizeMatched: '2.25', assetId: '16040015440196279900485035793550429453516625694844857319147506590755961451627',
-      type: 'GTC', createdAt: '2026-06-12T18:35:37.000Z',
+      associateTrades: ['t1'],
+      id: ID,
+      status: 'LIVE',
+      market: '0x7ad403c3508f8e3912940fd1a913f227591145ca0614074208e0b962d5fcc422',
+      originalSize: '10.5',
+      outcome: 'Yes',
+      makerAddress: '0xa0f21e6d351baa9185716b5c00c2925ed9621848',
+      owner: 'f4f247b7-4ac7-ff29-a152-04fda0a8755a',
+      price: '0.152',
+      side: 'BUY',
+      sizeMatched: '2.25',
+      assetId: '16040015440196279900485035793550429453516625694844857319147506590755961451627',
+      type: 'GTC',
+      createdAt: '2026-06-12T18:35:37.000Z',
     },
   };
 
@@ -109,13 +156,69 @@ describe('order lookup', () => {
       f(v.order);
       return v;
     };
-    expect(pathOf(() => parseOrderLookup(mut((o) => { o['price'] = '1e-1'; })))).toBe('order.price');
-    expect(pathOf(() => parseOrderLookup(mut((o) => { o['originalSize'] = '-1'; })))).toBe('order.originalSize');
-    expect(pathOf(() => parseOrderLookup(mut((o) => { o['sizeMatched'] = '11'; })))).toBe('order.sizeMatched');
-    expect(pathOf(() => parseOrderLookup(mut((o) => { o['side'] = 'buy'; })))).toBe('order.side');
-    expect(pathOf(() => parseOrderLookup(mut((o) => { o['type'] = 'IOC'; })))).toBe('order.type');
-    expect(pathOf(() => parseOrderLookup(mut((o) => { o['createdAt'] = 1781289337; })))).toBe('order.createdAt');
-    expect(pathOf(() => parseOrderLookup(mut((o) => { o['associateTrades'] = null; })))).toBe('order.associateTrades');
+    expect(
+      pathOf(() =>
+        parseOrderLookup(
+          mut((o) => {
+            o['price'] = '1e-1';
+          }),
+        ),
+      ),
+    ).toBe('order.price');
+    expect(
+      pathOf(() =>
+        parseOrderLookup(
+          mut((o) => {
+            o['originalSize'] = '-1';
+          }),
+        ),
+      ),
+    ).toBe('order.originalSize');
+    expect(
+      pathOf(() =>
+        parseOrderLookup(
+          mut((o) => {
+            o['sizeMatched'] = '11';
+          }),
+        ),
+      ),
+    ).toBe('order.sizeMatched');
+    expect(
+      pathOf(() =>
+        parseOrderLookup(
+          mut((o) => {
+            o['side'] = 'buy';
+          }),
+        ),
+      ),
+    ).toBe('order.side');
+    expect(
+      pathOf(() =>
+        parseOrderLookup(
+          mut((o) => {
+            o['type'] = 'IOC';
+          }),
+        ),
+      ),
+    ).toBe('order.type');
+    expect(
+      pathOf(() =>
+        parseOrderLookup(
+          mut((o) => {
+            o['createdAt'] = 1781289337;
+          }),
+        ),
+      ),
+    ).toBe('order.createdAt');
+    expect(
+      pathOf(() =>
+        parseOrderLookup(
+          mut((o) => {
+            o['associateTrades'] = null;
+          }),
+        ),
+      ),
+    ).toBe('order.associateTrades');
     expect(pathOf(() => parseOrderLookup({}))).toBe('order');
   });
 });

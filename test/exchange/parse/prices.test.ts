@@ -1,6 +1,6 @@
 // Price resource parsers. Real payload: the recorded GET /prices-history page (numbers sent as
 // strings). The other shapes have no recorded real payload; they are built per interface §2.7 and
-// protocol.md §8, with values taken from the real book of 2026-06-12.
+// docs/protocol.md §8, with values taken from the real book of 2026-06-12.
 import { describe, expect, it } from 'vitest';
 import {
   parseBestPrices,
@@ -11,15 +11,19 @@ import {
   parsePriceHistoryBatch,
   parsePriceResponse,
 } from '../../../src/exchange/parse/prices.js';
-import type { WireBestPrices, WireLastTradePrice, WireMidpoints, WirePriceHistoryBatch } from '../../../src/exchange/wire.js';
+import type {
+  WireBestPrices,
+  WireLastTradePrice,
+  WireMidpoints,
+  WirePriceHistoryBatch,
+} from '../../../src/exchange/wire.js';
 import { realJson, pathOf } from './fixtures.js';
 
 const YES = '16040015440196279900485035793550429453516625694844857319147506590755961451627';
 const NO = '94476829201604408463453426454480212459887267917122244941405244686637914508323';
 
-
 describe('price history', () => {
-  const real = realJson('clob_rest_prices_history_2026-06-12.json');
+  const real = realJson('wire/markets/prices_history_get_ccxt_2026-06-12.json');
 
   it('parses the real GET /prices-history page (t and p sent as strings)', () => {
     const pts = parsePriceHistory(real);
@@ -30,14 +34,34 @@ describe('price history', () => {
   });
 
   it('parses the interface form (numbers) and the batch form keyed by market', () => {
-    const batch: WirePriceHistoryBatch = { history: { [YES]: [{ t: 1781282044, p: 0.151 }, { t: 1781282118, p: 0.1505 }], [NO]: [] } };
+    const batch: WirePriceHistoryBatch = {
+      history: {
+        [YES]: [
+          { t: 1781282044, p: 0.151 },
+          { t: 1781282118, p: 0.1505 },
+        ],
+        [NO]: [],
+      },
+    };
     const m = parsePriceHistoryBatch(batch);
-    expect(m.get(YES)).toEqual([{ t: 1781282044, p: 151_000 }, { t: 1781282118, p: 150_500 }]);
+    expect(m.get(YES)).toEqual([
+      { t: 1781282044, p: 151_000 },
+      { t: 1781282118, p: 150_500 },
+    ]);
     expect(m.get(NO)).toEqual([]);
   });
 
   it('rejects malformed points with the path', () => {
-    expect(pathOf(() => parsePriceHistory({ history: [{ t: 1, p: 0.5 }, { t: 2, p: Number.NaN }] }))).toBe('history[1].p');
+    expect(
+      pathOf(() =>
+        parsePriceHistory({
+          history: [
+            { t: 1, p: 0.5 },
+            { t: 2, p: Number.NaN },
+          ],
+        }),
+      ),
+    ).toBe('history[1].p');
     expect(pathOf(() => parsePriceHistory({ history: [{ t: 1.5, p: 0.5 }] }))).toBe('history[0].t');
     expect(pathOf(() => parsePriceHistory({ history: [{ t: 1, p: '1e-3' }] }))).toBe('history[0].p');
     expect(pathOf(() => parsePriceHistory({ history: [{ t: 1, p: 1.2 }] }))).toBe('history[0].p');
@@ -65,13 +89,19 @@ describe('best prices, midpoints, last trades', () => {
 
   it('midpoints are exact', () => {
     const w: WireMidpoints = { [YES]: '0.5', [NO]: '0.1505' };
-    expect([...parseMidpoints(w)]).toEqual([[YES, 500_000], [NO, 150_500]]);
+    expect([...parseMidpoints(w)]).toEqual([
+      [YES, 500_000],
+      [NO, 150_500],
+    ]);
     expect(pathOf(() => parseMidpoints({ [YES]: 'NaN' }))).toBe(YES);
     expect(pathOf(() => parseMidpoints({ [YES]: '-0.1' }))).toBe(YES);
   });
 
   it('last trade prices: "" price is null, never zero', () => {
-    const w: WireLastTradePrice[] = [{ token_id: YES, price: '0.152', side: 'BUY' }, { token_id: NO, price: '', side: 'SELL' }];
+    const w: WireLastTradePrice[] = [
+      { token_id: YES, price: '0.152', side: 'BUY' },
+      { token_id: NO, price: '', side: 'SELL' },
+    ];
     expect(parseLastTradePrices(w)).toEqual([
       { tokenId: YES, price: 152_000, side: 'BUY' },
       { tokenId: NO, price: null, side: 'SELL' },

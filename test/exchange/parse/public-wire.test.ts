@@ -12,7 +12,13 @@ import { parseNegRiskResponse, parseTimeResponse } from '../../../src/exchange/c
 import { DIALECTS } from '../../../src/exchange/dialect.js';
 import { decodeErrorBody } from '../../../src/exchange/http/error-body.js';
 import { parseTrades } from '../../../src/exchange/parse/portfolio.js';
-import { parseBestPrices, parseLastTradePrices, parseMidpoints, parsePriceHistory, parsePriceResponse } from '../../../src/exchange/parse/prices.js';
+import {
+  parseBestPrices,
+  parseLastTradePrices,
+  parseMidpoints,
+  parsePriceHistory,
+  parsePriceResponse,
+} from '../../../src/exchange/parse/prices.js';
 import { parsePublicTickSizeResponse } from '../../../src/exchange/parse/public-reads.js';
 import { clone, pathOf } from './fixtures.js';
 
@@ -32,142 +38,314 @@ interface Row {
 
 const ROWS: readonly Row[] = [
   // markets/ — GET /book, POST /books
-  { file: 'markets/book_get_ccxt_2026-06-12.json', parse: P.book, check: (b: ReturnType<typeof P.book>) => {
-    expect(b.timestampMs).toBe(1781289337944);
-    expect(b.bids[0]?.price).toBe(5000);
-    expect(b.tickSize).toBe(1000);
-  } },
-  { file: 'markets/book_get_empty_ask_nautilus_2026-08-03.json', parse: P.book, check: (b: ReturnType<typeof P.book>) => {
-    expect(b.asks).toEqual([]);
-    expect(b.lastTradePrice).toBeNull();
-  } },
-  { file: 'markets/book_get_pysdk_official.json', parse: P.book, check: (b: ReturnType<typeof P.book>) => {
-    expect(b.timestampMs).toBe(1716000000000);
-    expect(b.lastTradePrice).toBe(520_000);
-  } },
-  { file: 'markets/book_get_pysdk_null_timestamp_official.json', parse: P.book, check: (b: ReturnType<typeof P.book>) => {
-    expect(b.timestampMs).toBeNull(); // never an invented 0
-    expect(b.lastTradePrice).toBeNull();
-    expect(b.asks.map((l) => l.price)).toEqual([530_000, 540_000]); // best first
-  } },
-  { file: 'markets/books_post_pysdk_official.json', parse: P.books, check: (bs: ReturnType<typeof P.books>) => {
-    expect(bs).toHaveLength(2);
-    expect(bs[1]?.assetId).toBe('8501497');
-  } },
+  {
+    file: 'markets/book_get_ccxt_2026-06-12.json',
+    parse: P.book,
+    check: (b: ReturnType<typeof P.book>) => {
+      expect(b.timestampMs).toBe(1781289337944);
+      expect(b.bids[0]?.price).toBe(5000);
+      expect(b.tickSize).toBe(1000);
+    },
+  },
+  {
+    file: 'markets/book_get_empty_ask_nautilus_2026-08-03.json',
+    parse: P.book,
+    check: (b: ReturnType<typeof P.book>) => {
+      expect(b.asks).toEqual([]);
+      expect(b.lastTradePrice).toBeNull();
+    },
+  },
+  {
+    file: 'markets/book_get_pysdk_official.json',
+    parse: P.book,
+    check: (b: ReturnType<typeof P.book>) => {
+      expect(b.timestampMs).toBe(1716000000000);
+      expect(b.lastTradePrice).toBe(520_000);
+    },
+  },
+  {
+    file: 'markets/book_get_pysdk_null_timestamp_official.json',
+    parse: P.book,
+    check: (b: ReturnType<typeof P.book>) => {
+      expect(b.timestampMs).toBeNull(); // never an invented 0
+      expect(b.lastTradePrice).toBeNull();
+      expect(b.asks.map((l) => l.price)).toEqual([530_000, 540_000]); // best first
+    },
+  },
+  {
+    file: 'markets/books_post_pysdk_official.json',
+    parse: P.books,
+    check: (bs: ReturnType<typeof P.books>) => {
+      expect(bs).toHaveLength(2);
+      expect(bs[1]?.assetId).toBe('8501497');
+    },
+  },
   // POST /midpoints, GET /midpoint, GET /price, POST /prices, POST /last-trades-prices
-  { file: 'markets/midpoints_post_pysdk_official.json', parse: (j) => parseMidpoints(j), check: (m: Map<string, number>) => {
-    expect([...m]).toEqual([['1', 500_000], ['2', 400_000]]);
-  } },
-  { file: 'markets/midpoints_post_docs_example.json', parse: (j) => parseMidpoints(j), check: (m: Map<string, number>) => {
-    expect(m.get('0xdef456abc123...')).toBe(520_000);
-  } },
-  { file: 'markets/midpoint_get_pysdk_official.json', parse: P.midpoint, check: (p: number | null) => { expect(p).toBe(530_000); } },
-  { file: 'markets/midpoint_get_docs_example.json', parse: P.midpoint, check: (p: number | null) => { expect(p).toBe(450_000); } },
-  { file: 'markets/price_get_pysdk_official.json', parse: (j) => parsePriceResponse(j), check: (p: number | null) => { expect(p).toBe(520_000); } },
-  { file: 'markets/prices_post_pysdk_official.json', parse: (j) => parseBestPrices(j), check: (m: ReturnType<typeof parseBestPrices>) => {
-    expect(m.get('1')).toEqual({ bid: 520_000, ask: 530_000 });
-  } },
-  { file: 'markets/last_trades_prices_post_pysdk_official.json', parse: (j) => parseLastTradePrices(j), check: (a: ReturnType<typeof parseLastTradePrices>) => {
-    expect(a[1]).toEqual({ tokenId: '2', price: 600_000, side: 'SELL' });
-  } },
+  {
+    file: 'markets/midpoints_post_pysdk_official.json',
+    parse: (j) => parseMidpoints(j),
+    check: (m: Map<string, number>) => {
+      expect([...m]).toEqual([
+        ['1', 500_000],
+        ['2', 400_000],
+      ]);
+    },
+  },
+  {
+    file: 'markets/midpoints_post_docs_example.json',
+    parse: (j) => parseMidpoints(j),
+    check: (m: Map<string, number>) => {
+      expect(m.get('0xdef456abc123...')).toBe(520_000);
+    },
+  },
+  {
+    file: 'markets/midpoint_get_pysdk_official.json',
+    parse: P.midpoint,
+    check: (p: number | null) => {
+      expect(p).toBe(530_000);
+    },
+  },
+  {
+    file: 'markets/midpoint_get_docs_example.json',
+    parse: P.midpoint,
+    check: (p: number | null) => {
+      expect(p).toBe(450_000);
+    },
+  },
+  {
+    file: 'markets/price_get_pysdk_official.json',
+    parse: (j) => parsePriceResponse(j),
+    check: (p: number | null) => {
+      expect(p).toBe(520_000);
+    },
+  },
+  {
+    file: 'markets/prices_post_pysdk_official.json',
+    parse: (j) => parseBestPrices(j),
+    check: (m: ReturnType<typeof parseBestPrices>) => {
+      expect(m.get('1')).toEqual({ bid: 520_000, ask: 530_000 });
+    },
+  },
+  {
+    file: 'markets/last_trades_prices_post_pysdk_official.json',
+    parse: (j) => parseLastTradePrices(j),
+    check: (a: ReturnType<typeof parseLastTradePrices>) => {
+      expect(a[1]).toEqual({ tokenId: '2', price: 600_000, side: 'SELL' });
+    },
+  },
   // GET /tick-size, /neg-risk, /time, /prices-history
-  { file: 'markets/tick_size_get_pysdk_official.json', parse: (j) => parsePublicTickSizeResponse(j), check: (t: number) => { expect(t).toBe(10_000); } },
-  { file: 'markets/tick_size_get_rs_official.json', parse: (j) => parsePublicTickSizeResponse(j), check: (t: number) => { expect(t).toBe(100_000); } },
-  { file: 'markets/neg_risk_get_pysdk_official.json', parse: parseNegRiskResponse, check: (v: boolean) => { expect(v).toBe(true); } },
-  { file: 'markets/time_get_rs_official.json', parse: parseTimeResponse, check: (v: number) => { expect(v).toBe(1764612536); } },
-  { file: 'markets/prices_history_get_pysdk_official.json', parse: (j) => parsePriceHistory(j), check: (h: ReturnType<typeof parsePriceHistory>) => {
-    expect(h).toEqual([{ t: 1000, p: 500_000 }, { t: 1060, p: 510_000 }]);
-  } },
-  { file: 'markets/prices_history_get_ccxt_2026-06-12.json', parse: (j) => parsePriceHistory(j), check: (h: ReturnType<typeof parsePriceHistory>) => {
-    expect(h).toHaveLength(30);
-    expect(h[0]).toEqual({ t: 1781282044, p: 151_000 });
-  } },
+  {
+    file: 'markets/tick_size_get_pysdk_official.json',
+    parse: (j) => parsePublicTickSizeResponse(j),
+    check: (t: number) => {
+      expect(t).toBe(10_000);
+    },
+  },
+  {
+    file: 'markets/tick_size_get_rs_official.json',
+    parse: (j) => parsePublicTickSizeResponse(j),
+    check: (t: number) => {
+      expect(t).toBe(100_000);
+    },
+  },
+  {
+    file: 'markets/neg_risk_get_pysdk_official.json',
+    parse: parseNegRiskResponse,
+    check: (v: boolean) => {
+      expect(v).toBe(true);
+    },
+  },
+  {
+    file: 'markets/time_get_rs_official.json',
+    parse: parseTimeResponse,
+    check: (v: number) => {
+      expect(v).toBe(1764612536);
+    },
+  },
+  {
+    file: 'markets/prices_history_get_pysdk_official.json',
+    parse: (j) => parsePriceHistory(j),
+    check: (h: ReturnType<typeof parsePriceHistory>) => {
+      expect(h).toEqual([
+        { t: 1000, p: 500_000 },
+        { t: 1060, p: 510_000 },
+      ]);
+    },
+  },
+  {
+    file: 'markets/prices_history_get_ccxt_2026-06-12.json',
+    parse: (j) => parsePriceHistory(j),
+    check: (h: ReturnType<typeof parsePriceHistory>) => {
+      expect(h).toHaveLength(30);
+      expect(h[0]).toEqual({ t: 1781282044, p: 151_000 });
+    },
+  },
   // GET /markets, /sampling-markets, /sampling-simplified-markets, /clob-markets/{id}
-  { file: 'markets/markets_get_page_nautilus_2024.json', parse: (j) => P.marketsPage(j, 'markets'), check: (p: ReturnType<typeof P.marketsPage>) => {
-    expect(p.data).toHaveLength(100);
-    expect(p.nextCursor).toBe('MTAw');
-  } },
-  { file: 'markets/market_get_nautilus_2026-04.json', parse: (j) => P.marketsPage({ data: [j], next_cursor: 'LTE=', limit: 1, count: 1 }, 'markets'),
+  {
+    file: 'markets/markets_get_page_nautilus_2024.json',
+    parse: (j) => P.marketsPage(j, 'markets'),
+    check: (p: ReturnType<typeof P.marketsPage>) => {
+      expect(p.data).toHaveLength(100);
+      expect(p.nextCursor).toBe('MTAw');
+    },
+  },
+  {
+    file: 'markets/market_get_nautilus_2026-04.json',
+    parse: (j) => P.marketsPage({ data: [j], next_cursor: 'LTE=', limit: 1, count: 1 }, 'markets'),
     check: (p: ReturnType<typeof P.marketsPage>) => {
       const m = p.data[0] as { gameStartTime: string | null; rewards: { dailyRate: number; maxSpread: number } };
       expect(m.gameStartTime).toBe('2026-05-08T20:00:00Z');
       expect(m.rewards.dailyRate).toBe(30_000_000);
       expect(m.rewards.maxSpread).toBe(35_000); // 3.5 cents
-    } },
-  { file: 'markets/sampling_markets_get_rs_official.json', parse: (j) => P.marketsPage(j, 'sampling'), check: (p: ReturnType<typeof P.marketsPage>) => {
-    const m = p.data[0] as import('../../../src/core/market.js').SamplingMarket;
-    expect(m.tickSize).toBe(10_000); // "0.01" as a string
-    expect(m.minOrderSize).toBe(1_000_000);
-    expect(m.rewards.rates).toEqual([]); // rates null
-    // The interface's sampling fields are absent on the public exchange: null, never invented.
-    expect([m.status, m.marketId, m.slug, m.assetsIds, m.outcomes, m.event, m.rawMetadata]).toEqual([null, null, null, null, null, null, null]);
-    expect(p.nextCursor).toBe('next');
-  } },
-  { file: 'markets/sampling_simplified_markets_get_rs_official.json', parse: (j) => P.marketsPage(j, 'simplified'),
+    },
+  },
+  {
+    file: 'markets/sampling_markets_get_rs_official.json',
+    parse: (j) => P.marketsPage(j, 'sampling'),
+    check: (p: ReturnType<typeof P.marketsPage>) => {
+      const m = p.data[0] as import('../../../src/core/market.js').SamplingMarket;
+      expect(m.tickSize).toBe(10_000); // "0.01" as a string
+      expect(m.minOrderSize).toBe(1_000_000);
+      expect(m.rewards.rates).toEqual([]); // rates null
+      // The interface's sampling fields are absent on the public exchange: null, never invented.
+      expect([m.status, m.marketId, m.slug, m.assetsIds, m.outcomes, m.event, m.rawMetadata]).toEqual([
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+      ]);
+      expect(p.nextCursor).toBe('next');
+    },
+  },
+  {
+    file: 'markets/sampling_simplified_markets_get_rs_official.json',
+    parse: (j) => P.marketsPage(j, 'simplified'),
     check: (p: ReturnType<typeof P.marketsPage>) => {
       const m = p.data[0] as import('../../../src/core/market.js').SimplifiedMarket;
       expect(m.conditionId).toBe('cond_12345');
       expect(m.tokens.map((t) => t.price)).toEqual([550_000, 450_000]);
-      expect([m.status, m.negRisk, m.marketId, m.question, m.slug, m.assetsIds, m.outcomes]).toEqual([null, null, null, null, null, null, null]);
-    } },
-  { file: 'markets/sampling_simplified_markets_get_docs_example.json', parse: (j) => P.marketsPage(j, 'simplified'), placeholderAt: 'data[0].tokens[0].price' },
-  { file: 'markets/clob_market_get_docs_example.json', parse: (j) => P.clobMarket(j, CID), check: (s: ReturnType<typeof P.clobMarket>) => {
-    expect(s.conditionId).toBe(CID); // no `c`: the market asked for
-    expect(s.rewardConfig).toEqual({ minSize: null, maxSpreadCents: null, enabled: null, minOrderAgeSeconds: null }); // r: {}
-    expect(s.rewards).toBeNull();
-    expect(s.negRisk).toBe(false); // nr omitted when false
-    expect(s.tokens).toHaveLength(1);
-    expect([s.tickSize, s.minOrderSize, s.oas, s.itode]).toEqual([10_000, 5_000_000, 123, true]);
-    expect(s.feeDetails).toEqual({ r: 0.02, e: 2, to: true });
-  } },
-  { file: 'markets/clob_market_get_pysdk_official.json', parse: (j) => P.clobMarket(j, CID), check: (s: ReturnType<typeof P.clobMarket>) => {
-    expect([s.tickSize, s.negRisk, s.minOrderSize, s.makerBaseFeeBps, s.rfqe]).toEqual([1000, true, null, null, null]);
-    expect(s.feeDetails).toEqual({ r: 0.0005, e: 1, to: false }); // `to` omitted when false
-    expect(s.itode).toBe(false);
-    expect(s.rewardConfig).toBeNull();
-  } },
-  { file: 'markets/clob_market_get_pysdk_fd_only_official.json', parse: (j) => P.clobMarket(j, CID), check: (s: ReturnType<typeof P.clobMarket>) => {
-    expect(s.tickSize).toBeNull();
-    expect(s.tokens).toEqual([]);
-  } },
+      expect([m.status, m.negRisk, m.marketId, m.question, m.slug, m.assetsIds, m.outcomes]).toEqual([
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+      ]);
+    },
+  },
+  {
+    file: 'markets/sampling_simplified_markets_get_docs_example.json',
+    parse: (j) => P.marketsPage(j, 'simplified'),
+    placeholderAt: 'data[0].tokens[0].price',
+  },
+  {
+    file: 'markets/clob_market_get_docs_example.json',
+    parse: (j) => P.clobMarket(j, CID),
+    check: (s: ReturnType<typeof P.clobMarket>) => {
+      expect(s.conditionId).toBe(CID); // no `c`: the market asked for
+      expect(s.rewardConfig).toEqual({ minSize: null, maxSpreadCents: null, enabled: null, minOrderAgeSeconds: null }); // r: {}
+      expect(s.rewards).toBeNull();
+      expect(s.negRisk).toBe(false); // nr omitted when false
+      expect(s.tokens).toHaveLength(1);
+      expect([s.tickSize, s.minOrderSize, s.oas, s.itode]).toEqual([10_000, 5_000_000, 123, true]);
+      expect(s.feeDetails).toEqual({ r: 0.02, e: 2, to: true });
+    },
+  },
+  {
+    file: 'markets/clob_market_get_pysdk_official.json',
+    parse: (j) => P.clobMarket(j, CID),
+    check: (s: ReturnType<typeof P.clobMarket>) => {
+      expect([s.tickSize, s.negRisk, s.minOrderSize, s.makerBaseFeeBps, s.rfqe]).toEqual([
+        1000,
+        true,
+        null,
+        null,
+        null,
+      ]);
+      expect(s.feeDetails).toEqual({ r: 0.0005, e: 1, to: false }); // `to` omitted when false
+      expect(s.itode).toBe(false);
+      expect(s.rewardConfig).toBeNull();
+    },
+  },
+  {
+    file: 'markets/clob_market_get_pysdk_fd_only_official.json',
+    parse: (j) => P.clobMarket(j, CID),
+    check: (s: ReturnType<typeof P.clobMarket>) => {
+      expect(s.tickSize).toBeNull();
+      expect(s.tokens).toEqual([]);
+    },
+  },
   // portfolio/ — GET /positions, /closed-positions, /trades, /v1/leaderboard
-  { file: 'portfolio/positions_get_captured_notebook_2026-04.json', parse: P.positions, check: (ps: ReturnType<typeof P.positions>) => {
-    expect(ps).toHaveLength(3);
-    expect(ps[0]?.eventId).toBe('382090');
-    expect(ps[0]?.timestamp).toBeNull(); // none on the wire: null, not 0
-    expect(ps[0]?.size).toBe(181_369_131_400);
-    expect(ps[0]?.cashPnl).toBe(-54_974_253_300);
-    expect(ps[2]?.negativeRisk).toBe(true);
-  } },
-  { file: 'portfolio/positions_get_rs_official.json', parse: P.positions, check: (ps: ReturnType<typeof P.positions>) => {
-    expect(ps[0]?.eventId).toBeNull();
-    expect(ps[0]?.curPrice).toBe(700_000);
-  } },
+  {
+    file: 'portfolio/positions_get_captured_notebook_2026-04.json',
+    parse: P.positions,
+    check: (ps: ReturnType<typeof P.positions>) => {
+      expect(ps).toHaveLength(3);
+      expect(ps[0]?.eventId).toBe('382090');
+      expect(ps[0]?.timestamp).toBeNull(); // none on the wire: null, not 0
+      expect(ps[0]?.size).toBe(181_369_131_400);
+      expect(ps[0]?.cashPnl).toBe(-54_974_253_300);
+      expect(ps[2]?.negativeRisk).toBe(true);
+    },
+  },
+  {
+    file: 'portfolio/positions_get_rs_official.json',
+    parse: P.positions,
+    check: (ps: ReturnType<typeof P.positions>) => {
+      expect(ps[0]?.eventId).toBeNull();
+      expect(ps[0]?.curPrice).toBe(700_000);
+    },
+  },
   { file: 'portfolio/positions_get_docs_example.json', parse: P.positions, placeholderAt: '[0].avgPrice' },
-  { file: 'portfolio/closed_positions_get_rs_official.json', parse: P.closedPositions, check: (ps: ReturnType<typeof P.closedPositions>) => {
-    expect(ps[0]?.realizedPnl).toBe(55_000_000);
-    expect(ps[0]?.timestamp).toBe(1703980800);
-    expect([ps[0]?.size, ps[0]?.currentValue, ps[0]?.redeemable]).toEqual([null, null, null]);
-  } },
+  {
+    file: 'portfolio/closed_positions_get_rs_official.json',
+    parse: P.closedPositions,
+    check: (ps: ReturnType<typeof P.closedPositions>) => {
+      expect(ps[0]?.realizedPnl).toBe(55_000_000);
+      expect(ps[0]?.timestamp).toBe(1703980800);
+      expect([ps[0]?.size, ps[0]?.currentValue, ps[0]?.redeemable]).toEqual([null, null, null]);
+    },
+  },
   { file: 'portfolio/closed_positions_get_docs_example.json', parse: P.closedPositions, placeholderAt: '[0].avgPrice' },
-  { file: 'portfolio/trades_get_ccxt_2026-06-12.json', parse: (j) => parseTrades(j), check: (ts: ReturnType<typeof parseTrades>) => {
-    expect(ts).toHaveLength(3);
-    expect(ts[1]).toMatchObject({ side: 'SELL', size: 11_770_000, price: 848_000, outcomeIndex: 1 });
-  } },
-  { file: 'portfolio/trades_get_rs_official.json', parse: (j) => parseTrades(j), check: (ts: ReturnType<typeof parseTrades>) => {
-    expect(ts[0]).toMatchObject({ size: 50_000_000, price: 550_000, timestamp: 1703980800 });
-  } },
+  {
+    file: 'portfolio/trades_get_ccxt_2026-06-12.json',
+    parse: (j) => parseTrades(j),
+    check: (ts: ReturnType<typeof parseTrades>) => {
+      expect(ts).toHaveLength(3);
+      expect(ts[1]).toMatchObject({ side: 'SELL', size: 11_770_000, price: 848_000, outcomeIndex: 1 });
+    },
+  },
+  {
+    file: 'portfolio/trades_get_rs_official.json',
+    parse: (j) => parseTrades(j),
+    check: (ts: ReturnType<typeof parseTrades>) => {
+      expect(ts[0]).toMatchObject({ size: 50_000_000, price: 550_000, timestamp: 1703980800 });
+    },
+  },
   { file: 'portfolio/trades_get_docs_example.json', parse: (j) => parseTrades(j), placeholderAt: '[0].price' },
-  { file: 'portfolio/leaderboard_get_rs_official.json', parse: P.leaderboard, check: (es: ReturnType<typeof P.leaderboard>) => {
-    expect(es[0]).toMatchObject({ rank: 1, verifiedBadge: true, vol: 1_000_000_000_000, xUsername: 'toptrader' });
-    expect(es[1]).toMatchObject({ rank: 2, verifiedBadge: false, profileImage: null, xUsername: null });
-  } },
+  {
+    file: 'portfolio/leaderboard_get_rs_official.json',
+    parse: P.leaderboard,
+    check: (es: ReturnType<typeof P.leaderboard>) => {
+      expect(es[0]).toMatchObject({ rank: 1, verifiedBadge: true, vol: 1_000_000_000_000, xUsername: 'toptrader' });
+      expect(es[1]).toMatchObject({ rank: 2, verifiedBadge: false, profileImage: null, xUsername: null });
+    },
+  },
   { file: 'portfolio/leaderboard_get_docs_example.json', parse: P.leaderboard, placeholderAt: '[0].rank' },
 ];
 
 /** Error answers: status and the message the transport reports. */
 const ERRORS: ReadonlyArray<{ file: string; status: number; message: string }> = [
-  { file: 'markets/book_get_404_no_orderbook_pmxt836.http.json', status: 404, message: 'No orderbook exists for the requested token id' },
+  {
+    file: 'markets/book_get_404_no_orderbook_pmxt836.http.json',
+    status: 404,
+    message: 'No orderbook exists for the requested token id',
+  },
   { file: 'portfolio/positions_get_400_rs_official.http.json', status: 400, message: 'Invalid user address' },
 ];
 
@@ -225,7 +403,9 @@ describe('malformed public payloads fail naming the field path', () => {
   });
 
   it('GET /sampling-simplified-markets: a record without condition_id', () => {
-    const p = clone(load('markets/sampling_simplified_markets_get_rs_official.json')) as { data: Array<Record<string, unknown>> };
+    const p = clone(load('markets/sampling_simplified_markets_get_rs_official.json')) as {
+      data: Array<Record<string, unknown>>;
+    };
     delete p.data[0]!['condition_id'];
     expect(pathOf(() => P.marketsPage(p, 'simplified'))).toBe('data[0].condition_id');
   });

@@ -2,7 +2,17 @@
 // handling independent of the host's time zone, number forms.
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/core/errors.js';
-import { int, intOrString, iso, isoMs, microsOf, optBool, optStr, str, uintString } from '../../../src/exchange/parse/read.js';
+import {
+  int,
+  intOrString,
+  iso,
+  isoMs,
+  microsOf,
+  optBool,
+  optStr,
+  str,
+  uintString,
+} from '../../../src/exchange/parse/read.js';
 
 describe('read helpers', () => {
   it('do not coerce between strings, numbers and booleans', () => {
@@ -19,7 +29,8 @@ describe('read helpers', () => {
 
   it('integer strings are strict and bounded', () => {
     expect(uintString('1781289337944', 't')).toBe(1781289337944);
-    for (const bad of ['', '-1', '1.0', '1e3', ' 1', '99999999999999999999']) expect(() => uintString(bad, 't')).toThrow(ParseError);
+    for (const bad of ['', '-1', '1.0', '1e3', ' 1', '99999999999999999999'])
+      expect(() => uintString(bad, 't')).toThrow(ParseError);
     expect(intOrString('7', 't')).toBe(7);
     expect(intOrString(7, 't')).toBe(7);
   });

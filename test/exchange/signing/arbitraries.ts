@@ -39,11 +39,12 @@ export function orderArb(signer?: string): fc.Arbitrary<UnsignedOrder> {
 
 /** A valid intent: on-tick price inside [tick, 1 − tick], a size of up to 6 decimals and maxShares. */
 export function intentArbWith(maxShares: number): fc.Arbitrary<OrderIntent> {
-  return fc
-  .constantFrom(...TICKS)
-  .chain((tick) =>
+  return fc.constantFrom(...TICKS).chain((tick) =>
     fc.record({
-      tokenId: fc.oneof(uint256Arb.filter((t) => t !== '0'), fc.constant(TOKEN)),
+      tokenId: fc.oneof(
+        uint256Arb.filter((t) => t !== '0'),
+        fc.constant(TOKEN),
+      ),
       conditionId: bytes32Arb,
       side: fc.constantFrom('BUY' as const, 'SELL' as const),
       price: fc.integer({ min: 1, max: 1_000_000 / tick - 1 }).map((k) => (k * tick) as Price),

@@ -6,19 +6,34 @@ import { id, TypedDataEncoder } from 'ethers';
 import { InvariantError } from '../../../src/core/errors.js';
 import { dialectFromConfig, DIALECTS } from '../../../src/exchange/dialect.js';
 import {
-  DOMAIN_TYPE_HASH, domainSeparator, encodeOrderStruct, ORDER_EIP712_TYPES, ORDER_STRUCT_BYTES, ORDER_TYPE_HASH,
-  ORDER_TYPE_STRING, orderDigest, orderDomain, orderStructHash, orderTypedMessage,
+  DOMAIN_TYPE_HASH,
+  domainSeparator,
+  encodeOrderStruct,
+  ORDER_EIP712_TYPES,
+  ORDER_STRUCT_BYTES,
+  ORDER_TYPE_HASH,
+  ORDER_TYPE_STRING,
+  orderDigest,
+  orderDomain,
+  orderStructHash,
+  orderTypedMessage,
 } from '../../../src/exchange/signing/eip712.js';
 import { orderArb } from './arbitraries.js';
 
 const encoder = TypedDataEncoder.from(ORDER_EIP712_TYPES);
-const dialects = [DIALECTS.spec, DIALECTS.polymarket, dialectFromConfig('spec', { chainId: 5, verifyingContract: '0x1111111111111111111111111111111111111111' })];
+const dialects = [
+  DIALECTS.spec,
+  DIALECTS.polymarket,
+  dialectFromConfig('spec', { chainId: 5, verifyingContract: '0x1111111111111111111111111111111111111111' }),
+];
 
 describe('EIP-712 order hashing by hand', () => {
   it('uses the type string and type hash ethers derives from the struct', () => {
     expect(encoder.encodeType('Order')).toBe(ORDER_TYPE_STRING);
     expect(id(ORDER_TYPE_STRING)).toBe(ORDER_TYPE_HASH);
-    expect(id('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)')).toBe(DOMAIN_TYPE_HASH);
+    expect(id('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)')).toBe(
+      DOMAIN_TYPE_HASH,
+    );
   });
 
   it('precomputes the domain separators ethers computes, per dialect and neg-risk flag', () => {
@@ -35,7 +50,9 @@ describe('EIP-712 order hashing by hand', () => {
       fc.property(orderArb(), fc.constantFrom(...dialects), (order, dialect) => {
         const message = orderTypedMessage(order);
         expect(orderStructHash(order)).toBe(encoder.hashStruct('Order', message));
-        expect(orderDigest(order, dialect)).toBe(TypedDataEncoder.hash(orderDomain(dialect, order.negRisk), ORDER_EIP712_TYPES, message));
+        expect(orderDigest(order, dialect)).toBe(
+          TypedDataEncoder.hash(orderDomain(dialect, order.negRisk), ORDER_EIP712_TYPES, message),
+        );
       }),
       { numRuns: 300 },
     );

@@ -1,4 +1,4 @@
-// buildOrder: protocol.md's public amount examples, exact notionals, salts, and the InvariantErrors
+// buildOrder: docs/protocol.md's public amount examples, exact notionals, salts, and the InvariantErrors
 // an intent our own code should never produce.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -13,25 +13,41 @@ const MAKER = '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1';
 const opts = { maker: MAKER, signer: MAKER, signatureType: 0 as const, timestampMs: 1_790_000_000_000, salt: '42' };
 
 describe('buildOrder', () => {
-  it('gives the public examples of protocol.md §3', () => {
+  it('gives the public examples of docs/protocol.md §3', () => {
     const buy = buildOrder(intent({ side: 'BUY', price: 500_000 as Price, size: 21_040_000 as Shares }), opts);
     expect([buy.makerAmount, buy.takerAmount]).toEqual([10_520_000, 21_040_000]);
-    const sell = buildOrder(intent({ side: 'SELL', price: 123_000 as Price, size: 33_337_000 as Shares, tick: 1_000 as Price }), opts);
+    const sell = buildOrder(
+      intent({ side: 'SELL', price: 123_000 as Price, size: 33_337_000 as Shares, tick: 1_000 as Price }),
+      opts,
+    );
     expect([sell.makerAmount, sell.takerAmount]).toEqual([33_330_000, 4_099_590]);
   });
 
   it('keeps the exact notional where float arithmetic loses a millionth', () => {
     // 3,821,562.15 × 0.5679 = 2,170,265.144985 exactly; a double product rounds it to ...144984.
-    const o = buildOrder(intent({ price: 567_900 as Price, size: 3_821_562_154_372 as Shares, tick: 100 as Price }), opts);
+    const o = buildOrder(
+      intent({ price: 567_900 as Price, size: 3_821_562_154_372 as Shares, tick: 100 as Price }),
+      opts,
+    );
     expect([o.makerAmount, o.takerAmount]).toEqual([2_170_265_144_985, 3_821_562_150_000]);
   });
 
   it('fills every field: checksummed addresses, zero metadata/builder, the timestamp given', () => {
     const o = buildOrder(intent({ negRisk: true }), { ...opts, maker: MAKER.toLowerCase() });
     expect(o).toEqual({
-      salt: '42', maker: MAKER, signer: MAKER, tokenId: TOKEN, makerAmount: 10_520_000, takerAmount: 21_040_000,
-      side: 'BUY', signatureType: 0, timestampMs: 1_790_000_000_000, metadata: ZERO_BYTES32, builder: ZERO_BYTES32,
-      conditionId: CONDITION, negRisk: true,
+      salt: '42',
+      maker: MAKER,
+      signer: MAKER,
+      tokenId: TOKEN,
+      makerAmount: 10_520_000,
+      takerAmount: 21_040_000,
+      side: 'BUY',
+      signatureType: 0,
+      timestampMs: 1_790_000_000_000,
+      metadata: ZERO_BYTES32,
+      builder: ZERO_BYTES32,
+      conditionId: CONDITION,
+      negRisk: true,
     });
   });
 
@@ -85,9 +101,11 @@ describe('buildOrder', () => {
       ['bad checksum', () => buildOrder(intent(), { ...opts, maker: '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9c1' })],
       ['negative salt', () => buildOrder(intent(), { ...opts, salt: -1 })],
       ['timestamp not integer', () => buildOrder(intent(), { ...opts, timestampMs: 1.5 })],
-      ['bad signature type', () => buildOrder(intent(), { ...opts, signatureType: 3 as never })],
+      ['bad signature type', () => buildOrder(intent(), { ...opts, signatureType: 4 as never })],
     ];
     for (const [name, f] of bad) expect(f, name).toThrow(InvariantError);
-    expect(buildOrder(intent({ orderType: 'GTD', expirationSec: 1_790_000_100, postOnly: true }), opts).makerAmount).toBe(10_520_000);
+    expect(
+      buildOrder(intent({ orderType: 'GTD', expirationSec: 1_790_000_100, postOnly: true }), opts).makerAmount,
+    ).toBe(10_520_000);
   });
 });

@@ -8,7 +8,6 @@ import { InvariantError } from '../../../src/core/errors.js';
 import { DIALECTS } from '../../../src/exchange/dialect.js';
 import { SigningError } from '../../../src/exchange/signing/errors.js';
 import { SigningPool } from '../../../src/exchange/signing/pool.js';
-import { SIGN_WORKER_SOURCE } from '../../../src/exchange/signing/sign-worker.js';
 import { OrderSigner } from '../../../src/exchange/signing/signer.js';
 import { KEY_A, KEY_B, orderArb } from './arbitraries.js';
 
@@ -38,7 +37,9 @@ describe('SigningPool', () => {
   it('keeps many concurrent batches apart', async () => {
     const p = pool({ workers: 3, minChunk: 2 });
     const single = new OrderSigner(KEY_A, DIALECTS.spec);
-    const batches = Array.from({ length: 20 }, (_, i) => fc.sample(orderArb(address), { numRuns: 1 + (i % 15), seed: 100 + i }));
+    const batches = Array.from({ length: 20 }, (_, i) =>
+      fc.sample(orderArb(address), { numRuns: 1 + (i % 15), seed: 100 + i }),
+    );
     const results = await Promise.all(batches.map((b) => p.signBatch(b)));
     results.forEach((r, i) => expect(r).toEqual(batches[i]!.map((o) => single.sign(o))));
   });
@@ -74,11 +75,7 @@ describe('SigningPool', () => {
 
   it('fails only the chunk a dying worker held, replaces that worker, and signs on', async () => {
     // A worker that signs normally but exits on a batch of exactly 3 orders.
-    const crashOnThree = SIGN_WORKER_SOURCE.replace(
-      "parentPort.on('message', (msg) => {",
-      "parentPort.on('message', (msg) => { if (msg.domains.length === 3) process.exit(7);",
-    );
-    const p = pool({ workers: 1, workerSource: crashOnThree, minChunk: 100 });
+    const p = pool({ workers: 1, workerUrl: new URL('./crash-on-three-worker.js', import.meta.url), minChunk: 100 });
     const single = new OrderSigner(KEY_A, DIALECTS.spec);
     const orders = fc.sample(orderArb(address), { numRuns: 5, seed: 31 });
     expect(await p.signBatch(orders)).toEqual(orders.map((o) => single.sign(o)));
@@ -90,7 +87,7 @@ describe('SigningPool', () => {
   });
 
   it('does not respawn workers that cannot start, and then fails batches instead of hanging', async () => {
-    const p = pool({ workers: 2, workerSource: "throw new Error('cannot start');" });
+    const p = pool({ workers: 2, workerUrl: new URL('./throws-at-start-worker.js', import.meta.url) });
     const orders = fc.sample(orderArb(address), { numRuns: 8, seed: 41 });
     const err = await p.signBatch(orders).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SIGNING_WORKER_FAILED' });
@@ -101,19 +98,23 @@ describe('SigningPool', () => {
     await expect(p.signBatch(orders)).rejects.toThrow(/no signing worker/);
   });
 
-  it.runIf(existsSync('/proc/thread-self'))('lowers the priority of its worker threads, not of the event loop (Linux)', async () => {
-    const niceOf = (task: string): number => {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    };
-    const threadsAt = (nice: number): number => readdirSync('/proc/self/task').filter((t) => niceOf(t) === nice).length;
-    const mainBefore = niceOf(String(process.pid));
-    const p = pool({ workers: 2, workerNice: 7, minChunk: 1 });
-    // Two chunks, one per worker: both have started (and set their priority) once it resolves.
-    await p.signBatch(fc.sample(orderArb(address), { numRuns: 2, seed: 51 }));
-    expect(threadsAt(7)).toBe(2);
-    expect(niceOf(String(process.pid))).toBe(mainBefore);
-  });
+  it.runIf(existsSync('/proc/thread-self'))(
+    'lowers the priority of its worker threads, not of the event loop (Linux)',
+    async () => {
+      const niceOf = (task: string): number => {
+        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const threadsAt = (nice: number): number =>
+        readdirSync('/proc/self/task').filter((t) => niceOf(t) === nice).length;
+      const mainBefore = niceOf(String(process.pid));
+      const p = pool({ workers: 2, workerNice: 7, minChunk: 1 });
+      // Two chunks, one per worker: both have started (and set their priority) once it resolves.
+      await p.signBatch(fc.sample(orderArb(address), { numRuns: 2, seed: 51 }));
+      expect(threadsAt(7)).toBe(2);
+      expect(niceOf(String(process.pid))).toBe(mainBefore);
+    },
+  );
 
   it('refuses a bad key without echoing it', () => {
     expect(() => new SigningPool({ privateKey: 'nope', dialect: DIALECTS.spec })).toThrow(/not 32 bytes of hex/);

@@ -20,7 +20,9 @@ describe('OrderSigner', () => {
       const orders = fc.sample(orderArb(wallet.address), { numRuns: 40, seed: dialect.chainId });
       for (const o of orders) {
         const s = signer.sign(o);
-        expect(s.signature).toBe(await wallet.signTypedData(orderDomain(dialect, o.negRisk), ORDER_EIP712_TYPES, orderTypedMessage(o)));
+        expect(s.signature).toBe(
+          await wallet.signTypedData(orderDomain(dialect, o.negRisk), ORDER_EIP712_TYPES, orderTypedMessage(o)),
+        );
         expect(s.id).toMatch(/^0x[0-9a-f]{64}$/);
         expect({ ...s, signature: undefined, id: undefined }).toEqual({ ...o, signature: undefined, id: undefined });
       }
@@ -36,7 +38,7 @@ describe('OrderSigner', () => {
     expect(spec.sign({ ...o, negRisk: !o.negRisk }).id).not.toBe(spec.sign(o).id);
   });
 
-  it("refuses an order naming another signer", () => {
+  it('refuses an order naming another signer', () => {
     const o = fc.sample(orderArb(wallet.address), { numRuns: 1, seed: 4 })[0]!;
     expect(() => new OrderSigner(KEY_B, DIALECTS.spec).sign(o)).toThrow(InvariantError);
   });
@@ -48,6 +50,10 @@ describe('OrderSigner', () => {
     expect(inspect(signer, { showHidden: true, depth: 5 })).not.toContain(bare);
     expect(String(Object.values(signer))).not.toContain(bare);
     expect(() => new OrderSigner(`${KEY_A.slice(0, -1)}z`, DIALECTS.spec)).toThrow(/not 32 bytes of hex/);
-    try { new OrderSigner(`${KEY_A.slice(0, -1)}z`, DIALECTS.spec); } catch (e) { expect(String(e)).not.toContain(bare.slice(0, 20)); }
+    try {
+      new OrderSigner(`${KEY_A.slice(0, -1)}z`, DIALECTS.spec);
+    } catch (e) {
+      expect(String(e)).not.toContain(bare.slice(0, 20));
+    }
   });
 });

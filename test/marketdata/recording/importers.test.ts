@@ -1,23 +1,31 @@
-// Importers of the real data (fixtures in test/fixtures/recording, see SOURCES.md there): the
+// Importers of the real data (fixtures in test/fixtures/real, see SOURCES.md there): the
 // market-channel burst rebuilds the closing snapshot exactly, REST books read back field for
 // field, the L1 CSV's row counts and every row's top of book survive the trip.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Ladder } from '../../../src/marketdata/recording/ladder.js';
 import { parsePrice, parseShares, type Price } from '../../../src/core/money.js';
 import { parseBook } from '../../../src/exchange/parse/book.js';
-import { importL1CsvFile, l1TokenId, SYNTHETIC_L1_SIZE } from '../../../src/marketdata/recording/importers/l1-csv.js';
-import { importMarketStreamFile, MarketStreamImporter } from '../../../src/marketdata/recording/importers/market-stream.js';
+import {
+  importL1CsvFile,
+  l1ComplementTokenId,
+  l1TokenId,
+  SYNTHETIC_L1_SIZE,
+} from '../../../src/marketdata/recording/importers/l1-csv.js';
+import {
+  importMarketStreamFile,
+  MarketStreamImporter,
+} from '../../../src/marketdata/recording/importers/market-stream.js';
 import { importRestBooks } from '../../../src/marketdata/recording/importers/rest-book.js';
 import { readAll, RecordingReader } from '../../../src/marketdata/recording/reader.js';
 import { RecordingWriter } from '../../../src/marketdata/recording/writer.js';
 import { memoryEncoder, readerOf } from './support.js';
+import { REAL_FIXTURES } from '../../support/fixtures.js';
 
-const FIX = fileURLToPath(new URL('../../fixtures/recording/', import.meta.url));
+const FIX = REAL_FIXTURES;
 const BURST = join(FIX, 'clob_ws_market_burst_2tokens.jsonl');
 const TOKEN_A = '76670567130917723816490572615540605537878462672464291990940067659127658071111';
 const TOKEN_B = '54179564009642723353355316176091991063553046330768303687769988635499280029688';
@@ -49,7 +57,15 @@ describe('market-channel importer (ws burst)', () => {
     expect(lastA).not.toBeNull();
     expect(lastA!.bids).toEqual(closing.bids);
     expect(lastA!.asks).toEqual(closing.asks);
-    expect(closingEvent).toMatchObject({ bids: closing.bids, asks: closing.asks, hash: closing.hash, timestampMs: closing.timestampMs, market: MARKET, assetId: TOKEN_A, tickSize: 1_000 });
+    expect(closingEvent).toMatchObject({
+      bids: closing.bids,
+      asks: closing.asks,
+      hash: closing.hash,
+      timestampMs: closing.timestampMs,
+      market: MARKET,
+      assetId: TOKEN_A,
+      tickSize: 1_000,
+    });
     // Token B never had a snapshot: it gets its market's tick from A's book.
     expect(settings.get(TOKEN_B)).toMatchObject({ conditionId: MARKET, tickSize: 1_000 });
   });
@@ -63,9 +79,12 @@ describe('market-channel importer (ws burst)', () => {
       await w.close();
       const model = new Ladder();
       for (const l of readFileSync(BURST, 'utf8').trim().split('\n')) {
-        const m = JSON.parse(l) as { price_changes?: Array<{ asset_id: string; price: string; size: string; side: string }> };
+        const m = JSON.parse(l) as {
+          price_changes?: Array<{ asset_id: string; price: string; size: string; side: string }>;
+        };
         for (const c of m.price_changes ?? []) {
-          if (c.asset_id === TOKEN_B) model.set(c.side === 'BUY' ? 'bids' : 'asks', parsePrice(c.price), parseShares(c.size));
+          if (c.asset_id === TOKEN_B)
+            model.set(c.side === 'BUY' ? 'bids' : 'asks', parsePrice(c.price), parseShares(c.size));
         }
       }
       const reader = RecordingReader.fromFile(path);
@@ -82,7 +101,11 @@ describe('market-channel importer (ws burst)', () => {
 
 describe('REST book importer', () => {
   it('reads back each book field for field, empty side and 2024 shape included', async () => {
-    const files = ['clob_rest_book_2026-06-12.json', 'clob_rest_book_2024-10-13.json', 'clob_rest_book_empty_ask_2026-08-03.json'];
+    const files = [
+      'wire/markets/book_get_ccxt_2026-06-12.json',
+      'clob_rest_book_2024-10-13.json',
+      'wire/markets/book_get_empty_ask_nautilus_2026-08-03.json',
+    ];
     const mem = memoryEncoder();
     const expected = files.map((f) => {
       const json: unknown = JSON.parse(readFileSync(join(FIX, f), 'utf8'));
@@ -94,18 +117,27 @@ describe('REST book importer', () => {
     const books = events.flatMap((e) => (e.kind === 'book' ? [e.book()] : []));
     expect(books).toEqual(expected);
     expect(events.every((e) => e.localTs === 5)).toBe(true);
-    expect(expected[0]).toMatchObject({ tickSize: 1_000, minOrderSize: 5_000_000, negRisk: true, lastTradePrice: 152_000 });
+    expect(expected[0]).toMatchObject({
+      tickSize: 1_000,
+      minOrderSize: 5_000_000,
+      negRisk: true,
+      lastTradePrice: 152_000,
+    });
     expect(expected[2]!.asks).toEqual([]);
   });
 });
 
 describe('L1 quotes CSV importer', () => {
-  it('imports every row (707 per market, 12 empty ones) and each row reads back as the top of book', async () => {
+  it('imports every row (707 per market, 12 empty ones); each row reads back as the top of book and its complement as the mirror', async () => {
     const path = join(FIX, 'l1_quotes_5markets_2026-07-13.csv');
     const mem = memoryEncoder();
     const stats = await importL1CsvFile(path, mem.enc);
     mem.enc.flush();
-    const rows = readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const rows = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     expect(stats.rows).toBe(3535);
     expect(rows.length).toBe(3535);
     expect(Object.values(stats.rowsBySlug)).toEqual([707, 707, 707, 707, 707]);
@@ -128,7 +160,8 @@ describe('L1 quotes CSV importer', () => {
       if (m === undefined) tops.set(e.tokenId, (m = new Map()));
       m.set(e.exchangeTs, [b.bids[0]?.price ?? null, b.asks[0]?.price ?? null]);
     }
-    expect(mids).toBe(stats.mids);
+    // Each mid is recorded for the quoted token and its mirrored complement.
+    expect(mids).toBe(2 * stats.mids);
     const current = new Map<string, [Price | null, Price | null]>();
     for (const r of rows) {
       const token = l1TokenId(r[2]!);
@@ -136,6 +169,14 @@ describe('L1 quotes CSV importer', () => {
       if (at !== undefined) current.set(token, at);
       const want = [r[4] === '' ? null : parsePrice(r[4]!), r[5] === '' ? null : parsePrice(r[5]!)];
       expect(current.get(token)).toEqual(want);
+      // The complement's book is the mirror: bid' = 1 − ask, ask' = 1 − bid.
+      const comp = l1ComplementTokenId(r[2]!);
+      const cat = tops.get(comp)?.get(Number(r[1]));
+      if (cat !== undefined) current.set(comp, cat);
+      expect(current.get(comp)).toEqual([
+        want[1] === null ? null : 1_000_000 - want[1]!,
+        want[0] === null ? null : 1_000_000 - want[0]!,
+      ]);
     }
   });
 });

@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { makeBook, type Level } from '../../../src/core/book.js';
 import { InvariantError } from '../../../src/core/errors.js';
 import type { Price, Shares } from '../../../src/core/money.js';
-import { RecordingFormatError, type LevelChange, type MarketSettings } from '../../../src/marketdata/recording/format.js';
+import {
+  RecordingFormatError,
+  type LevelChange,
+  type RecordedMarketSettings,
+} from '../../../src/marketdata/recording/format.js';
 import { readAll, RecordingReader } from '../../../src/marketdata/recording/reader.js';
 import { RecordingWriter } from '../../../src/marketdata/recording/writer.js';
 import { Ladder } from '../../../src/marketdata/recording/ladder.js';
@@ -30,46 +34,112 @@ const sizeArb = fc.oneof(
   fc.integer({ min: 1, max: 10_000_000 }).map((k) => k * 10_000),
   fc.integer({ min: 1, max: 1e13 }),
 ) as fc.Arbitrary<Shares>;
-const levelsArb = fc.uniqueArray(fc.record({ price: priceArb, size: sizeArb }), { selector: (l) => l.price, maxLength: 30 });
+const levelsArb = fc.uniqueArray(fc.record({ price: priceArb, size: sizeArb }), {
+  selector: (l) => l.price,
+  maxLength: 30,
+});
 const settingsArb = fc.record({
   tickSize: fc.constantFrom(null, 10_000, 1_000, 100) as fc.Arbitrary<Price | null>,
   minOrderSize: fc.option(fc.integer({ min: 0, max: 1e9 })) as fc.Arbitrary<Shares | null>,
   negRisk: fc.option(fc.boolean()),
   makerFeeBps: fc.option(fc.integer({ min: 0, max: 1000 })),
   takerFeeBps: fc.option(fc.integer({ min: 0, max: 1000 })),
-  rewards: fc.option(fc.record({ dailyRate: fc.integer({ min: 0, max: 1e12 }), minSize: fc.integer({ min: 0, max: 1e10 }), maxSpread: fc.integer({ min: 0, max: 100_000 }) })),
-}) as unknown as fc.Arbitrary<Omit<MarketSettings, 'tokenId' | 'conditionId'>>;
+  rewards: fc.option(
+    fc.record({
+      dailyRate: fc.integer({ min: 0, max: 1e12 }),
+      minSize: fc.integer({ min: 0, max: 1e10 }),
+      maxSpread: fc.integer({ min: 0, max: 100_000 }),
+    }),
+  ),
+}) as unknown as fc.Arbitrary<Omit<RecordedMarketSettings, 'tokenId' | 'conditionId'>>;
 const tsStep = fc.integer({ min: -5_000, max: 600_000 });
 const latency = fc.integer({ min: -2_000, max: 2_000 });
 
 type Op =
-  | { t: 'settings'; token: number; s: Omit<MarketSettings, 'tokenId' | 'conditionId'>; dt: number; lat: number }
+  | {
+      t: 'settings';
+      token: number;
+      s: Omit<RecordedMarketSettings, 'tokenId' | 'conditionId'>;
+      dt: number;
+      lat: number;
+    }
   | { t: 'book'; token: number; bids: Level[]; asks: Level[]; hash: string; ltp: Price | null; dt: number; lat: number }
   | { t: 'delta'; token: number; changes: LevelChange[]; dt: number; lat: number }
   | { t: 'mid'; token: number; mid: Price; dt: number; lat: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('settings' as const), token: fc.nat(2), s: settingsArb, dt: tsStep, lat: latency }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('book' as const), token: fc.nat(2), bids: levelsArb, asks: levelsArb, hash: fc.stringMatching(/^[0-9a-f]{0,40}$/), ltp: fc.option(priceArb), dt: tsStep, lat: latency }) },
-  { weight: 8, arbitrary: fc.record({ t: fc.constant('delta' as const), token: fc.nat(2), changes: fc.array(fc.record({ side: fc.constantFrom('bids' as const, 'asks' as const), price: priceArb, size: fc.oneof(fc.constant(0 as Shares), sizeArb) }), { maxLength: 5 }), dt: tsStep, lat: latency }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('mid' as const), token: fc.nat(2), mid: priceArb, dt: tsStep, lat: latency }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant('settings' as const),
+      token: fc.nat(2),
+      s: settingsArb,
+      dt: tsStep,
+      lat: latency,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('book' as const),
+      token: fc.nat(2),
+      bids: levelsArb,
+      asks: levelsArb,
+      hash: fc.stringMatching(/^[0-9a-f]{0,40}$/),
+      ltp: fc.option(priceArb),
+      dt: tsStep,
+      lat: latency,
+    }),
+  },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      t: fc.constant('delta' as const),
+      token: fc.nat(2),
+      changes: fc.array(
+        fc.record({
+          side: fc.constantFrom('bids' as const, 'asks' as const),
+          price: priceArb,
+          size: fc.oneof(fc.constant(0 as Shares), sizeArb),
+        }),
+        { maxLength: 5 },
+      ),
+      dt: tsStep,
+      lat: latency,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant('mid' as const), token: fc.nat(2), mid: priceArb, dt: tsStep, lat: latency }),
+  },
 );
 
 /** Writes the ops (settings first for each token) and returns the events a reader must yield. */
 function drive(ops: Op[], chunkBytes: number, codec: 'deflate-raw' | 'brotli') {
   const mem = memoryEncoder({ chunkBytes, codec });
   const expected: Plain[] = [];
-  const settings = new Map<string, MarketSettings>();
+  const settings = new Map<string, RecordedMarketSettings>();
   const ladders = new Map<string, { ladder: Ladder; hash: string; ltp: Price | null; ts: number }>();
   let ts = 1_790_658_661_234;
-  const defaults: Omit<MarketSettings, 'tokenId' | 'conditionId'> = { tickSize: 1_000 as Price, minOrderSize: null, negRisk: null, makerFeeBps: null, takerFeeBps: null, rewards: null };
+  const defaults: Omit<RecordedMarketSettings, 'tokenId' | 'conditionId'> = {
+    tickSize: 1_000 as Price,
+    minOrderSize: null,
+    negRisk: null,
+    makerFeeBps: null,
+    takerFeeBps: null,
+    rewards: null,
+  };
   for (const op of ops) {
     ts += op.dt;
     const local = ts + op.lat;
     const tokenId = TOKENS[op.token]!;
     const base = { tokenId, exchangeTs: ts, localTs: local };
     if (op.t === 'settings' || !settings.has(tokenId)) {
-      const s: MarketSettings = { tokenId, conditionId: `0xcond${op.token}`, ...(op.t === 'settings' ? op.s : defaults) };
+      const s: RecordedMarketSettings = {
+        tokenId,
+        conditionId: `0xcond${op.token}`,
+        ...(op.t === 'settings' ? op.s : defaults),
+      };
       mem.enc.settings(s, ts, local);
       settings.set(tokenId, s);
       expected.push({ ...base, kind: 'settings', detail: s });
@@ -81,7 +151,19 @@ function drive(ops: Op[], chunkBytes: number, codec: 'deflate-raw' | 'brotli') {
       st = { ladder: new Ladder(), hash: '', ltp: null, ts };
       ladders.set(tokenId, st);
     }
-    const book = () => makeBook({ market: s.conditionId, assetId: tokenId, timestampMs: st.ts, hash: st.hash, bids: st.ladder.bids.slice(), asks: st.ladder.asks.slice(), minOrderSize: s.minOrderSize, tickSize: s.tickSize, negRisk: s.negRisk, lastTradePrice: st.ltp });
+    const book = () =>
+      makeBook({
+        market: s.conditionId,
+        assetId: tokenId,
+        timestampMs: st.ts,
+        hash: st.hash,
+        bids: st.ladder.bids.slice(),
+        asks: st.ladder.asks.slice(),
+        minOrderSize: s.minOrderSize,
+        tickSize: s.tickSize,
+        negRisk: s.negRisk,
+        lastTradePrice: st.ltp,
+      });
     if (op.t === 'book') {
       mem.enc.book(tokenId, ts, local, { bids: op.bids, asks: op.asks, hash: op.hash, lastTradePrice: op.ltp });
       const sorted = makeBook({ market: '', assetId: '', timestampMs: 0, bids: op.bids, asks: op.asks });
@@ -125,25 +207,70 @@ describe('recording round trip', () => {
   });
 
   it('restates settings and books at chunk starts, flagged, only when asked', async () => {
-    const { mem } = drive([
-      { t: 'book', token: 0, bids: [{ price: 300_000 as Price, size: 5_000_000 as Shares }], asks: [{ price: 400_000 as Price, size: 1 as Shares }], hash: 'ab', ltp: null, dt: 0, lat: 5 },
-      { t: 'delta', token: 0, changes: [{ side: 'bids', price: 310_000 as Price, size: 2_000_000 as Shares }], dt: 100, lat: 5 },
-    ], 1, 'deflate-raw');
+    const { mem } = drive(
+      [
+        {
+          t: 'book',
+          token: 0,
+          bids: [{ price: 300_000 as Price, size: 5_000_000 as Shares }],
+          asks: [{ price: 400_000 as Price, size: 1 as Shares }],
+          hash: 'ab',
+          ltp: null,
+          dt: 0,
+          lat: 5,
+        },
+        {
+          t: 'delta',
+          token: 0,
+          changes: [{ side: 'bids', price: 310_000 as Price, size: 2_000_000 as Shares }],
+          dt: 100,
+          lat: 5,
+        },
+      ],
+      1,
+      'deflate-raw',
+    );
     expect(mem.chunkEnds.length).toBe(3);
     const quiet = await readAll(readerOf(mem.bytes()));
     expect(quiet.map((e) => e.kind)).toEqual(['settings', 'book', 'delta']);
     const loud = await readAll(readerOf(mem.bytes(), undefined, { includeRestatements: true }));
-    expect(loud.map((e) => `${e.kind}${e.restated ? '*' : ''}`)).toEqual(['settings', 'settings*', 'book', 'settings*', 'book*', 'delta']);
+    expect(loud.map((e) => `${e.kind}${e.restated ? '*' : ''}`)).toEqual([
+      'settings',
+      'settings*',
+      'book',
+      'settings*',
+      'book*',
+      'delta',
+    ]);
   });
 
   it('refuses a book before settings, and book() after a later change of the same token', async () => {
     const mem = memoryEncoder();
     expect(() => mem.enc.book('x', 1, 1, { bids: [], asks: [] })).toThrow(InvariantError);
-    const { mem: m2 } = drive([
-      { t: 'book', token: 0, bids: [{ price: 300_000 as Price, size: 10_000 as Shares }], asks: [], hash: '', ltp: null, dt: 0, lat: 0 },
-      { t: 'mid', token: 1, mid: 500_000 as Price, dt: 1, lat: 0 },
-      { t: 'delta', token: 0, changes: [{ side: 'bids', price: 300_000 as Price, size: 0 as Shares }], dt: 1, lat: 0 },
-    ], 1 << 16, 'deflate-raw');
+    const { mem: m2 } = drive(
+      [
+        {
+          t: 'book',
+          token: 0,
+          bids: [{ price: 300_000 as Price, size: 10_000 as Shares }],
+          asks: [],
+          hash: '',
+          ltp: null,
+          dt: 0,
+          lat: 0,
+        },
+        { t: 'mid', token: 1, mid: 500_000 as Price, dt: 1, lat: 0 },
+        {
+          t: 'delta',
+          token: 0,
+          changes: [{ side: 'bids', price: 300_000 as Price, size: 0 as Shares }],
+          dt: 1,
+          lat: 0,
+        },
+      ],
+      1 << 16,
+      'deflate-raw',
+    );
     const events = await readAll(readerOf(m2.bytes()));
     const first = events[1];
     expect(first?.kind).toBe('book');
@@ -160,12 +287,27 @@ describe('RecordingWriter (file)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'omrec-'));
     try {
       const path = join(dir, 'r.omrec');
-      const s: MarketSettings = { tokenId: 'T', conditionId: 'C', tickSize: 10_000 as Price, minOrderSize: 5_000_000 as Shares, negRisk: false, makerFeeBps: 0, takerFeeBps: 200, rewards: { dailyRate: 750_000_000 as never, minSize: 200_000_000 as Shares, maxSpread: 15_000 as Price } };
+      const s: RecordedMarketSettings = {
+        tokenId: 'T',
+        conditionId: 'C',
+        tickSize: 10_000 as Price,
+        minOrderSize: 5_000_000 as Shares,
+        negRisk: false,
+        makerFeeBps: 0,
+        takerFeeBps: 200,
+        rewards: { dailyRate: 750_000_000 as never, minSize: 200_000_000 as Shares, maxSpread: 15_000 as Price },
+      };
       const w = await RecordingWriter.open(path, { chunkBytes: 64 });
       expect(w.recovered).toBeNull();
       w.settings(s, 1000, 1010);
-      w.book('T', 1000, 1010, { bids: [{ price: 450_000 as Price, size: 10_000_000 as Shares }], asks: [{ price: 470_000 as Price, size: 3_000_000 as Shares }] });
-      for (let i = 1; i <= 40; i++) w.delta('T', 1000 + i * 100, 1010 + i * 100, [{ side: 'bids', price: 440_000 as Price, size: (i * 10_000) as Shares }]);
+      w.book('T', 1000, 1010, {
+        bids: [{ price: 450_000 as Price, size: 10_000_000 as Shares }],
+        asks: [{ price: 470_000 as Price, size: 3_000_000 as Shares }],
+      });
+      for (let i = 1; i <= 40; i++)
+        w.delta('T', 1000 + i * 100, 1010 + i * 100, [
+          { side: 'bids', price: 440_000 as Price, size: (i * 10_000) as Shares },
+        ]);
       await w.close();
       const first = await readAll(RecordingReader.fromFile(path));
       expect(first.length).toBe(42);

@@ -2,7 +2,12 @@
 // slices (so chunk and record boundaries fall anywhere in the stream's pieces).
 import { RecordingEncoder, type EncoderOptions } from '../../../src/marketdata/recording/writer.js';
 import { encodeHeader } from '../../../src/marketdata/recording/format.js';
-import { readAll, RecordingReader, type ReaderOptions, type RecordingEvent } from '../../../src/marketdata/recording/reader.js';
+import {
+  readAll,
+  RecordingReader,
+  type ReaderOptions,
+  type RecordingEvent,
+} from '../../../src/marketdata/recording/reader.js';
 
 export interface Memory {
   enc: RecordingEncoder;
@@ -40,7 +45,10 @@ export function readerOf(buf: Buffer, sizes?: readonly number[], opts: ReaderOpt
   return new RecordingReader(sliced(buf, sizes), opts);
 }
 
-export async function readBuffer(buf: Buffer, sizes?: readonly number[]): Promise<{ events: RecordingEvent[]; reader: RecordingReader }> {
+export async function readBuffer(
+  buf: Buffer,
+  sizes?: readonly number[],
+): Promise<{ events: RecordingEvent[]; reader: RecordingReader }> {
   const reader = readerOf(buf, sizes);
   const events = await readAll(reader);
   return { events, reader };

@@ -12,12 +12,38 @@ async function sample() {
   const mem = memoryEncoder({ chunkBytes: 200 });
   const tokens = ['A', 'B'];
   for (const t of tokens) {
-    mem.enc.settings({ tokenId: t, conditionId: 'C', tickSize: 1_000 as Price, minOrderSize: 5_000_000 as Shares, negRisk: false, makerFeeBps: null, takerFeeBps: null, rewards: null }, 1_000, 1_001);
-    mem.enc.book(t, 1_000, 1_001, { bids: [{ price: 400_000 as Price, size: 1_000_000 as Shares }, { price: 390_000 as Price, size: 2_000_000 as Shares }], asks: [{ price: 420_000 as Price, size: 3_000_000 as Shares }], hash: 'h' });
+    mem.enc.settings(
+      {
+        tokenId: t,
+        conditionId: 'C',
+        tickSize: 1_000 as Price,
+        minOrderSize: 5_000_000 as Shares,
+        negRisk: false,
+        makerFeeBps: null,
+        takerFeeBps: null,
+        rewards: null,
+      },
+      1_000,
+      1_001,
+    );
+    mem.enc.book(t, 1_000, 1_001, {
+      bids: [
+        { price: 400_000 as Price, size: 1_000_000 as Shares },
+        { price: 390_000 as Price, size: 2_000_000 as Shares },
+      ],
+      asks: [{ price: 420_000 as Price, size: 3_000_000 as Shares }],
+      hash: 'h',
+    });
   }
   for (let i = 0; i < 120; i++) {
     const t = tokens[i % 2]!;
-    mem.enc.delta(t, 1_000 + i * 250, 1_030 + i * 250, [{ side: i % 3 === 0 ? 'asks' : 'bids', price: (380_000 + (i % 7) * 1_000) as Price, size: ((i % 5) * 1_230_000) as Shares }]);
+    mem.enc.delta(t, 1_000 + i * 250, 1_030 + i * 250, [
+      {
+        side: i % 3 === 0 ? 'asks' : 'bids',
+        price: (380_000 + (i % 7) * 1_000) as Price,
+        size: ((i % 5) * 1_230_000) as Shares,
+      },
+    ]);
     if (i % 10 === 0) mem.enc.mid(t, 1_000 + i * 250, 1_030 + i * 250, 410_000 as Price);
   }
   mem.enc.flush();
@@ -37,7 +63,12 @@ describe('truncated and damaged recordings', () => {
     for (let cut = lastStart + 1; cut < buf.length; cut++) {
       const reader = readerOf(buf.subarray(0, cut), [97]);
       expect(await plainEvents(reader)).toEqual(complete);
-      expect(reader.tail).toMatchObject({ status: 'truncated', chunks: ends.length - 1, validBytes: lastStart, fileBytes: cut });
+      expect(reader.tail).toMatchObject({
+        status: 'truncated',
+        chunks: ends.length - 1,
+        validBytes: lastStart,
+        fileBytes: cut,
+      });
     }
     const whole = readerOf(buf);
     await readAll(whole);

@@ -26,11 +26,16 @@ export interface RedisHandle {
 }
 
 function spawnOn(port: number): ChildProcess {
-  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
 }
 
 function exited(proc: ChildProcess): Promise<void> {
-  return new Promise<void>((r) => { if (proc.exitCode !== null || proc.signalCode !== null) r(); else proc.once('exit', () => r()); });
+  return new Promise<void>((r) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) r();
+    else proc.once('exit', () => r());
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -68,7 +73,13 @@ async function startRedisOnce(): Promise<RedisHandle> {
   let proc: ChildProcess = spawnOn(port);
   const clients: Redis[] = [];
   const connect = async (): Promise<Redis> => {
-    const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    const c = new Redis({
+      host: '127.0.0.1',
+      port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => null,
+    });
     // Connection errors surface as rejected commands; the event would only be noise.
     c.on('error', () => undefined);
     await c.connect();
@@ -95,7 +106,10 @@ async function startRedisOnce(): Promise<RedisHandle> {
         lastErr = err;
         await new SystemClock().sleep(50);
       }
-      if (i === 99) { proc.kill(); throw new Error(`redis-server did not start: ${String(lastErr)}`); }
+      if (i === 99) {
+        proc.kill();
+        throw new Error(`redis-server did not start: ${String(lastErr)}`);
+      }
     }
   }
   await waitAnswering();
@@ -111,8 +125,12 @@ async function startRedisOnce(): Promise<RedisHandle> {
       proc = spawnOn(port);
       await waitAnswering();
     },
-    freeze(): void { proc.kill('SIGSTOP'); },
-    thaw(): void { proc.kill('SIGCONT'); },
+    freeze(): void {
+      proc.kill('SIGSTOP');
+    },
+    thaw(): void {
+      proc.kill('SIGCONT');
+    },
     async stop(): Promise<void> {
       for (const c of clients) c.disconnect();
       proc.kill('SIGCONT');

@@ -78,7 +78,11 @@ const gateway = new HttpGateway({
   client: {
     clobUrl: input.simUrl,
     dialect,
-    credentials: makeCredentials({ apiKey: input.account.apiKey, secret: input.account.secret, passphrase: input.account.passphrase }),
+    credentials: makeCredentials({
+      apiKey: input.account.apiKey,
+      secret: input.account.secret,
+      passphrase: input.account.passphrase,
+    }),
     address: input.account.address,
     clock,
     connections: input.workers,
@@ -87,7 +91,16 @@ const gateway = new HttpGateway({
   },
 });
 
-const result: ChildResult = { name: input.name, ok: 0, accepted: 0, rejected: 0, throttled: 0, failed: 0, stopped: 0, errors: [] };
+const result: ChildResult = {
+  name: input.name,
+  ok: 0,
+  accepted: 0,
+  rejected: 0,
+  throttled: 0,
+  failed: 0,
+  stopped: 0,
+  errors: [],
+};
 const note = (msg: string): void => {
   if (result.errors.length < 5 && !result.errors.includes(msg)) result.errors.push(msg);
 };
@@ -102,14 +115,22 @@ function signBatch(): WireOrderSubmission[] {
     const lo = Math.ceil(10_000 / m.tick);
     const hi = Math.max(lo, Math.floor(300_000 / m.tick));
     const price = (lo + (Math.floor(seq / input.markets.length) % (hi - lo + 1))) * m.tick;
-    const signed = signer.sign(buildOrder(
-      {
-        tokenId: m.tokenIds[seq % 2] as string, conditionId: m.conditionId, side: 'BUY', price: price as Price,
-        size: Math.max(m.minOrderSize, 5_000_000) as Shares, orderType: 'GTC', tick: m.tick as Price, negRisk: m.negRisk,
-      },
-      // Random salt: the two processes sign for one wallet and must never produce the same order.
-      { maker: signer.address, signer: signer.address, signatureType: 0, timestampMs: clock.now() },
-    ));
+    const signed = signer.sign(
+      buildOrder(
+        {
+          tokenId: m.tokenIds[seq % 2] as string,
+          conditionId: m.conditionId,
+          side: 'BUY',
+          price: price as Price,
+          size: Math.max(m.minOrderSize, 5_000_000) as Shares,
+          orderType: 'GTC',
+          tick: m.tick as Price,
+          negRisk: m.negRisk,
+        },
+        // Random salt: the two processes sign for one wallet and must never produce the same order.
+        { maker: signer.address, signer: signer.address, signatureType: 0, timestampMs: clock.now() },
+      ),
+    );
     out.push(toWireSubmission(signed, { orderType: 'GTC', owner: input.account.apiKey, dialect }));
   }
   return out;
@@ -129,7 +150,9 @@ clock.setTimeout(() => {
 }, input.durationMs);
 
 function codeOf(e: unknown): string {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : 'UNKNOWN';
+  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'
+    ? (e as { code: string }).code
+    : 'UNKNOWN';
 }
 
 async function worker(): Promise<void> {
@@ -140,13 +163,22 @@ async function worker(): Promise<void> {
       result.ok++;
       for (const r of results) {
         if (r.accepted) result.accepted++;
-        else { result.rejected++; note(`rejected: ${r.errorMsg}`); }
+        else {
+          result.rejected++;
+          note(`rejected: ${r.errorMsg}`);
+        }
       }
     } catch (e) {
       const code = codeOf(e);
-      if (code === 'RATE_LIMIT_CLOSED') { result.stopped++; return; }
+      if (code === 'RATE_LIMIT_CLOSED') {
+        result.stopped++;
+        return;
+      }
       if (code === 'EXCHANGE_THROTTLED') result.throttled++;
-      else { result.failed++; note(`${code}: ${e instanceof Error ? e.message : String(e)}`); }
+      else {
+        result.failed++;
+        note(`${code}: ${e instanceof Error ? e.message : String(e)}`);
+      }
     }
   }
 }

@@ -10,7 +10,10 @@ import { opsHarness, sample, type OpsHarness } from './ops-harness.js';
 const TOKEN = 'op-token-7f3a9c1e5b2d4f60';
 
 let h: OpsHarness | null = null;
-afterEach(async () => { await h?.close(); h = null; });
+afterEach(async () => {
+  await h?.close();
+  h = null;
+});
 
 describe('the operator token', () => {
   it('no token configured: every action is disabled (403), and nothing changes', async () => {
@@ -33,7 +36,9 @@ describe('the operator token', () => {
     expect(missing.status).toBe(401);
     expect(missing.headers['www-authenticate']).toBe('Bearer realm="oddsmaker"');
     expect(missing.json()).toEqual({ error: 'operator token required (Authorization: Bearer <token>)' });
-    const basic = await h.call('POST', '/actions/pause', { headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` } });
+    const basic = await h.call('POST', '/actions/pause', {
+      headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` },
+    });
     expect(basic.status).toBe(401);
     const wrong = await h.action('pause', `${TOKEN}x`);
     expect(wrong.status).toBe(401);
@@ -111,7 +116,11 @@ describe('what each action does to the daemon', () => {
     await h.start();
     const r = await h.action('cancel-all', TOKEN);
     expect(r.status).toBe(200);
-    expect(r.json()).toMatchObject({ action: 'cancel-all', paused: true, cancelAll: { cancelled: 12, remaining: 0, timedOut: false } });
+    expect(r.json()).toMatchObject({
+      action: 'cancel-all',
+      paused: true,
+      cancelAll: { cancelled: 12, remaining: 0, timedOut: false },
+    });
     expect(h.executor.liveOrders()).toEqual([]);
     expect(h.executor.events.filter((e) => e === 'cancelAll')).toHaveLength(1);
     await h.clock.advanceAsync(3_000);
@@ -128,7 +137,10 @@ describe('what each action does to the daemon', () => {
     h = await opsHarness({ token: TOKEN });
     await h.start();
     const trip = await h.action('trip-kill-switch', TOKEN, { reason: 'manual stop' });
-    expect(trip.json()).toMatchObject({ action: 'trip-kill-switch', killSwitch: { tripped: true, reason: 'operator: manual stop' } });
+    expect(trip.json()).toMatchObject({
+      action: 'trip-kill-switch',
+      killSwitch: { tripped: true, reason: 'operator: manual stop' },
+    });
     expect(h.executor.liveOrders()).toEqual([]);
     const health = await h.get('/healthz');
     expect(health.status).toBe(503);

@@ -10,9 +10,14 @@ import { healthOf } from '../../../src/runtime/ops/health.js';
 import { opsHarness, type OpsHarness } from './ops-harness.js';
 
 let h: OpsHarness | null = null;
-afterEach(async () => { await h?.close(); h = null; });
+afterEach(async () => {
+  await h?.close();
+  h = null;
+});
 
-async function health(x: OpsHarness): Promise<{ status: number; body: { status: string; reasons: string[]; state: string } }> {
+async function health(
+  x: OpsHarness,
+): Promise<{ status: number; body: { status: string; reasons: string[]; state: string } }> {
   const r = await x.get('/healthz');
   expect(r.headers['content-type']).toMatch(/^application\/json/);
   expect(r.headers['cache-control']).toBe('no-store');
@@ -23,13 +28,22 @@ describe('/healthz', () => {
   it('is 503 before startup reconciliation is done, 200 once it is and the first books are in', async () => {
     h = await opsHarness();
     const x = h;
-    expect(await health(x)).toEqual({ status: 503, body: expect.objectContaining({ status: 'unhealthy', state: 'new', reasons: ['daemon new: startup reconciliation not done'] }) });
+    expect(await health(x)).toEqual({
+      status: 503,
+      body: expect.objectContaining({
+        status: 'unhealthy',
+        state: 'new',
+        reasons: ['daemon new: startup reconciliation not done'],
+      }),
+    });
 
     // Startup reconciliation held open: the daemon is `starting` meanwhile.
     let release: () => void = () => undefined;
     const original = x.executor.startupReconcile.bind(x.executor);
     x.executor.startupReconcile = async (o): Promise<StartupReport> => {
-      await new Promise<void>((res) => { release = res; });
+      await new Promise<void>((res) => {
+        release = res;
+      });
       return original(o);
     };
     const starting = x.daemon.start();
@@ -40,7 +54,10 @@ describe('/healthz', () => {
     release();
     await starting;
     await x.clock.advanceAsync(0); // the first poll and cycle
-    expect(await health(x)).toEqual({ status: 200, body: { status: 'ok', reasons: [], state: 'running', paused: false } });
+    expect(await health(x)).toEqual({
+      status: 200,
+      body: { status: 'ok', reasons: [], state: 'running', paused: false },
+    });
   });
 
   it('is 503 naming the stale market when its data goes stale, and 200 again once fresh', async () => {
@@ -86,7 +103,10 @@ describe('/healthz', () => {
     h = await opsHarness();
     await h.start();
     await h.daemon.tripKillSwitch('daily loss of 12 over the limit');
-    expect(await health(h)).toMatchObject({ status: 503, body: { reasons: ['kill switch tripped: daily loss of 12 over the limit'] } });
+    expect(await health(h)).toMatchObject({
+      status: 503,
+      body: { reasons: ['kill switch tripped: daily loss of 12 over the limit'] },
+    });
     h.daemon.clearKillSwitch();
     expect((await health(h)).status).toBe(200);
   });
@@ -94,18 +114,25 @@ describe('/healthz', () => {
   it('is 503 while a strategy error halts quoting; paused is healthy', async () => {
     let calls = 0;
     const flaky = defineStrategy({
-      name: 'flaky', summary: 'throws on its second call', parseParams: () => ({}),
+      name: 'flaky',
+      summary: 'throws on its second call',
+      parseParams: () => ({}),
       quote: (ctx) => {
         calls++;
         if (calls === 2) throw new Error('division by zero');
         const t = ctx.markets[0]?.tokens[0];
-        return t === undefined ? [] : [{ tokenId: t.tokenId, side: 'BUY' as const, price: 400_000 as Price, size: 10_000_000 as Shares }];
+        return t === undefined
+          ? []
+          : [{ tokenId: t.tokenId, side: 'BUY' as const, price: 400_000 as Price, size: 10_000_000 as Shares }];
       },
     });
     h = await opsHarness({ strategy: flaky });
     await h.start();
     await h.clock.advanceAsync(1_000);
-    expect(await health(h)).toMatchObject({ status: 503, body: { reasons: ['strategy halted: Error: division by zero'] } });
+    expect(await health(h)).toMatchObject({
+      status: 503,
+      body: { reasons: ['strategy halted: Error: division by zero'] },
+    });
     h.daemon.resume();
     h.daemon.pause();
     expect(await health(h)).toMatchObject({ status: 200, body: { status: 'ok', paused: true } });
@@ -129,7 +156,12 @@ describe('healthOf', () => {
       ...s,
       halted: 'Error: x',
       killSwitch: { ...s.killSwitch, tripped: true, reason: 'r' },
-      circuitBreaker: { state: 'open' as const, orderEntry: 'open' as const, marketData: 'open' as const, consecutivePollFailures: 7 },
+      circuitBreaker: {
+        state: 'open' as const,
+        orderEntry: 'open' as const,
+        marketData: 'open' as const,
+        consecutivePollFailures: 7,
+      },
       markets: s.markets.map((m) => ({ ...m, stale: true })),
     };
     expect(healthOf(bad).reasons).toEqual([
@@ -142,14 +174,22 @@ describe('healthOf', () => {
     expect(healthOf({ ...s, markets: [] }).reasons).toEqual(['stale market data: no market in the universe']);
   });
 
-  it('is unhealthy while the rate limiter\'s backend is down, naming why', async () => {
+  it("is unhealthy while the rate limiter's backend is down, naming why", async () => {
     h = await opsHarness();
     await h.start();
     const s = h.daemon.status();
     expect(s.rateLimiter).toEqual({ ok: true }); // the in-memory limiter
-    const down = { ...s, rateLimiter: { ok: false as const, reason: 'Redis at 127.0.0.1:6379 unreachable: connect ECONNREFUSED 127.0.0.1:6379', sinceMs: 0 } };
+    const down = {
+      ...s,
+      rateLimiter: {
+        ok: false as const,
+        reason: 'Redis at 127.0.0.1:6379 unreachable: connect ECONNREFUSED 127.0.0.1:6379',
+        sinceMs: 0,
+      },
+    };
     expect(healthOf(down)).toEqual({
-      healthy: false, reasons: ['rate limiter backend down: Redis at 127.0.0.1:6379 unreachable: connect ECONNREFUSED 127.0.0.1:6379'],
+      healthy: false,
+      reasons: ['rate limiter backend down: Redis at 127.0.0.1:6379 unreachable: connect ECONNREFUSED 127.0.0.1:6379'],
     });
   });
 });

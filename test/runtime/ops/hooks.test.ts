@@ -19,10 +19,24 @@ function executor() {
   return { clock, ledger, inner: new FakeExecutor(clock, ledger) };
 }
 
-const market: MarketInfo = { conditionId: 'm1', tickSize: 10_000 as Price, negRisk: false, makerBaseFeeBps: 0, takerBaseFeeBps: 0 };
+const market: MarketInfo = {
+  conditionId: 'm1',
+  tickSize: 10_000 as Price,
+  negRisk: false,
+  makerBaseFeeBps: 0,
+  takerBaseFeeBps: 0,
+};
 const plan: ReconcilePlan = {
-  cancels: [], kept: [], blocked: [],
-  placements: [{ key: quoteKey('t1', 'BUY', 400_000), kind: 'new', quote: { tokenId: 't1', side: 'BUY', price: 400_000 as Price, size: 10_000_000 as Shares } }],
+  cancels: [],
+  kept: [],
+  blocked: [],
+  placements: [
+    {
+      key: quoteKey('t1', 'BUY', 400_000),
+      kind: 'new',
+      quote: { tokenId: 't1', side: 'BUY', price: 400_000 as Price, size: 10_000_000 as Shares },
+    },
+  ],
 };
 
 describe('MeteredExecutor', () => {
@@ -48,12 +62,27 @@ describe('MeteredExecutor', () => {
     m.resume();
     expect(inner.halted).toBe(false);
     await m.close();
-    expect(inner.events).toEqual(['startupReconcile', 'apply', 'pollFills', 'resolveUnknown', 'cancelAll', 'resume', 'close']);
+    expect(inner.events).toEqual([
+      'startupReconcile',
+      'apply',
+      'pollFills',
+      'resolveUnknown',
+      'cancelAll',
+      'resume',
+      'close',
+    ]);
   });
 
   it('a throwing hook does not break the call; the inner error passes through untouched', async () => {
     const { inner } = executor();
-    const m = new MeteredExecutor(inner, { onApply: () => { throw new Error('hook'); }, onCancelAll: () => { throw new Error('hook'); } });
+    const m = new MeteredExecutor(inner, {
+      onApply: () => {
+        throw new Error('hook');
+      },
+      onCancelAll: () => {
+        throw new Error('hook');
+      },
+    });
     await expect(m.apply(plan, new Map([['t1', market]]))).resolves.toMatchObject({ accepted: 1 });
     await expect(m.cancelAll()).resolves.toMatchObject({ cancelled: 1 });
     inner.failApply = 1;
@@ -83,10 +112,36 @@ describe('MeteredLimiter', () => {
     await expect(inner.acquire('POST /order', { priority: 'new' })).rejects.toThrow(/closed/);
   });
 
+  it("forwards the per-signer calls: the exchange's reports reach the limiter, tier and capacity come back", async () => {
+    const clock = new VirtualClock(T0);
+    const inner = new MemoryRateLimiter({ clock, config: resolveRateLimitConfig({ marginMs: 0 }) });
+    const m = new MeteredLimiter(inner, { onAcquire: () => undefined, onThrottled: () => undefined });
+    expect(m.signerTier()).toBe('standard');
+    expect(m.signerCapacity('cancel')).toBe(120);
+    m.observeSigner('POST /orders', { remaining: 10, resetAtMs: null, tier: 'silver', warning: false, refused: false });
+    expect(inner.signerTier()).toBe('silver');
+    expect(m.signerCapacity('order')).toBe(300);
+    expect(inner.signerState()[0]?.tokens).toBe(10);
+    const off = new MeteredLimiter(
+      new MemoryRateLimiter({ clock, config: resolveRateLimitConfig({ signerTier: 'off' }) }),
+      { onAcquire: () => undefined, onThrottled: () => undefined },
+    );
+    expect([off.signerTier(), off.signerCapacity('order')]).toEqual([null, null]);
+    await m.close();
+    await off.close();
+  });
+
   it('a throwing hook does not stop the acquire nor the 429 pause', async () => {
     const clock = new VirtualClock(T0);
     const inner = new MemoryRateLimiter({ clock, config: resolveRateLimitConfig({}) });
-    const m = new MeteredLimiter(inner, { onAcquire: () => { throw new Error('x'); }, onThrottled: () => { throw new Error('x'); } });
+    const m = new MeteredLimiter(inner, {
+      onAcquire: () => {
+        throw new Error('x');
+      },
+      onThrottled: () => {
+        throw new Error('x');
+      },
+    });
     (await m.acquire('GET /book', { priority: 'read' })).release();
     m.onThrottled('GET /book', 1_000);
     expect((await inner.utilisation('GET /book')).pausedForMs).toBe(1_000);
@@ -94,10 +149,15 @@ describe('MeteredLimiter', () => {
   });
 });
 
-describe('the daemon\'s onCycle hook', () => {
-  it('is told every cycle\'s report; one that throws is logged and the loop goes on', async () => {
+describe("the daemon's onCycle hook", () => {
+  it("is told every cycle's report; one that throws is logged and the loop goes on", async () => {
     const seen: number[] = [];
-    const h = await opsHarness({ onCycle: (r) => { seen.push(r.quotes); if (seen.length === 2) throw new Error('metrics broke'); } });
+    const h = await opsHarness({
+      onCycle: (r) => {
+        seen.push(r.quotes);
+        if (seen.length === 2) throw new Error('metrics broke');
+      },
+    });
     try {
       await h.start();
       await h.clock.advanceAsync(3_000);

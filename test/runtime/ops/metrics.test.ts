@@ -13,7 +13,10 @@ import { OpsMetrics } from '../../../src/runtime/ops/metrics.js';
 import { opsHarness, sample, type OpsHarness } from './ops-harness.js';
 
 let h: OpsHarness | null = null;
-afterEach(async () => { await h?.close(); h = null; });
+afterEach(async () => {
+  await h?.close();
+  h = null;
+});
 
 async function scrape(x: OpsHarness): Promise<string> {
   const r = await x.get('/metrics');
@@ -23,12 +26,20 @@ async function scrape(x: OpsHarness): Promise<string> {
 }
 
 const EMPTY_APPLY: ApplyReport = {
-  superseded: false, cancelsSent: 0, cancelled: 0, cancelsFailed: 0, placementsSent: 0, accepted: 0,
-  rejected: [], unknown: 0, dropped: [], fills: [],
+  superseded: false,
+  cancelsSent: 0,
+  cancelled: 0,
+  cancelsFailed: 0,
+  placementsSent: 0,
+  accepted: 0,
+  rejected: [],
+  unknown: 0,
+  dropped: [],
+  fills: [],
 };
 
 describe('/metrics', () => {
-  it('counts cycles (with their latency histogram), placements and the cycle\'s cancels', async () => {
+  it("counts cycles (with their latency histogram), placements and the cycle's cancels", async () => {
     h = await opsHarness();
     await h.start();
     await h.clock.advanceAsync(1_000);
@@ -51,7 +62,7 @@ describe('/metrics', () => {
     expect(sample(t, 'oddsmaker_open_orders')).toBe(0);
   });
 
-  it('reads the daemon\'s state at scrape time: mode, health, markets, quotes, mids, breakers, kill switch', async () => {
+  it("reads the daemon's state at scrape time: mode, health, markets, quotes, mids, breakers, kill switch", async () => {
     h = await opsHarness();
     await h.start();
     let t = await scrape(h);
@@ -82,7 +93,10 @@ describe('/metrics', () => {
     const reports: CycleReport[] = [];
     // One band 1 ¢ from the mid, 60 shares a side: inside the fake venue's reward terms (min_size
     // 50, max_spread 3.5 ¢), which m1 pays and m2 does not.
-    h = await opsHarness({ onCycle: (r) => reports.push(r), config: { strategy: { params: { levels: [{ margin: 0.01, size: 60 }] } } } });
+    h = await opsHarness({
+      onCycle: (r) => reports.push(r),
+      config: { strategy: { params: { levels: [{ margin: 0.01, size: 60 }] } } },
+    });
     h.gw.addMarket({ conditionId: 'm1', rewardsDaily: 100 });
     await h.start();
     let t = await scrape(h);
@@ -104,7 +118,14 @@ describe('/metrics', () => {
   it('a market gone from the cycle report loses its reward score series', () => {
     const m = new OpsMetrics({ processMetrics: false });
     const base = { strategyError: null, durationMs: 1, dropped: {} };
-    m.onCycle({ ...base, rewardScores: new Map([['a', 2.5], ['b', 0]]), rewardScore: 2.5 } as unknown as CycleReport);
+    m.onCycle({
+      ...base,
+      rewardScores: new Map([
+        ['a', 2.5],
+        ['b', 0],
+      ]),
+      rewardScore: 2.5,
+    } as unknown as CycleReport);
     m.onCycle({ ...base, rewardScores: new Map([['b', 1.25]]), rewardScore: 1.25 } as unknown as CycleReport);
     return m.registry.metrics().then((t) => {
       expect(sample(t, 'oddsmaker_reward_score', { market: 'a' })).toBeUndefined();
@@ -128,13 +149,21 @@ describe('/metrics', () => {
     h.metrics.onApply({
       ...EMPTY_APPLY,
       rejected: [
-        { key: 'k1', orderId: '0x1', errorMsg: 'order 0x1 is invalid. Price (0.123) breaks minimum tick size rule: 0.01' },
+        {
+          key: 'k1',
+          orderId: '0x1',
+          errorMsg: 'order 0x1 is invalid. Price (0.123) breaks minimum tick size rule: 0.01',
+        },
         { key: 'k2', orderId: '0x2', errorMsg: 'not enough balance / allowance' },
         { key: 'k3', orderId: '0x3', errorMsg: 'not enough balance / allowance' },
         { key: 'k4', orderId: '0x4', errorMsg: 'request failed before reaching the book: EXCHANGE_UNAVAILABLE' },
         { key: 'k5', orderId: '0x5', errorMsg: 'something new from the exchange 0xdeadbeef' },
       ],
-      dropped: [{ key: 'k6', reason: 'pressure' }, { key: 'k7', reason: 'pressure' }, { key: 'k8', reason: 'cooldown' }],
+      dropped: [
+        { key: 'k6', reason: 'pressure' },
+        { key: 'k7', reason: 'pressure' },
+        { key: 'k8', reason: 'cooldown' },
+      ],
       unknown: 2,
       cancelsFailed: 1,
     });
@@ -150,11 +179,21 @@ describe('/metrics', () => {
     expect(sample(t, 'oddsmaker_cancels_failed_total')).toBe(1);
   });
 
-  it('fills from the order manager\'s onFill, by market, side and liquidity', async () => {
+  it("fills from the order manager's onFill, by market, side and liquidity", async () => {
     h = await opsHarness();
     const fill = (side: 'BUY' | 'SELL', size: number, liquidity: 'maker' | 'taker'): FillEvent => ({
-      orderId: '0xabc', tokenId: 'm1-yes', conditionId: 'm1', side, price: 480_000 as Price, size: size as Shares,
-      cumulative: size as Shares, feeMicros: 0 as Micros, feeKnown: true, liquidity, source: 'lookup', timeMs: 0,
+      orderId: '0xabc',
+      tokenId: 'm1-yes',
+      conditionId: 'm1',
+      side,
+      price: 480_000 as Price,
+      size: size as Shares,
+      cumulative: size as Shares,
+      feeMicros: 0 as Micros,
+      feeKnown: true,
+      liquidity,
+      source: 'lookup',
+      timeMs: 0,
     });
     h.metrics.onFill(fill('BUY', 2_500_000, 'maker'));
     h.metrics.onFill(fill('BUY', 1_000_000, 'maker'));
@@ -179,14 +218,26 @@ describe('/metrics', () => {
     // No trade of it seen yet: all pending; a confirmed trade leg of 4 of its shares makes those final.
     expect(sample(t, 'oddsmaker_position_pending_shares', { market: 'm1', token: 'm1-yes' })).toBe(10);
     h.ledger.recordTradeLeg({
-      tradeId: 'trade-1', orderId: bid.id, tokenId: 'm1-yes', side: 'BUY', price: bid.price, size: 4_000_000 as Shares, feeMicros: 0 as Micros,
-      liquidity: 'maker', status: 'CONFIRMED', matchTimeMs: h.clock.now(), lastUpdateMs: h.clock.now(),
+      tradeId: 'trade-1',
+      orderId: bid.id,
+      tokenId: 'm1-yes',
+      side: 'BUY',
+      price: bid.price,
+      size: 4_000_000 as Shares,
+      feeMicros: 0 as Micros,
+      liquidity: 'maker',
+      status: 'CONFIRMED',
+      matchTimeMs: h.clock.now(),
+      lastUpdateMs: h.clock.now(),
     });
     expect(sample(await scrape(h), 'oddsmaker_position_pending_shares', { market: 'm1', token: 'm1-yes' })).toBe(6);
     const unrealized = mulMicros(500_000, size, 'floor') - h.ledger.position('m1-yes')!.cost;
     expect(unrealized).toBeGreaterThan(0); // bought under the mid
     expect(sample(t, 'oddsmaker_pnl_unrealized', { market: 'm1' })).toBeCloseTo(toFloat(unrealized), 9);
-    expect(sample(t, 'oddsmaker_pnl_realized', { market: 'm1' })).toBeCloseTo(toFloat(h.ledger.position('m1-yes')!.realized), 9);
+    expect(sample(t, 'oddsmaker_pnl_realized', { market: 'm1' })).toBeCloseTo(
+      toFloat(h.ledger.position('m1-yes')!.realized),
+      9,
+    );
     expect(sample(t, 'oddsmaker_fees_paid', { market: 'm1' })).toBeCloseTo(0.02, 9);
     expect(sample(t, 'oddsmaker_pnl_realized', { market: 'm2' })).toBe(0);
     expect(sample(t, 'oddsmaker_pnl', { kind: 'unrealized' })).toBeCloseTo(toFloat(unrealized), 9);
@@ -195,7 +246,9 @@ describe('/metrics', () => {
 
   it('limiter: utilisation per route and window, 429s, queue depth by priority and by route', async () => {
     // GET /book's own budget cut to 1 per 10 s, so a second read waits in the queue.
-    h = await opsHarness({ rateLimit: { budgets: { buckets: { 'clob GET /book': [{ limit: 1, windowMs: 10_000 }] } } } });
+    h = await opsHarness({
+      rateLimit: { budgets: { buckets: { 'clob GET /book': [{ limit: 1, windowMs: 10_000 }] } } },
+    });
     for (let i = 0; i < 3; i++) (await h.limiter.acquire('POST /order', { priority: 'new', api: 'clob' })).release();
     h.limiter.onThrottled('POST /order', 2_000, 'clob');
     (await h.limiter.acquire('GET /book', { priority: 'read', api: 'clob' })).release();
@@ -203,15 +256,28 @@ describe('/metrics', () => {
     waiting.catch(() => undefined); // (a failed assertion closes the limiter under it)
     let t = await scrape(h);
     const post = { route: 'POST /order', api: 'clob' };
-    expect(sample(t, 'oddsmaker_ratelimit_utilisation', { ...post, bucket: 'clob POST /order', window: '10s' })).toBeCloseTo(3 / 2400, 12);
-    expect(sample(t, 'oddsmaker_ratelimit_utilisation', { ...post, bucket: 'clob POST /order', window: '600s' })).toBeCloseTo(3 / 24_000, 12);
-    expect(sample(t, 'oddsmaker_ratelimit_utilisation', { ...post, bucket: 'clob general', window: '10s' })).toBeCloseTo(4 / 5000, 12); // 3 + the admitted GET /book
+    expect(
+      sample(t, 'oddsmaker_ratelimit_utilisation', { ...post, bucket: 'clob POST /order', window: '10s' }),
+    ).toBeCloseTo(3 / 2400, 12);
+    expect(
+      sample(t, 'oddsmaker_ratelimit_utilisation', { ...post, bucket: 'clob POST /order', window: '600s' }),
+    ).toBeCloseTo(3 / 24_000, 12);
+    expect(
+      sample(t, 'oddsmaker_ratelimit_utilisation', { ...post, bucket: 'clob general', window: '10s' }),
+    ).toBeCloseTo(4 / 5000, 12); // 3 + the admitted GET /book
     expect(sample(t, 'oddsmaker_throttled_responses_total', post)).toBe(1);
     expect(sample(t, 'oddsmaker_ratelimit_paused_seconds', post)).toBe(2);
     expect(sample(t, 'oddsmaker_ratelimit_queue_depth', { priority: 'read' })).toBe(1);
     expect(sample(t, 'oddsmaker_ratelimit_queue_depth', { priority: 'new' })).toBe(0);
     expect(sample(t, 'oddsmaker_ratelimit_route_queued', { route: 'GET /book', api: 'clob' })).toBe(1);
-    expect(sample(t, 'oddsmaker_ratelimit_utilisation', { route: 'GET /book', api: 'clob', bucket: 'clob GET /book', window: '10s' })).toBe(1);
+    expect(
+      sample(t, 'oddsmaker_ratelimit_utilisation', {
+        route: 'GET /book',
+        api: 'clob',
+        bucket: 'clob GET /book',
+        window: '10s',
+      }),
+    ).toBe(1);
 
     await h.clock.advanceAsync(11_000);
     (await waiting).release();
@@ -223,7 +289,13 @@ describe('/metrics', () => {
   it('process metrics: CPU, memory, event-loop lag', async () => {
     h = await opsHarness();
     const t = await scrape(h);
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect(sample(t, name), name).toBeGreaterThanOrEqual(0);
     }
   });

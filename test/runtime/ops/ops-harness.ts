@@ -49,8 +49,16 @@ export async function opsHarness(opts: OpsHarnessOptions = {}) {
   const lines: LogLine[] = [];
   const rawLines: string[] = [];
   const logger = createLogger({
-    clock, pretty: false, base: null, level: 'debug',
-    destination: { write: (l) => { rawLines.push(l); lines.push(JSON.parse(l) as LogLine); } },
+    clock,
+    pretty: false,
+    base: null,
+    level: 'debug',
+    destination: {
+      write: (l) => {
+        rawLines.push(l);
+        lines.push(JSON.parse(l) as LogLine);
+      },
+    },
   });
   const config = validateConfig({
     markets: { conditions: markets },
@@ -60,36 +68,66 @@ export async function opsHarness(opts: OpsHarnessOptions = {}) {
     ...opts.config,
   });
   const metrics = new OpsMetrics();
-  const limiter: RateLimiter = metrics.meterLimiter(new MemoryRateLimiter({ clock, config: resolveRateLimitConfig(opts.rateLimit ?? {}) }));
+  const limiter: RateLimiter = metrics.meterLimiter(
+    new MemoryRateLimiter({ clock, config: resolveRateLimitConfig(opts.rateLimit ?? {}) }),
+  );
   const metered = metrics.meterExecutor(executor);
   const daemon = new Daemon({
-    config, clock, logger, gateway: gw, executor: metered, ledger,
+    config,
+    clock,
+    logger,
+    gateway: gw,
+    executor: metered,
+    ledger,
     strategy: opts.strategy ?? tracedBands(trace),
     refreshScheduler: new ClockRefreshScheduler(clock, 600_000),
-    onCycle: (r) => { metrics.onCycle(r); opts.onCycle?.(r); },
+    onCycle: (r) => {
+      metrics.onCycle(r);
+      opts.onCycle?.(r);
+    },
     limiter,
   });
   const server: OpsServer = await startOpsServer({
-    host: '127.0.0.1', port: 0, clock, logger, daemon, executor: metered, ledger, metrics,
-    operatorToken: opts.token ?? null, cancelTimeoutMs: config.orders.shutdownTimeoutMs,
+    host: '127.0.0.1',
+    port: 0,
+    clock,
+    logger,
+    daemon,
+    executor: metered,
+    ledger,
+    metrics,
+    operatorToken: opts.token ?? null,
+    cancelTimeoutMs: config.orders.shutdownTimeoutMs,
   });
 
-  async function call(method: 'GET' | 'POST' | 'HEAD', path: string, o: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  async function call(
+    method: 'GET' | 'POST' | 'HEAD',
+    path: string,
+    o: { headers?: Record<string, string>; body?: string } = {},
+  ): Promise<Answer> {
     const res = await request(`${server.url}${path}`, {
-      method, ...(o.headers !== undefined ? { headers: o.headers } : {}), ...(o.body !== undefined ? { body: o.body } : {}),
+      method,
+      ...(o.headers !== undefined ? { headers: o.headers } : {}),
+      ...(o.body !== undefined ? { body: o.body } : {}),
     });
     const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      text,
+      json: () => JSON.parse(text) as Record<string, unknown>,
+    };
   }
   const get = (path: string): Promise<Answer> => call('GET', path);
   /** POST /actions/<action>, with `Authorization: Bearer <token>` when a token is given. */
-  const action = (name: string, token?: string, body?: Record<string, unknown>): Promise<Answer> => call('POST', `/actions/${name}`, {
-    headers: {
-      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
+  const action = (name: string, token?: string, body?: Record<string, unknown>): Promise<Answer> =>
+    call('POST', `/actions/${name}`, {
+      headers: {
+        ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
 
   /** Starts the daemon and runs its first cycle. */
   async function start(): Promise<void> {
@@ -103,7 +141,26 @@ export async function opsHarness(opts: OpsHarnessOptions = {}) {
     await limiter.close();
   }
 
-  return { clock, gw, ledger, executor, metered, daemon, metrics, limiter, server, lines, rawLines, config, trace, call, get, action, start, close };
+  return {
+    clock,
+    gw,
+    ledger,
+    executor,
+    metered,
+    daemon,
+    metrics,
+    limiter,
+    server,
+    lines,
+    rawLines,
+    config,
+    trace,
+    call,
+    get,
+    action,
+    start,
+    close,
+  };
 }
 
 export type OpsHarness = Awaited<ReturnType<typeof opsHarness>>;
@@ -116,7 +173,8 @@ export function sample(text: string, name: string, labels: Record<string, string
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (m === null || m[1] !== name) continue;
     const got: Array<[string, string]> = [];
-    for (const lm of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) got.push([lm[1] as string, lm[2] as string]);
+    for (const lm of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      got.push([lm[1] as string, lm[2] as string]);
     got.sort(([a], [b]) => a.localeCompare(b));
     if (JSON.stringify(got) === JSON.stringify(want)) return Number(m[3]);
   }

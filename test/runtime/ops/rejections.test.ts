@@ -1,4 +1,4 @@
-// Rejection reasons: every per-order and request-level message of protocol.md §4 maps to its own
+// Rejection reasons: every per-order and request-level message of docs/protocol.md §4 maps to its own
 // reason, and any text at all maps into the fixed set (so a label can never grow with traffic).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,10 @@ describe('rejectionReason', () => {
       ['not enough balance / allowance', 'balance'],
       ['invalid post-only order: order crosses book', 'post-only-cross'],
       ["order couldn't be fully filled. FOK orders are fully filled or killed.", 'fok-unfilled'],
-      ['no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.', 'fak-unmatched'],
+      [
+        'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+        'fak-unmatched',
+      ],
       ['the market is not yet ready to process new orders', 'market-not-ready'],
       ['Invalid order payload', 'invalid-payload'],
       ['Too many orders in payload: 16, max allowed: 15', 'too-many-orders'],
@@ -27,6 +30,10 @@ describe('rejectionReason', () => {
   });
 
   it('maps any text into the fixed set', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => (REJECTION_REASONS as readonly string[]).includes(rejectionReason(s))));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (s) =>
+        (REJECTION_REASONS as readonly string[]).includes(rejectionReason(s)),
+      ),
+    );
   });
 });

@@ -6,59 +6,29 @@
 // fails the command (exit 1) with a message naming health.port, before the exchange sees a single
 // request (live mode against an in-process simulator that counts them), and the ledger's lock is
 // released. Waits are bounded and driven by the daemon's own log lines.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, recordRequests, startSim } from '../../e2e/harness.js';
+import { assertBuilt, recordRequests, startSim } from '../../e2e/harness.js';
+import { NodeChild, reapChildren, startCli, type Line } from '../../support/child.js';
 import { sample } from './ops-harness.js';
+import { stopLine } from '../../support/stop-line.js';
 
 const TOKEN = 'run-test-token-5e1f0c2a9b7d';
 
-interface Line { msg?: string; [k: string]: unknown }
+/** `oddsmaker run --config <file>` with only `env` (and PATH) in its environment. */
+const run = (configPath: string, env: Record<string, string>): NodeChild =>
+  startCli(['run', '--config', configPath], { env });
 
-class Proc {
-  readonly child: ChildProcess;
-  readonly lines: Line[] = [];
-  readonly raw: string[] = [];
-  readonly stderr: string[] = [];
-  readonly exited: Promise<number | null>;
-  private waiters: Array<{ pred: (l: Line) => boolean; resolve: (l: Line) => void }> = [];
-
-  constructor(configPath: string, env: Record<string, string>) {
-    this.child = spawn(process.execPath, [CLI, 'run', '--config', configPath], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    // 'close': the process is gone and its output read to the end.
-    this.exited = new Promise((res) => this.child.once('close', (code) => res(code)));
-    createInterface({ input: this.child.stdout! }).on('line', (text) => {
-      this.raw.push(text);
-      let l: Line;
-      try { l = JSON.parse(text) as Line; } catch { l = { msg: text }; }
-      this.lines.push(l);
-      this.waiters = this.waiters.filter((w) => { if (w.pred(l)) { w.resolve(l); return false; } return true; });
-    });
-    createInterface({ input: this.child.stderr! }).on('line', (t) => this.stderr.push(t));
-  }
-
-  waitFor(pred: (l: Line) => boolean, what: string, timeoutMs = 30_000): Promise<Line> {
-    const seen = this.lines.find(pred);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`timed out waiting for ${what}; stderr: ${this.stderr.join(' | ')}`)), timeoutMs);
-      this.waiters.push({ pred, resolve: (l) => { clearTimeout(timer); res(l); } });
-    });
-  }
-}
-
-let procs: Proc[] = [];
 let blockers: Server[] = [];
-beforeAll(() => { assertBuilt(); });
+beforeAll(() => {
+  assertBuilt();
+});
 afterEach(async () => {
-  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-  procs = [];
+  await reapChildren();
   for (const b of blockers) await new Promise<void>((r) => b.close(() => r()));
   blockers = [];
 });
@@ -66,15 +36,18 @@ afterEach(async () => {
 function config(port: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'oddsmaker-ops-'));
   const path = join(dir, 'config.json');
-  writeFileSync(path, JSON.stringify({
-    mode: 'sandbox',
-    sandbox: { seed: 42, markets: 8, flow: 'normal' },
-    markets: { selector: { max: 2 } },
-    poll: { intervalMs: 250, maxBookAgeMs: 5_000, orderLookupIntervalMs: 500 },
-    ledger: { path: join(dir, 'ledger.sqlite') },
-    orders: { shutdownTimeoutMs: 15_000 },
-    health: { enabled: true, host: '127.0.0.1', port },
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      mode: 'sandbox',
+      sandbox: { seed: 42, markets: 8, flow: 'normal' },
+      markets: { selector: { max: 2 } },
+      poll: { intervalMs: 250, maxBookAgeMs: 5_000, orderLookupIntervalMs: 500 },
+      ledger: { path: join(dir, 'ledger.sqlite') },
+      orders: { shutdownTimeoutMs: 15_000 },
+      health: { enabled: true, host: '127.0.0.1', port },
+    }),
+  );
   return path;
 }
 
@@ -87,8 +60,7 @@ const isCycle = (l: Line): boolean => l.msg === 'cycle';
 
 describe('oddsmaker run with the ops server', () => {
   it('serves health, status, metrics and actions once started, and closes after the daemon stopped', async () => {
-    const p = new Proc(config(0), { ODDSMAKER_OPERATOR_TOKEN: TOKEN });
-    procs.push(p);
+    const p = run(config(0), { ODDSMAKER_OPERATOR_TOKEN: TOKEN });
     const listening = await p.waitFor((l) => l.msg === 'ops server listening', 'the ops server');
     expect(listening).toMatchObject({ operatorActions: true });
     const url = String(listening['url']);
@@ -103,31 +75,48 @@ describe('oddsmaker run with the ops server', () => {
     const health = await get(`${url}/healthz`);
     expect(health.status, health.text).toBe(200);
     expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', state: 'running' });
-    const status = JSON.parse((await get(`${url}/status`)).text) as { mode: string; openOrders: number; markets: unknown[] };
+    const status = JSON.parse((await get(`${url}/status`)).text) as {
+      mode: string;
+      openOrders: number;
+      markets: unknown[];
+    };
     expect(status.mode).toBe('sandbox');
     expect(status.markets).toHaveLength(2);
     expect(status.openOrders).toBeGreaterThan(0);
     const metrics = (await get(`${url}/metrics`)).text;
     expect(sample(metrics, 'oddsmaker_orders_placed_total')).toBeGreaterThan(0);
-    expect(sample(metrics, 'oddsmaker_ratelimit_utilisation', { route: 'POST /orders', api: 'clob', bucket: 'clob POST /order', window: '10s' })).toBeGreaterThan(0);
+    expect(
+      sample(metrics, 'oddsmaker_ratelimit_utilisation', {
+        route: 'POST /orders',
+        api: 'clob',
+        bucket: 'clob POST /order',
+        window: '10s',
+      }),
+    ).toBeGreaterThan(0);
     expect(sample(metrics, 'oddsmaker_cycles_total')).toBeGreaterThan(0);
 
     const denied = await request(`${url}/actions/cancel-all`, { method: 'POST' });
     expect(denied.statusCode).toBe(401);
     await denied.body.dump();
-    const cancel = await request(`${url}/actions/cancel-all`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
-    const body = await cancel.body.json() as { cancelAll: { cancelled: number; remaining: number } };
+    const cancel = await request(`${url}/actions/cancel-all`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const body = (await cancel.body.json()) as { cancelAll: { cancelled: number; remaining: number } };
     expect(cancel.statusCode).toBe(200);
     expect(body.cancelAll.cancelled).toBeGreaterThan(0);
     expect(body.cancelAll.remaining).toBe(0);
     const seen = p.lines.length;
-    await p.waitFor((l) => isCycle(l) && p.lines.indexOf(l) >= seen && Number(l['openOrders']) === 0, 'a cycle with nothing open');
+    await p.waitFor(
+      (l) => isCycle(l) && p.lines.indexOf(l) >= seen && Number(l['openOrders']) === 0,
+      'a cycle with nothing open',
+    );
 
     p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
-    expect(p.lines.find((l) => l.msg === 'daemon stopped')).toMatchObject({ remaining: 0, timedOut: false });
+    expect((await p.exited).code).toBe(0);
+    expect(stopLine(p.lines)).toMatchObject({ remaining: 0, timedOut: false });
     await expect(request(`${url}/healthz`)).rejects.toThrow(); // closed with the daemon
-    expect(p.raw.join('\n')).not.toContain(TOKEN);
+    expect(p.stdout.join('\n')).not.toContain(TOKEN);
   }, 90_000);
 
   it('fails (exit 1) when the ops port is taken, naming health.port, before any request to the exchange', async () => {
@@ -142,20 +131,28 @@ describe('oddsmaker run with the ops server', () => {
       const dir = mkdtempSync(join(tmpdir(), 'oddsmaker-ops-busy-'));
       const ledger = join(dir, 'ledger.sqlite');
       const cfg = join(dir, 'config.json');
-      writeFileSync(cfg, JSON.stringify({
-        mode: 'live', exchange: { clobUrl: sim.url }, markets: { selector: { max: 1 } },
-        ledger: { path: ledger }, health: { enabled: true, host: '127.0.0.1', port },
-      }));
+      writeFileSync(
+        cfg,
+        JSON.stringify({
+          mode: 'live',
+          exchange: { clobUrl: sim.url },
+          markets: { selector: { max: 1 } },
+          ledger: { path: ledger },
+          health: { enabled: true, host: '127.0.0.1', port },
+        }),
+      );
       const a = sim.account;
-      const p = new Proc(cfg, {
-        ODDSMAKER_PRIVATE_KEY: a.privateKey, ODDSMAKER_ADDRESS: a.address,
-        ODDSMAKER_API_KEY: a.apiKey, ODDSMAKER_API_SECRET: a.secret, ODDSMAKER_API_PASSPHRASE: a.passphrase,
+      const p = run(cfg, {
+        ODDSMAKER_PRIVATE_KEY: a.privateKey,
+        ODDSMAKER_ADDRESS: a.address,
+        ODDSMAKER_API_KEY: a.apiKey,
+        ODDSMAKER_API_SECRET: a.secret,
+        ODDSMAKER_API_PASSPHRASE: a.passphrase,
       });
-      procs.push(p);
-      expect(await p.exited).toBe(1);
+      expect((await p.exited).code).toBe(1);
       expect(p.stderr).toEqual([
-        `oddsmaker: ops server: cannot listen on 127.0.0.1:${port} (health.host, health.port): the port is in use (another daemon, or another program) [EADDRINUSE]; `
-        + 'set health.port to a free port (0 picks one) or health.enabled to false. Nothing was traded',
+        `oddsmaker: ops server: cannot listen on 127.0.0.1:${port} (health.host, health.port): the port is in use (another daemon, or another program) [EADDRINUSE]; ` +
+          'set health.port to a free port (0 picks one) or health.enabled to false. Nothing was traded',
       ]);
       // Nothing reached the exchange: no universe, no reconciliation, no order.
       expect(requests).toEqual([]);

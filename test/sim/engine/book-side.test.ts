@@ -3,27 +3,51 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Account, Position } from '../../../src/sim/engine/accounts.js';
-import { BookSide } from '../../../src/sim/engine/book-side.js';
+import { RestingSide } from '../../../src/sim/engine/book-side.js';
 import { MarketBook } from '../../../src/sim/engine/market.js';
 import { OrderNode } from '../../../src/sim/engine/order.js';
 import type { Price, Shares } from '../../../src/core/money.js';
 
-const market = new MarketBook({ conditionId: 'c', tokens: ['y', 'n'], tick: 10_000 as Price, minSize: 0 as Shares, makerFeeBps: 0, takerFeeBps: 0, negRisk: false, acceptingOrders: true });
+const market = new MarketBook({
+  conditionId: 'c',
+  tokens: ['y', 'n'],
+  tick: 10_000 as Price,
+  minSize: 0 as Shares,
+  makerFeeBps: 0,
+  takerFeeBps: 0,
+  negRisk: false,
+  acceptingOrders: true,
+});
 const acct = new Account('a');
 let n = 0;
 function node(size: number): OrderNode {
-  return new OrderNode(`n${++n}`, acct, new Position(), market, 0, true, 500_000, 500_000, true, size, 'GTC', false, 0, 0);
+  return new OrderNode(
+    `n${++n}`,
+    acct,
+    new Position(),
+    market,
+    0,
+    true,
+    500_000,
+    500_000,
+    true,
+    size,
+    'GTC',
+    false,
+    0,
+    0,
+  );
 }
 
-function ids(side: BookSide, idx: number): string[] {
+function ids(side: RestingSide, idx: number): string[] {
   const out: string[] = [];
   for (let o = side.levels[idx]?.head ?? null; o !== null; o = o.next) out.push(o.id);
   return out;
 }
 
-describe('BookSide', () => {
+describe('RestingSide', () => {
   it('keeps FIFO order in a level and unlinks from anywhere', () => {
-    const s = new BookSide(true, 101);
+    const s = new RestingSide(true, 101);
     const [a, b, c] = [node(1), node(2), node(3)];
     s.push(a, 50);
     s.push(b, 50);
@@ -39,27 +63,40 @@ describe('BookSide', () => {
   });
 
   it('tracks the best index exactly under random pushes and removals', () => {
-    fc.assert(fc.property(fc.boolean(), fc.array(fc.tuple(fc.integer({ min: 1, max: 99 }), fc.boolean(), fc.nat()), { maxLength: 200 }), (isBid, ops) => {
-      const s = new BookSide(isBid, 101);
-      const live: OrderNode[] = [];
-      for (const [idx, add, pick] of ops) {
-        if (add || live.length === 0) {
-          const o = node(1);
-          s.push(o, idx);
-          live.push(o);
-        } else {
-          const [o] = live.splice(pick % live.length, 1);
-          s.remove(o as OrderNode);
-        }
-        const want = live.length === 0 ? (isBid ? -1 : 101) : (isBid ? Math.max(...live.map((o) => o.idx)) : Math.min(...live.map((o) => o.idx)));
-        expect(s.best).toBe(want);
-        expect(s.orders).toBe(live.length);
-      }
-    }));
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 99 }), fc.boolean(), fc.nat()), { maxLength: 200 }),
+        (isBid, ops) => {
+          const s = new RestingSide(isBid, 101);
+          const live: OrderNode[] = [];
+          for (const [idx, add, pick] of ops) {
+            if (add || live.length === 0) {
+              const o = node(1);
+              s.push(o, idx);
+              live.push(o);
+            } else {
+              const [o] = live.splice(pick % live.length, 1);
+              s.remove(o as OrderNode);
+            }
+            const want =
+              live.length === 0
+                ? isBid
+                  ? -1
+                  : 101
+                : isBid
+                  ? Math.max(...live.map((o) => o.idx))
+                  : Math.min(...live.map((o) => o.idx));
+            expect(s.best).toBe(want);
+            expect(s.orders).toBe(live.length);
+          }
+        },
+      ),
+    );
   });
 
   it('regrid moves levels to index × factor and keeps their queues', () => {
-    const s = new BookSide(false, 101);
+    const s = new RestingSide(false, 101);
     const [a, b] = [node(1), node(1)];
     s.push(a, 55);
     s.push(b, 55);
@@ -67,7 +104,7 @@ describe('BookSide', () => {
     expect(s.best).toBe(550);
     expect(ids(s, 550)).toEqual([a.id, b.id]);
     expect(a.idx).toBe(550);
-    const empty = new BookSide(false, 101);
+    const empty = new RestingSide(false, 101);
     empty.regrid(4, 401);
     expect(empty.best).toBe(401);
   });

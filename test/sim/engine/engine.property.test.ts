@@ -10,10 +10,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../../src/core/money.js';
+import type { OrderType } from '../../../src/core/order.js';
 import { TICKS, snapToTick } from '../../../src/core/tick.js';
 import { auditEngine } from '../../../src/sim/engine/audit.js';
 import { MatchingEngine } from '../../../src/sim/engine/engine.js';
-import type { OrderType, Trade } from '../../../src/sim/engine/types.js';
+import type { Trade } from '../../../src/sim/engine/types.js';
 
 const COND = 'c';
 const TOK = ['Y', 'N'] as const;
@@ -21,7 +22,18 @@ const OWNERS = ['o0', 'o1', 'o2', 'o3'];
 const MIN = 5_000_000;
 
 type Cmd =
-  | { k: 'submit'; owner: number; outcome: 0 | 1; buy: boolean; yes: number; lots: number; type: OrderType; postOnly: boolean; expIn: number; raw: boolean }
+  | {
+      k: 'submit';
+      owner: number;
+      outcome: 0 | 1;
+      buy: boolean;
+      yes: number;
+      lots: number;
+      type: OrderType;
+      postOnly: boolean;
+      expIn: number;
+      raw: boolean;
+    }
   | { k: 'cancel'; pick: number; owner: number; asOther: boolean }
   | { k: 'cancelAll'; owner: number }
   | { k: 'advance'; ms: number }
@@ -38,7 +50,10 @@ const submitArb = fc.record({
   buy: fc.boolean(),
   // YES-terms price in 0.0001 units around 0.5.
   yes: fc.integer({ min: 4000, max: 6000 }),
-  lots: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 500, max: 4000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 600 }) }),
+  lots: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 500, max: 4000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 600 }) },
+  ),
   type: fc.constantFrom<OrderType>('GTC', 'GTC', 'GTD', 'FOK', 'FAK'),
   postOnly: fc.boolean(),
   expIn: fc.integer({ min: -2, max: 40 }),
@@ -47,14 +62,55 @@ const submitArb = fc.record({
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 12, arbitrary: submitArb },
-  { weight: 3, arbitrary: fc.record({ k: fc.constant('cancel' as const), pick: fc.nat(), owner: fc.nat(3), asOther: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      k: fc.constant('cancel' as const),
+      pick: fc.nat(),
+      owner: fc.nat(3),
+      asOther: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('cancelAll' as const), owner: fc.nat(3) }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 15_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('tick' as const), tick: fc.constantFrom(...TICKS.filter((t) => t <= 10_000)) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('split' as const), owner: fc.nat(3), lots: fc.integer({ min: 1, max: 3000 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('merge' as const), owner: fc.nat(3), lots: fc.integer({ min: 1, max: 3000 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('deposit' as const), owner: fc.nat(3), amount: fc.integer({ min: 0, max: 50_000_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('pause' as const), accepting: fc.integer({ min: 0, max: 3 }).map((x) => x !== 0) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('tick' as const),
+      tick: fc.constantFrom(...TICKS.filter((t) => t <= 10_000)),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('split' as const),
+      owner: fc.nat(3),
+      lots: fc.integer({ min: 1, max: 3000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('merge' as const),
+      owner: fc.nat(3),
+      lots: fc.integer({ min: 1, max: 3000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('deposit' as const),
+      owner: fc.nat(3),
+      amount: fc.integer({ min: 0, max: 50_000_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('pause' as const),
+      accepting: fc.integer({ min: 0, max: 3 }).map((x) => x !== 0),
+    }),
+  },
 );
 
 /** The own-terms price of a command on the current tick (snapped unless `raw`). */
@@ -78,7 +134,16 @@ describe('engine invariants under random operation', () => {
         (cmds, makerBps, takerBps, winner) => {
           const clock = new VirtualClock(Date.UTC(2026, 0, 1));
           const engine = new MatchingEngine({ clock });
-          engine.addMarket({ conditionId: COND, tokens: [TOK[0], TOK[1]], tick: 10_000 as Price, minSize: MIN as Shares, makerFeeBps: makerBps, takerFeeBps: takerBps, negRisk: false, acceptingOrders: true });
+          engine.addMarket({
+            conditionId: COND,
+            tokens: [TOK[0], TOK[1]],
+            tick: 10_000 as Price,
+            minSize: MIN as Shares,
+            makerFeeBps: makerBps,
+            takerFeeBps: takerBps,
+            negRisk: false,
+            acceptingOrders: true,
+          });
           for (const o of OWNERS) {
             engine.deposit(o, 60_000_000 as Micros);
             engine.mint(o, COND, 40_000_000 as Shares);
@@ -106,8 +171,10 @@ describe('engine invariants under random operation', () => {
             if (mk === undefined || tk === undefined) return;
             const makerYes = mk.outcome === 0 ? mk.price : SCALE - mk.price;
             if (t.yesPrice !== makerYes) problems.push(`trade ${t.id} not at the maker price`);
-            if (tk.buy ? t.takerPrice > tk.price : t.takerPrice < tk.price) problems.push(`trade ${t.id} beyond the taker limit`);
-            if (t.makerPrice + t.takerPrice !== (t.makerTokenId === t.takerTokenId ? 2 * t.takerPrice : SCALE)) problems.push(`trade ${t.id} prices inconsistent`);
+            if (tk.buy ? t.takerPrice > tk.price : t.takerPrice < tk.price)
+              problems.push(`trade ${t.id} beyond the taker limit`);
+            if (t.makerPrice + t.takerPrice !== (t.makerTokenId === t.takerTokenId ? 2 * t.takerPrice : SCALE))
+              problems.push(`trade ${t.id} prices inconsistent`);
           };
           engine.onTrade(onTrade);
 
@@ -119,8 +186,14 @@ describe('engine invariants under random operation', () => {
                 const price = ownPrice(c, tick);
                 const size = c.lots * 10_000;
                 const r = engine.submit({
-                  id, owner: OWNERS[c.owner] as string, tokenId: TOK[c.outcome], side: c.buy ? 'BUY' : 'SELL',
-                  price: price as Price, size: size as Shares, orderType: c.type, postOnly: c.postOnly && (c.type === 'GTC' || c.type === 'GTD'),
+                  id,
+                  owner: OWNERS[c.owner] as string,
+                  tokenId: TOK[c.outcome],
+                  side: c.buy ? 'BUY' : 'SELL',
+                  price: price as Price,
+                  size: size as Shares,
+                  orderType: c.type,
+                  postOnly: c.postOnly && (c.type === 'GTC' || c.type === 'GTD'),
                   ...(c.type === 'GTD' ? { expirationSec: Math.floor(clock.now() / 1000) + c.expIn } : {}),
                 });
                 count(r.ok ? `ok:${c.type}:${r.status}` : `reject:${r.code}`);
@@ -137,17 +210,41 @@ describe('engine invariants under random operation', () => {
                 const owner = c.asOther ? OWNERS[c.owner] : engine.getOrder(id)?.owner;
                 const before = engine.getOrder(id);
                 const r = engine.cancel(id, owner);
-                if (r.canceled && before?.status !== 'LIVE') problems.push(`cancelled a ${before?.status ?? 'missing'} order`);
-                if (r.canceled && owner !== before?.owner) problems.push('cancelled another owner\'s order');
+                if (r.canceled && before?.status !== 'LIVE')
+                  problems.push(`cancelled a ${before?.status ?? 'missing'} order`);
+                if (r.canceled && owner !== before?.owner) problems.push("cancelled another owner's order");
                 break;
               }
-              case 'cancelAll': engine.cancelAll(OWNERS[c.owner] as string); break;
-              case 'advance': clock.advance(c.ms); break;
-              case 'tick': tick = c.tick; engine.setTick(COND, c.tick as Price); break;
-              case 'split': try { engine.split(OWNERS[c.owner] as string, COND, (c.lots * 10_000) as Shares); } catch { /* short of collateral */ } break;
-              case 'merge': try { engine.merge(OWNERS[c.owner] as string, COND, (c.lots * 10_000) as Shares); } catch { /* short of tokens */ } break;
-              case 'deposit': engine.deposit(OWNERS[c.owner] as string, c.amount as Micros); break;
-              case 'pause': engine.setAcceptingOrders(COND, c.accepting); break;
+              case 'cancelAll':
+                engine.cancelAll(OWNERS[c.owner] as string);
+                break;
+              case 'advance':
+                clock.advance(c.ms);
+                break;
+              case 'tick':
+                tick = c.tick;
+                engine.setTick(COND, c.tick as Price);
+                break;
+              case 'split':
+                try {
+                  engine.split(OWNERS[c.owner] as string, COND, (c.lots * 10_000) as Shares);
+                } catch {
+                  /* short of collateral */
+                }
+                break;
+              case 'merge':
+                try {
+                  engine.merge(OWNERS[c.owner] as string, COND, (c.lots * 10_000) as Shares);
+                } catch {
+                  /* short of tokens */
+                }
+                break;
+              case 'deposit':
+                engine.deposit(OWNERS[c.owner] as string, c.amount as Micros);
+                break;
+              case 'pause':
+                engine.setAcceptingOrders(COND, c.accepting);
+                break;
             }
             const bad = auditEngine(engine);
             if (bad.length > 0) return expect.fail(`after ${JSON.stringify(c)}: ${bad.join('; ')}`);
@@ -167,7 +264,8 @@ describe('engine invariants under random operation', () => {
             const rec = engine.getOrder(id);
             if (rec === undefined) continue;
             if (rec.sizeMatched > rec.originalSize) problems.push(`${id} overfilled`);
-            if ((filled.get(id) ?? 0) !== rec.sizeMatched) problems.push(`${id}: trades ${filled.get(id) ?? 0} != sizeMatched ${rec.sizeMatched}`);
+            if ((filled.get(id) ?? 0) !== rec.sizeMatched)
+              problems.push(`${id}: trades ${filled.get(id) ?? 0} != sizeMatched ${rec.sizeMatched}`);
           }
           expect(problems).toEqual([]);
         },
@@ -175,18 +273,50 @@ describe('engine invariants under random operation', () => {
       { numRuns: 300 },
     );
     for (const k of [
-      'resolved', 'update:resolved', 'trade:transfer', 'trade:mint', 'trade:merge', 'fee', 'update:self-trade', 'update:expired', 'update:canceled',
-      'ok:GTC:live', 'ok:GTC:matched', 'ok:GTD:live', 'ok:FOK:matched', 'ok:FAK:matched',
-      'reject:INVALID_TICK', 'reject:INVALID_MIN_SIZE', 'reject:NOT_ENOUGH_BALANCE', 'reject:POST_ONLY_CROSSES',
-      'reject:FOK_NOT_FILLED', 'reject:FAK_NO_MATCH', 'reject:MARKET_NOT_READY', 'reject:INVALID_ORDER',
-    ]) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
+      'resolved',
+      'update:resolved',
+      'trade:transfer',
+      'trade:mint',
+      'trade:merge',
+      'fee',
+      'update:self-trade',
+      'update:expired',
+      'update:canceled',
+      'ok:GTC:live',
+      'ok:GTC:matched',
+      'ok:GTD:live',
+      'ok:FOK:matched',
+      'ok:FAK:matched',
+      'reject:INVALID_TICK',
+      'reject:INVALID_MIN_SIZE',
+      'reject:NOT_ENOUGH_BALANCE',
+      'reject:POST_ONLY_CROSSES',
+      'reject:FOK_NOT_FILLED',
+      'reject:FAK_NO_MATCH',
+      'reject:MARKET_NOT_READY',
+      'reject:INVALID_ORDER',
+    ])
+      expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
   });
 });
 
 // ------------------------------------------------------------------ reference model
 
-interface RefOrder { id: string; owner: string; isBid: boolean; yes: number; remaining: number; seq: number; expiresAt: number }
-interface RefTrade { maker: string; taker: string; size: number; yes: number }
+interface RefOrder {
+  id: string;
+  owner: string;
+  isBid: boolean;
+  yes: number;
+  remaining: number;
+  seq: number;
+  expiresAt: number;
+}
+interface RefTrade {
+  maker: string;
+  taker: string;
+  size: number;
+  yes: number;
+}
 
 /** Price-time priority written the slow, obvious way: filter, sort, walk. */
 class RefBook {
@@ -241,7 +371,20 @@ class RefBook {
 describe('engine against a naive reference matcher', () => {
   it('produces the same results, trades and resting orders', () => {
     const stepArb = fc.oneof(
-      { weight: 8, arbitrary: fc.record({ k: fc.constant('s' as const), owner: fc.nat(2), outcome: fc.constantFrom(0 as const, 1 as const), buy: fc.boolean(), ticks: fc.integer({ min: 40, max: 60 }), lots: fc.integer({ min: 5, max: 40 }), type: fc.constantFrom<OrderType>('GTC', 'GTC', 'GTD', 'FOK', 'FAK'), postOnly: fc.boolean(), expIn: fc.integer({ min: 1, max: 30 }) }) },
+      {
+        weight: 8,
+        arbitrary: fc.record({
+          k: fc.constant('s' as const),
+          owner: fc.nat(2),
+          outcome: fc.constantFrom(0 as const, 1 as const),
+          buy: fc.boolean(),
+          ticks: fc.integer({ min: 40, max: 60 }),
+          lots: fc.integer({ min: 5, max: 40 }),
+          type: fc.constantFrom<OrderType>('GTC', 'GTC', 'GTD', 'FOK', 'FAK'),
+          postOnly: fc.boolean(),
+          expIn: fc.integer({ min: 1, max: 30 }),
+        }),
+      },
       { weight: 2, arbitrary: fc.record({ k: fc.constant('c' as const), pick: fc.nat() }) },
       { weight: 1, arbitrary: fc.record({ k: fc.constant('a' as const), ms: fc.integer({ min: 0, max: 10_000 }) }) },
     );
@@ -249,7 +392,16 @@ describe('engine against a naive reference matcher', () => {
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 120, size: 'max' }), (steps) => {
         const clock = new VirtualClock(Date.UTC(2026, 0, 1));
         const engine = new MatchingEngine({ clock });
-        engine.addMarket({ conditionId: COND, tokens: ['Y', 'N'], tick: 10_000 as Price, minSize: 5_000_000 as Shares, makerFeeBps: 0, takerFeeBps: 0, negRisk: false, acceptingOrders: true });
+        engine.addMarket({
+          conditionId: COND,
+          tokens: ['Y', 'N'],
+          tick: 10_000 as Price,
+          minSize: 5_000_000 as Shares,
+          makerFeeBps: 0,
+          takerFeeBps: 0,
+          negRisk: false,
+          acceptingOrders: true,
+        });
         for (const o of OWNERS.slice(0, 3)) {
           engine.deposit(o, 1e12 as Micros);
           engine.mint(o, COND, 1e12 as Shares);
@@ -276,17 +428,36 @@ describe('engine against a naive reference matcher', () => {
             const expiresAt = s.type === 'GTD' ? (Math.floor(clock.now() / 1000) + s.expIn) * 1000 : 0;
             const size = s.lots * 1_000_000;
             const r = engine.submit({
-              id, owner: OWNERS[s.owner] as string, tokenId: s.outcome === 0 ? 'Y' : 'N', side: s.buy ? 'BUY' : 'SELL',
-              price: own as Price, size: size as Shares, orderType: s.type, postOnly,
+              id,
+              owner: OWNERS[s.owner] as string,
+              tokenId: s.outcome === 0 ? 'Y' : 'N',
+              side: s.buy ? 'BUY' : 'SELL',
+              price: own as Price,
+              size: size as Shares,
+              orderType: s.type,
+              postOnly,
               ...(expiresAt !== 0 ? { expirationSec: expiresAt / 1000 } : {}),
             });
-            const want = ref.submit({ id, owner: OWNERS[s.owner] as string, isBid, yes, remaining: size, expiresAt }, s.type, postOnly);
+            const want = ref.submit(
+              { id, owner: OWNERS[s.owner] as string, isBid, yes, remaining: size, expiresAt },
+              s.type,
+              postOnly,
+            );
             expect(r.ok ? 'OK' : r.code).toBe(want.code);
-            const got = r.ok ? r.trades.map((t) => ({ maker: t.makerOrderId, taker: t.takerOrderId, size: t.size as number, yes: t.yesPrice as number })) : [];
+            const got = r.ok
+              ? r.trades.map((t) => ({
+                  maker: t.makerOrderId,
+                  taker: t.takerOrderId,
+                  size: t.size as number,
+                  yes: t.yesPrice as number,
+                }))
+              : [];
             expect(got).toEqual(want.trades);
             if (r.ok) ids.push(id);
           }
-          const live = OWNERS.flatMap((o) => engine.openOrders(o)).map((o) => `${o.id}:${o.originalSize - o.sizeMatched}`).sort();
+          const live = OWNERS.flatMap((o) => engine.openOrders(o))
+            .map((o) => `${o.id}:${o.originalSize - o.sizeMatched}`)
+            .sort();
           expect(live).toEqual(ref.live());
         }
       }),

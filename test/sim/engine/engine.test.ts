@@ -1,4 +1,4 @@
-// Unit tests of the matching engine: each order type, each rejection text of protocol.md §4, the
+// Unit tests of the matching engine: each order type, each rejection text of docs/protocol.md §4, the
 // self-trade rule, complementary tokens (transfer, mint, merge, mirrored books), fees, tick change,
 // expiry, resolution, cancels, events and lookups. Every test ends with the full invariant audit.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,7 +35,12 @@ describe('resting and matching', () => {
     expect(r.trades).toHaveLength(0);
     expect(engine.balances('a').collateral).toEqual({ available: M('96'), reserved: M('4') });
     expect(engine.bookView(YES)?.bids).toEqual([{ price: P('0.4'), size: S('10') }]);
-    expect(engine.getOrder('b1')).toMatchObject({ status: 'LIVE', originalSize: S('10'), sizeMatched: 0, price: P('0.4') });
+    expect(engine.getOrder('b1')).toMatchObject({
+      status: 'LIVE',
+      originalSize: S('10'),
+      sizeMatched: 0,
+      price: P('0.4'),
+    });
   });
 
   it('fills by price then time, at the maker price', () => {
@@ -117,7 +122,7 @@ describe('FOK and FAK', () => {
     expect(engine.bookView(YES)?.asks).toEqual([]);
   });
 
-  it('FOK does not count the owner\'s own resting orders as liquidity', () => {
+  it("FOK does not count the owner's own resting orders as liquidity", () => {
     const { engine } = fresh();
     fund(engine, 'x', '100', '100');
     fund(engine, 's', '0', '100');
@@ -160,11 +165,12 @@ describe('FOK and FAK', () => {
       ok: false,
       orderId: 'fak2',
       code: 'FAK_NO_MATCH',
-      message: 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+      message:
+        'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
     });
   });
 
-  it('FAK facing only its owner\'s orders is rejected and cancels nothing', () => {
+  it("FAK facing only its owner's orders is rejected and cancels nothing", () => {
     const { engine } = fresh();
     fund(engine, 'x', '100', '100');
     ok(engine.submit(ord('x', 'SELL', '0.50', '10', { id: 'mine' })));
@@ -181,7 +187,11 @@ describe('post-only', () => {
     fund(engine, 'b', '100');
     ok(engine.submit(ord('s', 'SELL', '0.50', '10')));
     const r = engine.submit(ord('b', 'BUY', '0.50', '10', { postOnly: true }));
-    expect(r).toMatchObject({ ok: false, code: 'POST_ONLY_CROSSES', message: 'invalid post-only order: order crosses book' });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'POST_ONLY_CROSSES',
+      message: 'invalid post-only order: order crosses book',
+    });
     expect(ok(engine.submit(ord('b', 'BUY', '0.49', '10', { postOnly: true }))).status).toBe('live');
     expect(engine.balances('b').collateral.reserved).toBe(M('4.9'));
   });
@@ -219,7 +229,9 @@ describe('GTD expiry', () => {
     const { engine, clock } = fresh();
     fund(engine, 's', '0', '100');
     fund(engine, 'b', '100');
-    ok(engine.submit(ord('s', 'SELL', '0.40', '10', { type: 'GTD', expirationSec: clock.now() / 1000 + 1, id: 'gone' })));
+    ok(
+      engine.submit(ord('s', 'SELL', '0.40', '10', { type: 'GTD', expirationSec: clock.now() / 1000 + 1, id: 'gone' })),
+    );
     clock.advance(1000);
     const r = ok(engine.submit(ord('b', 'BUY', '0.40', '10')));
     expect(r.trades).toHaveLength(0);
@@ -247,7 +259,7 @@ describe('GTD expiry', () => {
   });
 });
 
-describe('rejection texts of protocol.md §4', () => {
+describe('rejection texts of docs/protocol.md §4', () => {
   it('off-tick and out-of-range prices', () => {
     const { engine } = fresh();
     fund(engine, 'b', '100');
@@ -272,7 +284,10 @@ describe('rejection texts of protocol.md §4', () => {
       code: 'INVALID_MIN_SIZE',
       message: 'order sm is invalid. Size (4.99) lower than the minimum: 5',
     });
-    expect(engine.submit(ord('b', 'BUY', '0.5', '5.001'))).toMatchObject({ code: 'INVALID_ORDER', message: 'Invalid order payload' });
+    expect(engine.submit(ord('b', 'BUY', '0.5', '5.001'))).toMatchObject({
+      code: 'INVALID_ORDER',
+      message: 'Invalid order payload',
+    });
   });
 
   it('duplicated id, even after the first is gone', () => {
@@ -290,7 +305,10 @@ describe('rejection texts of protocol.md §4', () => {
     const { engine } = fresh();
     fund(engine, 'b', '10', '8');
     ok(engine.submit(ord('b', 'BUY', '0.5', '16')));
-    expect(engine.submit(ord('b', 'BUY', '0.5', '5'))).toMatchObject({ code: 'NOT_ENOUGH_BALANCE', message: 'not enough balance / allowance' });
+    expect(engine.submit(ord('b', 'BUY', '0.5', '5'))).toMatchObject({
+      code: 'NOT_ENOUGH_BALANCE',
+      message: 'not enough balance / allowance',
+    });
     ok(engine.submit(ord('b', 'BUY', '0.4', '5')));
     ok(engine.submit(ord('b', 'SELL', '0.9', '8')));
     expect(engine.submit(ord('b', 'SELL', '0.9', '5')).ok).toBe(false);
@@ -321,7 +339,7 @@ describe('rejection texts of protocol.md §4', () => {
 });
 
 describe('self-trade rule: cancel resting', () => {
-  it('cancels the owner\'s resting order and keeps matching the others', () => {
+  it("cancels the owner's resting order and keeps matching the others", () => {
     const { engine, clock } = fresh();
     fund(engine, 'x', '100', '100');
     fund(engine, 'y', '0', '100');
@@ -361,7 +379,14 @@ describe('complementary tokens', () => {
     expect(engine.bookView(NO)?.bids).toEqual([{ price: P('0.4'), size: S('10') }]);
     const r = ok(engine.submit(ord('y', 'BUY', '0.65', '10')));
     const t = r.trades[0] as Trade;
-    expect(t).toMatchObject({ kind: 'mint', yesPrice: P('0.6'), takerPrice: P('0.6'), makerPrice: P('0.4'), makerTokenId: NO, makerSide: 'BUY' });
+    expect(t).toMatchObject({
+      kind: 'mint',
+      yesPrice: P('0.6'),
+      takerPrice: P('0.6'),
+      makerPrice: P('0.4'),
+      makerTokenId: NO,
+      makerSide: 'BUY',
+    });
     expect(engine.balances('y').collateral.available).toBe(M('94'));
     expect(engine.balances('n').collateral.available).toBe(M('96'));
     expect(engine.balances('y').tokens.get(YES)?.available).toBe(S('10'));
@@ -377,7 +402,12 @@ describe('complementary tokens', () => {
     fund(engine, 'b', '0', '10');
     ok(engine.submit(ord('a', 'SELL', '0.30', '10', { token: NO })));
     const r = ok(engine.submit(ord('b', 'SELL', '0.65', '10')));
-    expect(r.trades[0]).toMatchObject({ kind: 'merge', yesPrice: P('0.7'), takerPrice: P('0.7'), makerPrice: P('0.3') });
+    expect(r.trades[0]).toMatchObject({
+      kind: 'merge',
+      yesPrice: P('0.7'),
+      takerPrice: P('0.7'),
+      makerPrice: P('0.3'),
+    });
     expect(engine.balances('a').collateral.available).toBe(M('3'));
     expect(engine.balances('b').collateral.available).toBe(M('7'));
     expect(engine.market(COND)?.lockedCollateral).toBe(M('10'));
@@ -389,7 +419,13 @@ describe('complementary tokens', () => {
     fund(engine, 'b', '10');
     ok(engine.submit(ord('s', 'SELL', '0.30', '10', { token: NO })));
     const r = ok(engine.submit(ord('b', 'BUY', '0.30', '10', { token: NO })));
-    expect(r.trades[0]).toMatchObject({ kind: 'transfer', takerTokenId: NO, makerTokenId: NO, takerPrice: P('0.3'), yesPrice: P('0.7') });
+    expect(r.trades[0]).toMatchObject({
+      kind: 'transfer',
+      takerTokenId: NO,
+      makerTokenId: NO,
+      takerPrice: P('0.3'),
+      yesPrice: P('0.7'),
+    });
     expect(engine.balances('b').tokens.get(NO)?.available).toBe(S('10'));
     expect(engine.balances('s').collateral.available).toBe(M('3'));
   });
@@ -403,10 +439,22 @@ describe('complementary tokens', () => {
     ok(engine.submit(ord('a', 'BUY', '0.50', '7', { token: NO })));
     const yes = engine.bookView(YES);
     const no = engine.bookView(NO);
-    expect(yes?.bids).toEqual([{ price: P('0.41'), size: S('10') }, { price: P('0.4'), size: S('20') }]);
-    expect(yes?.asks).toEqual([{ price: P('0.47'), size: S('5') }, { price: P('0.5'), size: S('7') }]);
-    expect(no?.bids).toEqual([{ price: P('0.53'), size: S('5') }, { price: P('0.5'), size: S('7') }]);
-    expect(no?.asks).toEqual([{ price: P('0.59'), size: S('10') }, { price: P('0.6'), size: S('20') }]);
+    expect(yes?.bids).toEqual([
+      { price: P('0.41'), size: S('10') },
+      { price: P('0.4'), size: S('20') },
+    ]);
+    expect(yes?.asks).toEqual([
+      { price: P('0.47'), size: S('5') },
+      { price: P('0.5'), size: S('7') },
+    ]);
+    expect(no?.bids).toEqual([
+      { price: P('0.53'), size: S('5') },
+      { price: P('0.5'), size: S('7') },
+    ]);
+    expect(no?.asks).toEqual([
+      { price: P('0.59'), size: S('10') },
+      { price: P('0.6'), size: S('20') },
+    ]);
     expect((engine.midpoint(YES) as number) + (engine.midpoint(NO) as number)).toBe(P('1'));
     expect(engine.midpoint(YES)).toBe(P('0.44'));
     expect(engine.topOfBook(NO)).toEqual({ bid: P('0.53'), ask: P('0.59') });
@@ -442,7 +490,7 @@ describe('fees', () => {
     expect(engine.balances('b').collateral).toEqual({ available: 0, reserved: M('4.04') });
   });
 
-  it('rounds each fill\'s fee down to the millionth', () => {
+  it("rounds each fill's fee down to the millionth", () => {
     const { engine } = fresh({ makerFeeBps: 0, takerFeeBps: 3, tick: P('0.001') });
     fund(engine, 'm', '0', '100');
     fund(engine, 't', '100');
@@ -462,10 +510,16 @@ describe('tick change while trading', () => {
     expect(engine.submit(ord('a', 'BUY', '0.505', '10')).ok).toBe(false);
     engine.setTick(COND, P('0.001'));
     ok(engine.submit(ord('a', 'BUY', '0.505', '10')));
-    expect(engine.bookView(YES)?.bids).toEqual([{ price: P('0.505'), size: S('10') }, { price: P('0.5'), size: S('10') }]);
+    expect(engine.bookView(YES)?.bids).toEqual([
+      { price: P('0.505'), size: S('10') },
+      { price: P('0.5'), size: S('10') },
+    ]);
     expect(engine.bookView(YES)?.tick).toBe(P('0.001'));
     const r = ok(engine.submit(ord('b', 'SELL', '0.499', '20')));
-    expect(r.trades.map((t) => [t.makerOrderId === 'old', t.takerPrice])).toEqual([[false, P('0.505')], [true, P('0.5')]]);
+    expect(r.trades.map((t) => [t.makerOrderId === 'old', t.takerPrice])).toEqual([
+      [false, P('0.505')],
+      [true, P('0.5')],
+    ]);
   });
 
   it('wider tick: off-tick resting orders stay and match at their own price; new ones must be on the new tick', () => {
@@ -538,16 +592,28 @@ describe('cancel', () => {
     expect(engine.balances('a').tokens.get(YES)).toEqual({ available: S('90'), reserved: 0 });
   });
 
-  it('cancelMany answers in the DELETE /order shape; cancelAll cancels an owner\'s resting orders', () => {
+  it("cancelMany answers in the DELETE /order shape; cancelAll cancels an owner's resting orders", () => {
     const { engine } = fresh();
     const c2 = '0xcond2';
-    engine.addMarket({ conditionId: c2, tokens: ['y2', 'n2'], tick: P('0.01'), minSize: S('5'), makerFeeBps: 0, takerFeeBps: 0, negRisk: false, acceptingOrders: true });
+    engine.addMarket({
+      conditionId: c2,
+      tokens: ['y2', 'n2'],
+      tick: P('0.01'),
+      minSize: S('5'),
+      makerFeeBps: 0,
+      takerFeeBps: 0,
+      negRisk: false,
+      acceptingOrders: true,
+    });
     fund(engine, 'a', '100');
     ok(engine.submit(ord('a', 'BUY', '0.1', '10', { id: 'k1' })));
     ok(engine.submit(ord('a', 'BUY', '0.2', '10', { id: 'k2' })));
     ok(engine.submit(ord('a', 'BUY', '0.2', '10', { id: 'k3', token: 'y2' })));
     ok(engine.submit(ord('a', 'BUY', '0.3', '10', { id: 'k4', token: 'n2' })));
-    expect(engine.cancelMany(['k1', 'zz'], 'a')).toEqual({ canceled: ['k1'], notCanceled: { zz: 'Order not found or already canceled' } });
+    expect(engine.cancelMany(['k1', 'zz'], 'a')).toEqual({
+      canceled: ['k1'],
+      notCanceled: { zz: 'Order not found or already canceled' },
+    });
     expect(engine.cancelAll('a', COND)).toEqual(['k2']);
     expect(engine.cancelAll('a').sort()).toEqual(['k3', 'k4']);
     expect(engine.openOrders('a')).toEqual([]);
@@ -629,9 +695,21 @@ describe('events and lookups', () => {
     ok(engine.submit(ord('b', 'BUY', '0.5', '5', { token: YES, id: 'r2' })));
     ok(engine.submit(ord('b', 'BUY', '0.4', '5', { token: YES, id: 'r3' })));
     expect(engine.getOrder('r1')).toEqual({
-      id: 'r1', status: 'LIVE', conditionId: COND, tokenId: YES, outcomeIndex: 0, owner: 'a', side: 'SELL',
-      price: P('0.5'), originalSize: S('10'), sizeMatched: S('5'), orderType: 'GTC', postOnly: false,
-      expirationSec: 0, createdAtMs: 123, associateTrades: ['trade-1'],
+      id: 'r1',
+      status: 'LIVE',
+      conditionId: COND,
+      tokenId: YES,
+      outcomeIndex: 0,
+      owner: 'a',
+      side: 'SELL',
+      price: P('0.5'),
+      originalSize: S('10'),
+      sizeMatched: S('5'),
+      orderType: 'GTC',
+      postOnly: false,
+      expirationSec: 0,
+      createdAtMs: 123,
+      associateTrades: ['trade-1'],
     });
     clock.advance(10);
     expect(engine.pruneFinished(clock.now())).toBe(1);
@@ -649,9 +727,42 @@ describe('events and lookups', () => {
 
   it('addMarket refuses bad settings and duplicate tokens', () => {
     const { engine } = fresh();
-    expect(() => engine.addMarket({ conditionId: 'z', tokens: [YES, 'q'], tick: P('0.01'), minSize: S('5'), makerFeeBps: 0, takerFeeBps: 0, negRisk: false, acceptingOrders: true })).toThrow(/already belongs/);
-    expect(() => engine.addMarket({ conditionId: 'z', tokens: ['p', 'q'], tick: P('0.02'), minSize: S('5'), makerFeeBps: 0, takerFeeBps: 0, negRisk: false, acceptingOrders: true })).toThrow(/tick/);
-    expect(() => engine.addMarket({ conditionId: 'z', tokens: ['p', 'q'], tick: P('0.01'), minSize: S('5'), makerFeeBps: 10_001, takerFeeBps: 0, negRisk: false, acceptingOrders: true })).toThrow(/fee/);
+    expect(() =>
+      engine.addMarket({
+        conditionId: 'z',
+        tokens: [YES, 'q'],
+        tick: P('0.01'),
+        minSize: S('5'),
+        makerFeeBps: 0,
+        takerFeeBps: 0,
+        negRisk: false,
+        acceptingOrders: true,
+      }),
+    ).toThrow(/already belongs/);
+    expect(() =>
+      engine.addMarket({
+        conditionId: 'z',
+        tokens: ['p', 'q'],
+        tick: P('0.02'),
+        minSize: S('5'),
+        makerFeeBps: 0,
+        takerFeeBps: 0,
+        negRisk: false,
+        acceptingOrders: true,
+      }),
+    ).toThrow(/tick/);
+    expect(() =>
+      engine.addMarket({
+        conditionId: 'z',
+        tokens: ['p', 'q'],
+        tick: P('0.01'),
+        minSize: S('5'),
+        makerFeeBps: 10_001,
+        takerFeeBps: 0,
+        negRisk: false,
+        acceptingOrders: true,
+      }),
+    ).toThrow(/fee/);
   });
 });
 

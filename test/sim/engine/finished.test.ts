@@ -3,17 +3,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Price, Shares } from '../../../src/core/money.js';
+import type { OrderType } from '../../../src/core/order.js';
 import { Account, Position } from '../../../src/sim/engine/accounts.js';
 import { auditEngine } from '../../../src/sim/engine/audit.js';
 import { FinishedStore } from '../../../src/sim/engine/finished.js';
 import { MarketBook } from '../../../src/sim/engine/market.js';
 import { OrderNode } from '../../../src/sim/engine/order.js';
-import type { OrderRecord, OrderStatus, OrderType } from '../../../src/sim/engine/types.js';
+import type { OrderRecord, OrderStatus } from '../../../src/sim/engine/types.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { MatchingEngine } from '../../../src/sim/engine/engine.js';
 import { COND, fund, market, ord, YES } from './helpers.js';
 
-const mkt = new MarketBook({ conditionId: 'c', tokens: ['y', 'n'], tick: 10_000 as Price, minSize: 0 as Shares, makerFeeBps: 0, takerFeeBps: 0, negRisk: false, acceptingOrders: true });
+const mkt = new MarketBook({
+  conditionId: 'c',
+  tokens: ['y', 'n'],
+  tick: 10_000 as Price,
+  minSize: 0 as Shares,
+  makerFeeBps: 0,
+  takerFeeBps: 0,
+  negRisk: false,
+  acceptingOrders: true,
+});
 const accts = [new Account('a'), new Account('b')];
 
 describe('FinishedStore', () => {
@@ -29,32 +39,55 @@ describe('FinishedStore', () => {
       owner: fc.nat(1),
       trades: fc.nat(3),
     });
-    fc.assert(fc.property(fc.array(fc.oneof({ weight: 3, arbitrary: entry }, { weight: 1, arbitrary: fc.constant(null) }), { maxLength: 5000 }), (ops) => {
-      const store = new FinishedStore();
-      const ref: { seq: number; id: string; e: OrderRecord }[] = [];
-      let n = 0;
-      for (const op of ops) {
-        if (op === null) {
-          if (ref.length === 0) continue;
-          const first = ref.shift();
-          expect(store.shift()).toBe(first?.id);
-          continue;
-        }
-        const id = `f${n++}`;
-        const size = op.lots * 10_000;
-        const o = new OrderNode(id, accts[op.owner] as Account, new Position(), mkt, op.outcome, op.buy, op.price, op.price, true, size, op.type, op.postOnly, n * 7000, 1_700_000_000_000 + n);
-        o.matched = size - 10_000;
-        o.status = op.status;
-        for (let t = 0; t < op.trades; t++) o.addTrade(`t${n}-${t}`);
-        const seq = store.push(o, 5 * n);
-        ref.push({ seq, id, e: { ...o.snapshot(), status: op.status } });
-      }
-      expect(store.length).toBe(ref.length);
-      for (const r of ref) {
-        expect(store.record(r.seq)).toEqual(r.e);
-        expect(store.idAt(r.seq)).toBe(r.id);
-      }
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof({ weight: 3, arbitrary: entry }, { weight: 1, arbitrary: fc.constant(null) }), {
+          maxLength: 5000,
+        }),
+        (ops) => {
+          const store = new FinishedStore();
+          const ref: { seq: number; id: string; e: OrderRecord }[] = [];
+          let n = 0;
+          for (const op of ops) {
+            if (op === null) {
+              if (ref.length === 0) continue;
+              const first = ref.shift();
+              expect(store.shift()).toBe(first?.id);
+              continue;
+            }
+            const id = `f${n++}`;
+            const size = op.lots * 10_000;
+            const o = new OrderNode(
+              id,
+              accts[op.owner] as Account,
+              new Position(),
+              mkt,
+              op.outcome,
+              op.buy,
+              op.price,
+              op.price,
+              true,
+              size,
+              op.type,
+              op.postOnly,
+              n * 7000,
+              1_700_000_000_000 + n,
+            );
+            o.matched = size - 10_000;
+            o.status = op.status;
+            for (let t = 0; t < op.trades; t++) o.addTrade(`t${n}-${t}`);
+            const seq = store.push(o, 5 * n);
+            ref.push({ seq, id, e: { ...o.snapshot(), status: op.status } });
+          }
+          expect(store.length).toBe(ref.length);
+          for (const r of ref) {
+            expect(store.record(r.seq)).toEqual(r.e);
+            expect(store.idAt(r.seq)).toBe(r.id);
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 });
 

@@ -2,8 +2,9 @@
 // inputs written with decimal strings (parsed strictly, as everywhere else).
 import { VirtualClock } from '../../../src/core/clock.js';
 import { parsePrice, parseShares, type Micros, type Price, type Shares } from '../../../src/core/money.js';
+import type { OrderType, Side } from '../../../src/core/order.js';
 import { MatchingEngine } from '../../../src/sim/engine/engine.js';
-import type { MarketConfig, OrderInput, OrderType, Side } from '../../../src/sim/engine/types.js';
+import type { MarketConfig, OrderInput } from '../../../src/sim/engine/types.js';
 
 export const P = (s: string): Price => parsePrice(s);
 export const S = (s: string): Shares => parseShares(s);

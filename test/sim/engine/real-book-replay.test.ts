@@ -1,24 +1,44 @@
 // The YES-terms book against real exchange data: a recorded market-channel burst (token A and its
-// complement B, see test/fixtures/sim-engine and ../shared/data/real/SOURCES.md) is replayed into the
+// complement B, see test/fixtures/real/SOURCES.md) is replayed into the
 // engine as resting level orders of token A only. At every event the engine's top of book for the
 // complement B, derived purely by the mirror rule, must equal the best bid/ask the real exchange
 // published for B; the one real crossing (a large SELL that took the 0.311 and 0.301 bids and rested
 // its rest at 0.301) is replayed as that taker order, and must settle at the makers' prices and leave
 // exactly the book the exchange published. The final book must equal the closing snapshot.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { parseMicros, parsePrice, parseShares, type Price, type Shares } from '../../../src/core/money.js';
 import { auditEngine } from '../../../src/sim/engine/audit.js';
 import { MatchingEngine } from '../../../src/sim/engine/engine.js';
+import { realText } from '../../support/fixtures.js';
 
-interface Level { price: string; size: string }
-interface BookMsg { event_type: 'book'; market: string; asset_id: string; bids: Level[]; asks: Level[]; tick_size: string }
-interface Change { asset_id: string; price: string; size: string; side: 'BUY' | 'SELL'; best_bid: string; best_ask: string }
-interface PriceChangeMsg { event_type: 'price_change'; timestamp: string; price_changes: Change[] }
+interface Level {
+  price: string;
+  size: string;
+}
+interface BookMsg {
+  event_type: 'book';
+  market: string;
+  asset_id: string;
+  bids: Level[];
+  asks: Level[];
+  tick_size: string;
+}
+interface Change {
+  asset_id: string;
+  price: string;
+  size: string;
+  side: 'BUY' | 'SELL';
+  best_bid: string;
+  best_ask: string;
+}
+interface PriceChangeMsg {
+  event_type: 'price_change';
+  timestamp: string;
+  price_changes: Change[];
+}
 
-const lines = readFileSync(fileURLToPath(new URL('../../fixtures/sim-engine/clob_ws_market_burst_2tokens.jsonl', import.meta.url)), 'utf8')
+const lines = realText('clob_ws_market_burst_2tokens.jsonl')
   .split('\n')
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l) as BookMsg | PriceChangeMsg);
@@ -34,8 +54,14 @@ describe('replay of a real two-token burst', () => {
     const clock = new VirtualClock(Date.UTC(2026, 8, 29));
     const engine = new MatchingEngine({ clock });
     engine.addMarket({
-      conditionId: first.market, tokens: [A, B], tick: parsePrice(first.tick_size), minSize: parseShares('1'),
-      makerFeeBps: 0, takerFeeBps: 0, negRisk: false, acceptingOrders: true,
+      conditionId: first.market,
+      tokens: [A, B],
+      tick: parsePrice(first.tick_size),
+      minSize: parseShares('1'),
+      makerFeeBps: 0,
+      takerFeeBps: 0,
+      negRisk: false,
+      acceptingOrders: true,
     });
     // Bids of A from one maker, asks of A from another, the crossing taker a third.
     engine.deposit('bidder', parseMicros('100000000'));
@@ -54,8 +80,14 @@ describe('replay of a real two-token burst', () => {
       if (parseShares(size) === 0) return;
       const id = `lvl${++n}`;
       const r = engine.submit({
-        id, owner: side === 'BUY' ? 'bidder' : 'asker', tokenId: A, side, price: parsePrice(price),
-        size: parseShares(size), orderType: 'GTC', postOnly: true,
+        id,
+        owner: side === 'BUY' ? 'bidder' : 'asker',
+        tokenId: A,
+        side,
+        price: parsePrice(price),
+        size: parseShares(size),
+        orderType: 'GTC',
+        postOnly: true,
       });
       expect(r.ok, `${key} ${size}`).toBe(true);
       levelOrder.set(key, id);
@@ -68,14 +100,20 @@ describe('replay of a real two-token burst', () => {
       const a = msg.price_changes.find((c) => c.asset_id === A) as Change;
       const b = msg.price_changes.find((c) => c.asset_id === B) as Change;
       const top = engine.topOfBook(A);
-      const crosses = a.side === 'SELL' && top?.bid !== null && top?.bid !== undefined && parsePrice(a.price) <= top.bid;
+      const crosses =
+        a.side === 'SELL' && top?.bid !== null && top?.bid !== undefined && parsePrice(a.price) <= top.bid;
       if (crosses) {
         // The real event: a SELL took every bid at or above its price and rested the rest.
         const taken = engine.bookView(A)?.bids.filter((l) => l.price >= parsePrice(a.price)) ?? [];
         const takenSize = taken.reduce((s, l) => s + l.size, 0);
         const r = engine.submit({
-          id: 'cross', owner: 'taker', tokenId: A, side: 'SELL', price: parsePrice(a.price),
-          size: (takenSize + parseShares(a.size)) as Shares, orderType: 'GTC',
+          id: 'cross',
+          owner: 'taker',
+          tokenId: A,
+          side: 'SELL',
+          price: parsePrice(a.price),
+          size: (takenSize + parseShares(a.size)) as Shares,
+          orderType: 'GTC',
         });
         if (!r.ok) throw new Error(r.message);
         expect(r.trades.map((t) => [t.makerPrice, t.size])).toEqual(taken.map((l) => [l.price, l.size]));
@@ -95,9 +133,14 @@ describe('replay of a real two-token burst', () => {
     expect(compared).toBe(49);
 
     const view = engine.bookView(A);
-    const norm = (ls: Level[]): [number, number][] => ls.map((l) => [parsePrice(l.price), parseShares(l.size)] as [number, number]).sort((x, y) => x[0] - y[0]);
-    expect(view?.bids.map((l) => [l.price, l.size]).sort((x, y) => (x[0] as number) - (y[0] as number))).toEqual(norm(last.bids));
-    expect(view?.asks.map((l) => [l.price, l.size]).sort((x, y) => (x[0] as number) - (y[0] as number))).toEqual(norm(last.asks));
+    const norm = (ls: Level[]): [number, number][] =>
+      ls.map((l) => [parsePrice(l.price), parseShares(l.size)] as [number, number]).sort((x, y) => x[0] - y[0]);
+    expect(view?.bids.map((l) => [l.price, l.size]).sort((x, y) => (x[0] as number) - (y[0] as number))).toEqual(
+      norm(last.bids),
+    );
+    expect(view?.asks.map((l) => [l.price, l.size]).sort((x, y) => (x[0] as number) - (y[0] as number))).toEqual(
+      norm(last.asks),
+    );
     // The complement's book is the mirror of the closing snapshot.
     expect(engine.bookView(B)?.asks[0]?.price).toBe(1_000_000 - (view?.bids[0]?.price as number));
   });

@@ -32,7 +32,12 @@ describe('revertTrade', () => {
     fund(engine, 'seller', '0', '50');
     fund(engine, 'buyer', '100');
     engine.submit(ord('seller', 'SELL', '0.40', '20'));
-    const before = { seller: bal(engine, 'seller'), buyer: bal(engine, 'buyer'), fees: engine.feesCollected, lock: engine.market(COND)?.lockedCollateral };
+    const before = {
+      seller: bal(engine, 'seller'),
+      buyer: bal(engine, 'buyer'),
+      fees: engine.feesCollected,
+      lock: engine.market(COND)?.lockedCollateral,
+    };
     const t = tradeOf(engine, () => engine.submit(ord('buyer', 'BUY', '0.40', '20', { type: 'FOK' })));
     expect(t.kind).toBe('transfer');
     expect(engine.feesCollected).toBeGreaterThan(0);
@@ -105,7 +110,9 @@ describe('revertTrade', () => {
     engine.submit(ord('buyer', 'SELL', '0.60', '10', { type: 'FOK' }));
     const snapshot = { buyer: bal(engine, 'buyer'), seller: bal(engine, 'seller'), fees: engine.feesCollected };
     expect(engine.revertTrade(t)).toBe(false);
-    expect({ buyer: bal(engine, 'buyer'), seller: bal(engine, 'seller'), fees: engine.feesCollected }).toEqual(snapshot);
+    expect({ buyer: bal(engine, 'buyer'), seller: bal(engine, 'seller'), fees: engine.feesCollected }).toEqual(
+      snapshot,
+    );
     expect(auditEngine(engine)).toEqual([]);
   });
 

@@ -19,16 +19,22 @@ describe('dexp / dlog', () => {
   });
 
   it('agrees with Math.exp within 4e-16 relative on [-700, 700]', () => {
-    fc.assert(fc.property(fc.double({ min: -700, max: 700, noNaN: true }), (x) => {
-      expect(rel(dexp(x), Math.exp(x))).toBeLessThan(4e-16 * Math.max(1, Math.abs(x)));
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(fc.double({ min: -700, max: 700, noNaN: true }), (x) => {
+        expect(rel(dexp(x), Math.exp(x))).toBeLessThan(4e-16 * Math.max(1, Math.abs(x)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('agrees with Math.log within 1 ulp-ish over many magnitudes', () => {
-    fc.assert(fc.property(fc.double({ min: 1e-300, max: 1e300, noNaN: true }), (x) => {
-      const want = Math.log(x);
-      expect(Math.abs(dlog(x) - want)).toBeLessThanOrEqual(Math.max(4e-16 * Math.abs(want), 5e-16));
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(fc.double({ min: 1e-300, max: 1e300, noNaN: true }), (x) => {
+        const want = Math.log(x);
+        expect(Math.abs(dlog(x) - want)).toBeLessThanOrEqual(Math.max(4e-16 * Math.abs(want), 5e-16));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('is accurate near 1, where probabilities and uniforms live', () => {
@@ -38,15 +44,19 @@ describe('dexp / dlog', () => {
   });
 
   it('log inverts exp', () => {
-    fc.assert(fc.property(fc.double({ min: -50, max: 50, noNaN: true }), (x) => {
-      expect(Math.abs(dlog(dexp(x)) - x)).toBeLessThan(1e-14 * Math.max(1, Math.abs(x)));
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: -50, max: 50, noNaN: true }), (x) => {
+        expect(Math.abs(dlog(dexp(x)) - x)).toBeLessThan(1e-14 * Math.max(1, Math.abs(x)));
+      }),
+    );
   });
 
   it('logit and sigmoid are inverse on (0, 1)', () => {
-    fc.assert(fc.property(fc.double({ min: 1e-6, max: 1 - 1e-6, noNaN: true }), (p) => {
-      expect(Math.abs(sigmoid(logit(p)) - p)).toBeLessThan(1e-12);
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: 1e-6, max: 1 - 1e-6, noNaN: true }), (p) => {
+        expect(Math.abs(sigmoid(logit(p)) - p)).toBeLessThan(1e-12);
+      }),
+    );
     expect(logit(0.5)).toBe(0);
     expect(sigmoid(0)).toBe(0.5);
   });

@@ -15,7 +15,19 @@ const MIN = 60_000;
 
 /** A trade without its venue-assigned fields that depend on the clock. */
 function shape(t: Trade): string {
-  return [t.kind, t.size, t.yesPrice, t.takerOrderId, t.takerOwner, t.takerTokenId, t.takerSide, t.makerOrderId, t.makerOwner, t.makerTokenId, t.makerSide].join(' ');
+  return [
+    t.kind,
+    t.size,
+    t.yesPrice,
+    t.takerOrderId,
+    t.takerOwner,
+    t.takerTokenId,
+    t.takerSide,
+    t.makerOrderId,
+    t.makerOwner,
+    t.makerTokenId,
+    t.makerSide,
+  ].join(' ');
 }
 
 /** An outside trader who, every 7 s, buys or sells 30 YES with a FAK across the touch. */
@@ -30,7 +42,15 @@ function outsideTaker(h: Harness): void {
     const buy = n % 2 === 0;
     const px = buy ? top?.ask : top?.bid;
     if (px == null) return;
-    h.engine.submit({ id: `out-${n}`, owner: 'outsider', tokenId: m.yes, side: buy ? 'BUY' : 'SELL', price: px as Price, size: 30_000_000 as Shares, orderType: 'FAK' });
+    h.engine.submit({
+      id: `out-${n}`,
+      owner: 'outsider',
+      tokenId: m.yes,
+      side: buy ? 'BUY' : 'SELL',
+      price: px as Price,
+      size: 30_000_000 as Shares,
+      orderType: 'FAK',
+    });
   }, 7_000);
 }
 
@@ -56,11 +76,17 @@ describe('FlowDriver: none', () => {
 });
 
 describe('FlowDriver: determinism', () => {
-  function runOnClock(seed: number, opts: { outside?: boolean; readLatent?: boolean } = {}): { trades: Trade[]; stats: unknown } {
+  function runOnClock(
+    seed: number,
+    opts: { outside?: boolean; readLatent?: boolean } = {},
+  ): { trades: Trade[]; stats: unknown } {
     const h = makeHarness({ seed });
     const trades = recordTrades(h.engine);
     if (opts.outside === true) outsideTaker(h);
-    if (opts.readLatent === true) h.clock.setInterval(() => { for (const m of h.markets) h.flow.latent(m.conditionId); }, 333);
+    if (opts.readLatent === true)
+      h.clock.setInterval(() => {
+        for (const m of h.markets) h.flow.latent(m.conditionId);
+      }, 333);
     h.clock.advance(30 * MIN);
     return { trades, stats: h.flow.stats() };
   }
@@ -92,18 +118,21 @@ describe('FlowDriver: determinism', () => {
       return trades.map(shape);
     })();
     expect(reference.length).toBeGreaterThan(50);
-    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 40_000 }), { minLength: 1, maxLength: 30 }), (cuts) => {
-      const h = makeHarness({ seed: 3, start: false });
-      const trades = recordTrades(h.engine);
-      let left = 10 * MIN;
-      for (const c of cuts) {
-        const d = Math.min(c, left);
-        h.flow.step(d);
-        left -= d;
-      }
-      h.flow.step(left);
-      expect(trades.map(shape)).toEqual(reference);
-    }), { numRuns: 8 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 40_000 }), { minLength: 1, maxLength: 30 }), (cuts) => {
+        const h = makeHarness({ seed: 3, start: false });
+        const trades = recordTrades(h.engine);
+        let left = 10 * MIN;
+        for (const c of cuts) {
+          const d = Math.min(c, left);
+          h.flow.step(d);
+          left -= d;
+        }
+        h.flow.step(left);
+        expect(trades.map(shape)).toEqual(reference);
+      }),
+      { numRuns: 8 },
+    );
   });
 
   it('clock ticks and explicit steps give the same flow', () => {
@@ -167,7 +196,11 @@ describe('FlowDriver: time controls', () => {
     let thrown: unknown = null;
     h.engine.onTrade(() => {
       if (thrown !== null) return;
-      try { h.flow.step(1); } catch (e) { thrown = e; }
+      try {
+        h.flow.step(1);
+      } catch (e) {
+        thrown = e;
+      }
     });
     h.clock.advance(5 * MIN);
     expect(thrown).toBeInstanceOf(FlowError);
@@ -195,7 +228,9 @@ describe('FlowDriver: accounts and markets', () => {
       const free = b.collateral.available + b.collateral.reserved;
       expect(free).toBeGreaterThan(0);
     }
-    expect(h.engine.internals().accounts.deposited).toBe(h.flow.accounts().length * (p.funding.collateral + p.funding.sets));
+    expect(h.engine.internals().accounts.deposited).toBe(
+      h.flow.accounts().length * (p.funding.collateral + p.funding.sets),
+    );
   });
 
   it('refuses unknown and duplicate markets', () => {
@@ -223,7 +258,7 @@ describe('FlowDriver: accounts and markets', () => {
     expect(h.flow.stats().submitted).toBe(s2.submitted);
   });
 
-  it('on resolution: redeems its accounts and stops the market\'s tasks', () => {
+  it("on resolution: redeems its accounts and stops the market's tasks", () => {
     const h = makeHarness({ seed: 9, markets: [{ id: 'solo', probability: 400_000 }] });
     h.clock.advance(20 * MIN);
     h.engine.resolve('solo', 'solo-yes');
@@ -247,7 +282,8 @@ describe('FlowDriver: accounts and markets', () => {
     const since = h.flow.stats().submitted;
     const placed: number[] = [];
     h.engine.onOrderUpdate((u) => {
-      if (u.reason === 'placed' && h.flow.isFlowAccount(u.owner)) placed.push(h.engine.getOrder(u.orderId)?.price ?? -1);
+      if (u.reason === 'placed' && h.flow.isFlowAccount(u.owner))
+        placed.push(h.engine.getOrder(u.orderId)?.price ?? -1);
     });
     h.clock.advance(10 * MIN);
     expect(h.flow.stats().submitted).toBeGreaterThan(since);
@@ -277,7 +313,15 @@ describe('FlowDriver: reacting to the book and to news', () => {
     const h = makeHarness({ seed: 12, markets: [{ id: 'solo', probability: 500_000 }] });
     h.clock.advance(5 * MIN);
     h.engine.deposit('whale', 1_000_000_000_000 as Micros);
-    const r = h.engine.submit({ id: 'sweep', owner: 'whale', tokenId: 'solo-yes', side: 'BUY', price: (SCALE - 10_000) as Price, size: 100_000_000_000 as Shares, orderType: 'FAK' });
+    const r = h.engine.submit({
+      id: 'sweep',
+      owner: 'whale',
+      tokenId: 'solo-yes',
+      side: 'BUY',
+      price: (SCALE - 10_000) as Price,
+      size: 100_000_000_000 as Shares,
+      orderType: 'FAK',
+    });
     expect(r.ok).toBe(true);
     expect(h.engine.topOfBook('solo-yes')?.ask).toBeNull();
     h.clock.advance(5_000);
@@ -285,7 +329,11 @@ describe('FlowDriver: reacting to the book and to news', () => {
   });
 
   it('setLatent moves the market: the mid follows news', () => {
-    const h = makeHarness({ seed: 12, markets: [{ id: 'solo', probability: 500_000 }], overrides: { latent: { volMin: 0, volMax: 0, jumpsPerHour: 0 } } });
+    const h = makeHarness({
+      seed: 12,
+      markets: [{ id: 'solo', probability: 500_000 }],
+      overrides: { latent: { volMin: 0, volMax: 0, jumpsPerHour: 0 } },
+    });
     h.clock.advance(5 * MIN);
     const mid0 = h.engine.midpoint('solo-yes')!;
     expect(Math.abs(mid0 - 500_000)).toBeLessThan(20_000);

@@ -18,8 +18,13 @@ describe('flowMarketsFromWorld', () => {
     const engine = new MatchingEngine({ clock, retainFinishedMs: 60_000 });
     for (const m of world.markets) {
       engine.addMarket({
-        conditionId: m.conditionId, tokens: m.tokenIds, tick: m.state.tick, minSize: m.state.minOrderSize,
-        makerFeeBps: m.fee.makerBaseFeeBps, takerFeeBps: m.fee.takerBaseFeeBps, negRisk: m.negRisk,
+        conditionId: m.conditionId,
+        tokens: m.tokenIds,
+        tick: m.state.tick,
+        minSize: m.state.minOrderSize,
+        makerFeeBps: m.fee.makerBaseFeeBps,
+        takerFeeBps: m.fee.takerBaseFeeBps,
+        negRisk: m.negRisk,
         acceptingOrders: m.state.acceptingOrders && !m.state.closed,
       });
       if (m.state.closed) engine.closeMarket(m.conditionId);
@@ -49,7 +54,8 @@ describe('flowMarketsFromWorld', () => {
     }
     expect(trading).toBeGreaterThan(10);
     // Only the taker rules a thin book can trip; never a malformed, off-tick or unfunded order.
-    for (const code of Object.keys(flow.stats().rejectedByCode)) expect(['FOK_NOT_FILLED', 'FAK_NO_MATCH']).toContain(code);
+    for (const code of Object.keys(flow.stats().rejectedByCode))
+      expect(['FOK_NOT_FILLED', 'FAK_NO_MATCH']).toContain(code);
     expect(auditEngine(engine)).toEqual([]);
   });
 });

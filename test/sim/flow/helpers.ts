@@ -51,13 +51,23 @@ export function makeHarness(opts: {
   for (const m of opts.markets ?? DEFAULT_MARKETS) {
     const tick = (m.tick ?? 10_000) as Price;
     engine.addMarket({
-      conditionId: m.id, tokens: [`${m.id}-yes`, `${m.id}-no`], tick, minSize: (m.minSize ?? 5_000_000) as Shares,
-      makerFeeBps: 0, takerFeeBps: m.takerFeeBps ?? 0, negRisk: false, acceptingOrders: true,
+      conditionId: m.id,
+      tokens: [`${m.id}-yes`, `${m.id}-no`],
+      tick,
+      minSize: (m.minSize ?? 5_000_000) as Shares,
+      makerFeeBps: 0,
+      takerFeeBps: m.takerFeeBps ?? 0,
+      negRisk: false,
+      acceptingOrders: true,
     });
     markets.push({ conditionId: m.id, yes: `${m.id}-yes`, no: `${m.id}-no`, tick, probability: m.probability });
   }
   const flow = new FlowDriver({
-    engine, clock, seed: opts.seed, intensity: opts.intensity ?? 'normal', overrides: opts.overrides ?? {},
+    engine,
+    clock,
+    seed: opts.seed,
+    intensity: opts.intensity ?? 'normal',
+    overrides: opts.overrides ?? {},
     markets: markets.map((m) => ({ conditionId: m.conditionId, probability: m.probability })),
   });
   if (opts.start !== false) flow.start();
@@ -67,7 +77,9 @@ export function makeHarness(opts: {
 /** Every trade of the engine, in order. */
 export function recordTrades(engine: MatchingEngine): Trade[] {
   const out: Trade[] = [];
-  engine.onTrade((t) => { out.push(t); });
+  engine.onTrade((t) => {
+    out.push(t);
+  });
   return out;
 }
 
@@ -88,9 +100,13 @@ export interface BookSamples {
 export function sampleBooks(h: Harness, everyMs = 1_000): BookSamples {
   const k = h.markets.length;
   const s: BookSamples = {
-    n: Array<number>(k).fill(0), twoSided: Array<number>(k).fill(0), bothMids: Array<number>(k).fill(0),
-    midsSumToOne: Array<number>(k).fill(0), absGap: Array<number>(k).fill(0),
-    mids: h.markets.map(() => []), latents: h.markets.map(() => []),
+    n: Array<number>(k).fill(0),
+    twoSided: Array<number>(k).fill(0),
+    bothMids: Array<number>(k).fill(0),
+    midsSumToOne: Array<number>(k).fill(0),
+    absGap: Array<number>(k).fill(0),
+    mids: h.markets.map(() => []),
+    latents: h.markets.map(() => []),
   };
   h.clock.setInterval(() => {
     h.markets.forEach((m, i) => {
@@ -116,7 +132,10 @@ export function correlation(a: readonly number[], b: readonly number[]): number 
   const n = a.length;
   let ma = 0;
   let mb = 0;
-  for (let i = 0; i < n; i++) { ma += a[i] ?? 0; mb += b[i] ?? 0; }
+  for (let i = 0; i < n; i++) {
+    ma += a[i] ?? 0;
+    mb += b[i] ?? 0;
+  }
   ma /= n;
   mb /= n;
   let sab = 0;
@@ -148,7 +167,11 @@ export interface MakerFill {
  * A passive market maker in one market: every `requoteMs` it cancels its orders and rests one bid
  * and one ask of `size` one tick inside the touch when the spread allows, else at the touch.
  */
-export function passiveMaker(h: Harness, m: TestMarket, opts: { owner?: string; size?: number; requoteMs?: number; horizonMs?: number } = {}): MakerFill[] {
+export function passiveMaker(
+  h: Harness,
+  m: TestMarket,
+  opts: { owner?: string; size?: number; requoteMs?: number; horizonMs?: number } = {},
+): MakerFill[] {
   const owner = opts.owner ?? `maker-${m.conditionId}`;
   const size = (opts.size ?? 20_000_000) as Shares;
   const horizon = opts.horizonMs ?? 60_000;
@@ -179,8 +202,26 @@ export function passiveMaker(h: Harness, m: TestMarket, opts: { owner?: string; 
     const inside = top.ask - top.bid >= 3 * tick;
     const bid = inside ? top.bid + tick : top.bid;
     const ask = inside ? top.ask - tick : top.ask;
-    h.engine.submit({ id: `${owner}-${++seq}`, owner, tokenId: m.yes, side: 'BUY', price: bid as Price, size, orderType: 'GTC', postOnly: true });
-    h.engine.submit({ id: `${owner}-${++seq}`, owner, tokenId: m.yes, side: 'SELL', price: ask as Price, size, orderType: 'GTC', postOnly: true });
+    h.engine.submit({
+      id: `${owner}-${++seq}`,
+      owner,
+      tokenId: m.yes,
+      side: 'BUY',
+      price: bid as Price,
+      size,
+      orderType: 'GTC',
+      postOnly: true,
+    });
+    h.engine.submit({
+      id: `${owner}-${++seq}`,
+      owner,
+      tokenId: m.yes,
+      side: 'SELL',
+      price: ask as Price,
+      size,
+      orderType: 'GTC',
+      postOnly: true,
+    });
   }, opts.requoteMs ?? 5_000);
   return fills;
 }

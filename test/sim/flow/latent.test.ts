@@ -6,9 +6,18 @@ import { logit } from '../../../src/sim/flow/detmath.js';
 import { LatentProcess } from '../../../src/sim/flow/latent.js';
 import type { LatentParams } from '../../../src/sim/flow/params.js';
 import { Rng } from '../../../src/sim/world/rng.js';
+import { OptionError } from '../../../src/core/errors.js';
 
 const T0 = Date.UTC(2026, 0, 1);
-const BASE: LatentParams = { stepMs: 1_000, volMin: 0.3, volMax: 0.3, jumpsPerHour: 2, jumpSd: 0.3, pMin: 0.03, pMax: 0.97 };
+const BASE: LatentParams = {
+  stepMs: 1_000,
+  volMin: 0.3,
+  volMax: 0.3,
+  jumpsPerHour: 2,
+  jumpSd: 0.3,
+  pMin: 0.03,
+  pMax: 0.97,
+};
 
 function walk(seed: string, p: LatentParams, vol = p.volMin, p0 = 0.5): LatentProcess {
   return new LatentProcess(new Rng(seed), p0, T0, vol, p);
@@ -16,38 +25,63 @@ function walk(seed: string, p: LatentParams, vol = p.volMin, p0 = 0.5): LatentPr
 
 describe('LatentProcess', () => {
   it('stays within [pMin, pMax] whatever the volatility and jumps', () => {
-    fc.assert(fc.property(
-      fc.string(), fc.double({ min: 0, max: 8, noNaN: true }), fc.double({ min: 0, max: 200, noNaN: true }),
-      fc.double({ min: 0, max: 4, noNaN: true }), fc.double({ min: 0.001, max: 0.45, noNaN: true }), fc.double({ min: 0.001, max: 0.999, noNaN: true }),
-      (seed, vol, jumps, jumpSd, pMin, p0) => {
-        const p: LatentParams = { ...BASE, volMin: vol, volMax: vol, jumpsPerHour: jumps, jumpSd, pMin, pMax: 1 - pMin };
-        const w = walk(seed, p, vol, p0);
-        for (let t = 0; t <= 600_000; t += 7_000) {
-          w.advanceTo(T0 + t);
-          const v = w.value();
-          expect(v).toBeGreaterThanOrEqual(pMin * (1 - 1e-12));
-          expect(v).toBeLessThanOrEqual((1 - pMin) * (1 + 1e-12));
-        }
-      },
-    ), { numRuns: 60 });
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.double({ min: 0, max: 8, noNaN: true }),
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.double({ min: 0, max: 4, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.45, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.999, noNaN: true }),
+        (seed, vol, jumps, jumpSd, pMin, p0) => {
+          const p: LatentParams = {
+            ...BASE,
+            volMin: vol,
+            volMax: vol,
+            jumpsPerHour: jumps,
+            jumpSd,
+            pMin,
+            pMax: 1 - pMin,
+          };
+          const w = walk(seed, p, vol, p0);
+          for (let t = 0; t <= 600_000; t += 7_000) {
+            w.advanceTo(T0 + t);
+            const v = w.value();
+            expect(v).toBeGreaterThanOrEqual(pMin * (1 - 1e-12));
+            expect(v).toBeLessThanOrEqual((1 - pMin) * (1 + 1e-12));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('gives the same path however it is advanced and read', () => {
-    fc.assert(fc.property(fc.string(), fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 60 }), (seed, gaps) => {
-      const a = walk(seed, BASE);
-      const b = walk(seed, BASE);
-      let t = T0;
-      for (const g of gaps) {
-        t += g;
-        // b is read at every ms boundary it passes; a only at the checkpoints.
-        for (let u = t - g; u <= t; u += 997) { b.advanceTo(u); b.value(); }
-        b.advanceTo(t);
-        a.advanceTo(t);
-        expect(b.logit()).toBe(a.logit());
-      }
-      a.advanceTo(t - 5_000); // backwards: nothing happens
-      expect(a.logit()).toBe(b.logit());
-    }), { numRuns: 50 });
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 60 }),
+        (seed, gaps) => {
+          const a = walk(seed, BASE);
+          const b = walk(seed, BASE);
+          let t = T0;
+          for (const g of gaps) {
+            t += g;
+            // b is read at every ms boundary it passes; a only at the checkpoints.
+            for (let u = t - g; u <= t; u += 997) {
+              b.advanceTo(u);
+              b.value();
+            }
+            b.advanceTo(t);
+            a.advanceTo(t);
+            expect(b.logit()).toBe(a.logit());
+          }
+          a.advanceTo(t - 5_000); // backwards: nothing happens
+          expect(a.logit()).toBe(b.logit());
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 
   it('differs between seeds and repeats for one seed', () => {
@@ -78,7 +112,15 @@ describe('LatentProcess', () => {
   });
 
   it('jumps at the rate it was given', () => {
-    const p: LatentParams = { ...BASE, volMin: 0, volMax: 0, jumpsPerHour: 6, jumpSd: 0.05, pMin: 1e-6, pMax: 1 - 1e-6 };
+    const p: LatentParams = {
+      ...BASE,
+      volMin: 0,
+      volMax: 0,
+      jumpsPerHour: 6,
+      jumpSd: 0.05,
+      pMin: 1e-6,
+      pMax: 1 - 1e-6,
+    };
     const w = walk('jumps', p, 0);
     let moves = 0;
     let prev = w.logit();
@@ -98,7 +140,7 @@ describe('LatentProcess', () => {
     expect(w.value()).toBeCloseTo(0.8, 12);
     w.set(0.999);
     expect(w.logit()).toBeCloseTo(logit(0.97), 12);
-    expect(() => w.set(1)).toThrow(RangeError);
-    expect(() => w.set(Number.NaN)).toThrow(RangeError);
+    expect(() => w.set(1)).toThrow(OptionError);
+    expect(() => w.set(Number.NaN)).toThrow(OptionError);
   });
 });

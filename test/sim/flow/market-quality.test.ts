@@ -7,7 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEngine } from '../../../src/sim/engine/audit.js';
 import type { FlowOverrides } from '../../../src/sim/flow/params.js';
 import {
-  HOUR, correlation, makeHarness, meanMarkout, passiveMaker, sampleBooks, type MakerFill, type MarketSpec,
+  HOUR,
+  correlation,
+  makeHarness,
+  meanMarkout,
+  passiveMaker,
+  sampleBooks,
+  type MakerFill,
+  type MarketSpec,
 } from './helpers.js';
 
 const MARKETS: readonly MarketSpec[] = [

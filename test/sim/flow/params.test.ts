@@ -2,7 +2,12 @@
 // field by field and every bad value is reported with its path.
 import { describe, expect, it } from 'vitest';
 import {
-  FLOW_INTENSITIES, FlowConfigError, flowPreset, isSilent, parseFlowIntensity, resolveFlowParams,
+  FLOW_INTENSITIES,
+  FlowConfigError,
+  flowPreset,
+  isSilent,
+  parseFlowIntensity,
+  resolveFlowParams,
 } from '../../../src/sim/flow/params.js';
 
 function problems(fn: () => unknown): string[] {
@@ -42,7 +47,9 @@ describe('flow params', () => {
   it('parses --flow text', () => {
     expect(parseFlowIntensity('none')).toBe('none');
     expect(parseFlowIntensity(' High ')).toBe('high');
-    expect(problems(() => parseFlowIntensity('medium'))[0]).toMatch(/intensity: expected one of none, low, normal, high, got "medium"/);
+    expect(problems(() => parseFlowIntensity('medium'))[0]).toMatch(
+      /intensity: expected one of none, low, normal, high, got "medium"/,
+    );
   });
 
   it('merges overrides field by field; lp replaces the list', () => {
@@ -58,9 +65,14 @@ describe('flow params', () => {
   });
 
   it('reports every bad path and value at once', () => {
-    const ps = problems(() => resolveFlowParams('normal', {
-      tickMs: 0, noise: { perMinute: -1, bogus: 1 }, informed: { edge: 1.5 }, lp: [{ halfSpread: 1 }],
-    }));
+    const ps = problems(() =>
+      resolveFlowParams('normal', {
+        tickMs: 0,
+        noise: { perMinute: -1, bogus: 1 },
+        informed: { edge: 1.5 },
+        lp: [{ halfSpread: 1 }],
+      }),
+    );
     expect(ps.some((p) => p.startsWith('tickMs:'))).toBe(true);
     expect(ps.some((p) => p.startsWith('noise.perMinute:'))).toBe(true);
     expect(ps).toContain('noise.bogus: unknown key');
@@ -69,12 +81,29 @@ describe('flow params', () => {
   });
 
   it('checks relations between fields', () => {
-    const ps = problems(() => resolveFlowParams('normal', {
-      latent: { pMin: 0.6, pMax: 0.4, volMin: 2, volMax: 1 },
-      noise: { sizeMin: 50_000_000, sizeMax: 10_000_000, restMinMs: 10, restMaxMs: 5, fakWeight: 0, fokWeight: 0, limitWeight: 0 },
-      informed: { sizeBase: 900_000_000, sizeMax: 10_000_000 },
-    }));
-    for (const path of ['latent.pMin', 'latent.volMin', 'noise.sizeMin', 'noise.restMinMs', 'noise.fakWeight', 'informed.sizeBase']) {
+    const ps = problems(() =>
+      resolveFlowParams('normal', {
+        latent: { pMin: 0.6, pMax: 0.4, volMin: 2, volMax: 1 },
+        noise: {
+          sizeMin: 50_000_000,
+          sizeMax: 10_000_000,
+          restMinMs: 10,
+          restMaxMs: 5,
+          fakWeight: 0,
+          fokWeight: 0,
+          limitWeight: 0,
+        },
+        informed: { sizeBase: 900_000_000, sizeMax: 10_000_000 },
+      }),
+    );
+    for (const path of [
+      'latent.pMin',
+      'latent.volMin',
+      'noise.sizeMin',
+      'noise.restMinMs',
+      'noise.fakWeight',
+      'informed.sizeBase',
+    ]) {
       expect(ps.some((p) => p.startsWith(`${path}:`))).toBe(true);
     }
   });

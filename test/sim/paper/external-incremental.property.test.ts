@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { makeBook, type Level } from '../../../src/core/book.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../../src/core/money.js';
-import type { OrderType } from '../../../src/sim/engine/index.js';
+import type { OrderType } from '../../../src/core/order.js';
 import { paperMarketFromSettings, PaperVenue, type FillModel, type PaperFill } from '../../../src/sim/paper/index.js';
 import { settings } from './helpers.js';
 
@@ -34,28 +34,38 @@ type Step =
   | { kind: 'cancel'; pick: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({
-    kind: fc.constant('book' as const),
-    token: fc.constantFrom(0 as const, 1 as const),
-    move: fc.integer({ min: -1, max: 1 }),
-    spread: fc.integer({ min: -1, max: 4 }),
-    // Level edits: [level index 0–11 (bids 0–5, asks 6–11), new size in hundredths (0 removes)].
-    edits: fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 0, max: 30_000 })), { maxLength: 4 }),
-    dt: fc.integer({ min: 0, max: 1_000 }),
-  }) },
-  { weight: 2, arbitrary: fc.record({
-    kind: fc.constant('order' as const),
-    token: fc.constantFrom(0 as const, 1 as const),
-    side: fc.constantFrom('BUY' as const, 'BUY' as const, 'SELL' as const),
-    offset: fc.integer({ min: -3, max: 3 }),
-    size: fc.integer({ min: 500, max: 20_000 }),
-    type: fc.constantFrom<OrderType>('GTC', 'GTC', 'FAK'),
-  }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('book' as const),
+      token: fc.constantFrom(0 as const, 1 as const),
+      move: fc.integer({ min: -1, max: 1 }),
+      spread: fc.integer({ min: -1, max: 4 }),
+      // Level edits: [level index 0–11 (bids 0–5, asks 6–11), new size in hundredths (0 removes)].
+      edits: fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 0, max: 30_000 })), { maxLength: 4 }),
+      dt: fc.integer({ min: 0, max: 1_000 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('order' as const),
+      token: fc.constantFrom(0 as const, 1 as const),
+      side: fc.constantFrom('BUY' as const, 'BUY' as const, 'SELL' as const),
+      offset: fc.integer({ min: -3, max: 3 }),
+      size: fc.integer({ min: 500, max: 20_000 }),
+      type: fc.constantFrom<OrderType>('GTC', 'GTC', 'FAK'),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
 );
 
 function venue(clock: VirtualClock, model?: FillModel): { v: PaperVenue; fills: PaperFill[] } {
-  const v = new PaperVenue({ clock, capital: (5_000 * SCALE) as Micros, ...(model === undefined ? {} : { fillModel: model }) });
+  const v = new PaperVenue({
+    clock,
+    capital: (5_000 * SCALE) as Micros,
+    ...(model === undefined ? {} : { fillModel: model }),
+  });
   v.addMarket(paperMarketFromSettings(settings({ conditionId: CID, yes: YES, no: NO, tick: 0.01, minSize: 5 })));
   const fills: PaperFill[] = [];
   v.onFill((f) => fills.push(f));
@@ -93,16 +103,30 @@ describe('external liquidity: incremental replacement', () => {
             const asks = side(bestAsk, 10_000, 6);
             const flip = (ls: Level[]): Level[] => ls.map((l) => ({ price: (SCALE - l.price) as Price, size: l.size }));
             const book = makeBook({
-              market: CID, assetId: s.token === 0 ? YES : NO, timestampMs: clock.now(), hash: '',
-              bids: s.token === 0 ? bids : flip(asks), asks: s.token === 0 ? asks : flip(bids),
-              tickSize: 10_000 as Price, minOrderSize: (5 * SCALE) as Shares,
+              market: CID,
+              assetId: s.token === 0 ? YES : NO,
+              timestampMs: clock.now(),
+              hash: '',
+              bids: s.token === 0 ? bids : flip(asks),
+              asks: s.token === 0 ? asks : flip(bids),
+              tickSize: 10_000 as Price,
+              minOrderSize: (5 * SCALE) as Shares,
             });
             expect(inc.v.applyBook(book)).toBe(full.v.applyBook(book));
           } else if (s.kind === 'order') {
             const id = `0x${(++n).toString(16)}`;
             const raw = (s.token === 0 ? midCents : 100 - midCents) * 10_000 + s.offset * 10_000;
             const price = Math.max(10_000, Math.min(SCALE - 10_000, raw)) as Price;
-            const o = { id, tokenId: s.token === 0 ? YES : NO, side: s.side, price, size: (s.size * 10_000) as Shares, orderType: s.type, maker: '0xm', owner: 'k' };
+            const o = {
+              id,
+              tokenId: s.token === 0 ? YES : NO,
+              side: s.side,
+              price,
+              size: (s.size * 10_000) as Shares,
+              orderType: s.type,
+              maker: '0xm',
+              owner: 'k',
+            };
             const a = inc.v.place(o);
             const b = full.v.place(o);
             expect(a.ok).toBe(b.ok);
@@ -111,7 +135,8 @@ describe('external liquidity: incremental replacement', () => {
             const id = ids[s.pick % ids.length] as string;
             expect(inc.v.cancel(id)).toEqual(full.v.cancel(id));
           }
-          const strip = (fs: PaperFill[]) => fs.map((f) => [f.orderId, f.tokenId, f.side, f.price, f.size, f.liquidity, f.feeMicros, f.timeMs]);
+          const strip = (fs: PaperFill[]) =>
+            fs.map((f) => [f.orderId, f.tokenId, f.side, f.price, f.size, f.liquidity, f.feeMicros, f.timeMs]);
           expect(strip(inc.fills)).toEqual(strip(full.fills));
           for (const id of ids) expect(inc.v.order(id)).toEqual(full.v.order(id));
         }

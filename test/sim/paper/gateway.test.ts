@@ -1,5 +1,5 @@
 // PaperGateway on a VirtualClock against a fake market-data port serving real books (the recorded
-// burst of test/fixtures/paper, one poll per recorded change): resting and maker fills when a later
+// burst of test/fixtures/real, one poll per recorded change): resting and maker fills when a later
 // book reaches our price, taker fills at the book's prices, FOK/FAK/post-only, cancels, balance
 // rejections, positions and PnL after a round trip, tick changes, the NO-book mirror, and the
 // exchange's request-level behaviour. After each scenario the engine's own audit must pass.
@@ -11,11 +11,19 @@ import { SCALE, type Micros } from '../../../src/core/money.js';
 import { DIALECTS } from '../../../src/exchange/dialect.js';
 import { ClientValidationError, ExchangeHttpError } from '../../../src/exchange/errors.js';
 import { feeMicros } from '../../../src/execution/fill-tracker.js';
-import { applyFill, FLAT } from '../../../src/ledger/pnl.js';
+import { applyFill, FLAT } from '../../../src/core/pnl.js';
 import { auditEngine } from '../../../src/sim/engine/audit.js';
 import { PaperGateway, PaperVenue, type PaperFill } from '../../../src/sim/paper/index.js';
 import {
-  API_KEY, bookOf, FakeMarketData, loadBurst, mirrorBook, settings, TestSigner, u, type Intent,
+  API_KEY,
+  bookOf,
+  FakeMarketData,
+  loadBurst,
+  mirrorBook,
+  settings,
+  TestSigner,
+  u,
+  type Intent,
 } from './helpers.js';
 
 const burst = loadBurst();
@@ -23,7 +31,12 @@ const B = burst.books;
 // Indices into the burst: 0 snapshot (bid 0.30 / ask 0.397), 13 ask 0.36 (300), 19 ask 0.359, 27 back to 0.39.
 const askAt = (b: Book): number => (b.asks[0]?.price ?? 0) / SCALE;
 
-interface SetupOptions { capital?: number; makerBps?: number; takerBps?: number; minSize?: number }
+interface SetupOptions {
+  capital?: number;
+  makerBps?: number;
+  takerBps?: number;
+  minSize?: number;
+}
 
 const venues: PaperVenue[] = [];
 afterEach(() => {
@@ -33,10 +46,18 @@ afterEach(() => {
 function setup(o: SetupOptions = {}) {
   const clock = new VirtualClock(B[0]!.timestampMs);
   const md = new FakeMarketData();
-  md.settings.set(burst.conditionId, settings({
-    conditionId: burst.conditionId, yes: burst.yes, no: burst.no, tick: 0.001, minSize: o.minSize ?? 5,
-    makerBps: o.makerBps ?? 100, takerBps: o.takerBps ?? 200,
-  }));
+  md.settings.set(
+    burst.conditionId,
+    settings({
+      conditionId: burst.conditionId,
+      yes: burst.yes,
+      no: burst.no,
+      tick: 0.001,
+      minSize: o.minSize ?? 5,
+      makerBps: o.makerBps ?? 100,
+      takerBps: o.takerBps ?? 200,
+    }),
+  );
   const venue = new PaperVenue({ clock, capital: u(o.capital ?? 1000) as Micros });
   venues.push(venue);
   const gw = new PaperGateway({ marketData: md, venue, dialect: DIALECTS.spec, clock });
@@ -59,12 +80,31 @@ function setup(o: SetupOptions = {}) {
 }
 
 describe('PaperGateway: resting orders and maker fills', () => {
-  it('a bid below the ask rests, and fills at its own price as maker when a later book\'s ask reaches it', async () => {
+  it("a bid below the ask rests, and fills at its own price as maker when a later book's ask reaches it", async () => {
     const h = setup();
     await h.poll(B[0]!);
     const { r, id } = await h.place({ side: 'BUY', price: 0.36, size: 10 });
-    expect(r).toEqual({ success: true, errorMsg: '', orderId: id, status: 'live', takingAmount: null, makingAmount: null, accepted: true });
-    expect(await h.gw.getOrder(id)).toMatchObject({ id, status: 'LIVE', sizeMatched: 0, originalSize: u(10), price: u(0.36), side: 'BUY', owner: API_KEY, makerAddress: h.signer.address, type: 'GTC', outcome: 'Yes' });
+    expect(r).toEqual({
+      success: true,
+      errorMsg: '',
+      orderId: id,
+      status: 'live',
+      takingAmount: null,
+      makingAmount: null,
+      accepted: true,
+    });
+    expect(await h.gw.getOrder(id)).toMatchObject({
+      id,
+      status: 'LIVE',
+      sizeMatched: 0,
+      originalSize: u(10),
+      price: u(0.36),
+      side: 'BUY',
+      owner: API_KEY,
+      makerAddress: h.signer.address,
+      type: 'GTC',
+      outcome: 'Yes',
+    });
 
     // The ask walks down 0.397 → 0.39 → 0.389 without reaching 0.36: nothing fills.
     for (const b of B.slice(1, 13)) await h.poll(b);
@@ -80,7 +120,17 @@ describe('PaperGateway: resting orders and maker fills', () => {
     expect(rec?.associateTrades).toHaveLength(1);
     const fee = feeMicros(100, u(0.36), u(10)); // maker bps × min(p, 1 − p) × size, floored
     expect(fee).toBe(36_000);
-    expect(h.fills).toEqual([expect.objectContaining({ orderId: id, side: 'BUY', price: u(0.36), size: u(10), feeMicros: fee, liquidity: 'maker', notional: u(3.6) })]);
+    expect(h.fills).toEqual([
+      expect.objectContaining({
+        orderId: id,
+        side: 'BUY',
+        price: u(0.36),
+        size: u(10),
+        feeMicros: fee,
+        liquidity: 'maker',
+        notional: u(3.6),
+      }),
+    ]);
     expect(h.venue.balances().collateral).toEqual({ available: u(1000) - u(3.6) - fee, reserved: 0 });
     expect(h.venue.balances().tokens.get(burst.yes)).toEqual({ available: u(10), reserved: 0 });
   });
@@ -93,7 +143,10 @@ describe('PaperGateway: resting orders and maker fills', () => {
     expect(await h.gw.getOrder(id)).toMatchObject({ status: 'LIVE', sizeMatched: u(300) });
     await h.poll(B[16]!); // the same level now shows 340.09: the 300 we took come back, plus 40.09
     expect(await h.gw.getOrder(id)).toMatchObject({ status: 'MATCHED', sizeMatched: u(500) });
-    expect(h.fills.map((f) => [f.price, f.size, f.liquidity])).toEqual([[u(0.36), u(300), 'maker'], [u(0.36), u(200), 'maker']]);
+    expect(h.fills.map((f) => [f.price, f.size, f.liquidity])).toEqual([
+      [u(0.36), u(300), 'maker'],
+      [u(0.36), u(200), 'maker'],
+    ]);
   });
 
   it('the same snapshot polled again is not fed again: liquidity we took stays taken', async () => {
@@ -143,14 +196,22 @@ describe('PaperGateway: resting orders and maker fills', () => {
 });
 
 describe('PaperGateway: taking liquidity', () => {
-  it('a marketable order fills as taker at the book\'s prices, level by level, and the rest rests', async () => {
+  it("a marketable order fills as taker at the book's prices, level by level, and the rest rests", async () => {
     const h = setup();
     await h.poll(B[0]!);
     // Asks: 0.397 × 100.09, 0.398 × 3737.87. Buying 200 up to 0.398 takes both levels.
     const { r, id } = await h.place({ side: 'BUY', price: 0.398, size: 200 });
     const n1 = u(0.397 * 100.09);
     const n2 = u(0.398 * 99.91);
-    expect(r).toEqual({ success: true, errorMsg: '', orderId: id, status: 'matched', makingAmount: n1 + n2, takingAmount: u(200), accepted: true });
+    expect(r).toEqual({
+      success: true,
+      errorMsg: '',
+      orderId: id,
+      status: 'matched',
+      makingAmount: n1 + n2,
+      takingAmount: u(200),
+      accepted: true,
+    });
     expect(h.fills.map((f) => [f.price, f.size, f.liquidity, f.feeMicros])).toEqual([
       [u(0.397), u(100.09), 'taker', feeMicros(200, u(0.397), u(100.09))],
       [u(0.398), u(99.91), 'taker', feeMicros(200, u(0.398), u(99.91))],
@@ -175,13 +236,19 @@ describe('PaperGateway: taking liquidity', () => {
     const h = setup();
     await h.poll(B[0]!);
     const fokBig = await h.place({ side: 'BUY', price: 0.397, size: 150, orderType: 'FOK' });
-    expect(fokBig.r).toMatchObject({ success: false, accepted: false, errorMsg: "order couldn't be fully filled. FOK orders are fully filled or killed." });
+    expect(fokBig.r).toMatchObject({
+      success: false,
+      accepted: false,
+      errorMsg: "order couldn't be fully filled. FOK orders are fully filled or killed.",
+    });
     expect(await h.gw.getOrder(fokBig.id)).toBeNull();
     const fok = await h.place({ side: 'BUY', price: 0.397, size: 100, orderType: 'FOK' });
     expect(fok.r).toMatchObject({ accepted: true, status: 'matched', takingAmount: u(100) });
 
     const fakNone = await h.place({ side: 'BUY', price: 0.35, size: 10, orderType: 'FAK' });
-    expect(fakNone.r.errorMsg).toBe('no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.');
+    expect(fakNone.r.errorMsg).toBe(
+      'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+    );
     const fak = await h.place({ side: 'BUY', price: 0.397, size: 10, orderType: 'FAK' }); // 0.09 left at 0.397
     expect(fak.r).toMatchObject({ accepted: true, status: 'matched', takingAmount: u(0.09) });
     expect(await h.gw.getOrder(fak.id)).toMatchObject({ status: 'MATCHED', sizeMatched: u(0.09), originalSize: u(10) });
@@ -197,7 +264,13 @@ describe('PaperGateway: taking liquidity', () => {
     const h = setup({ capital: 10 });
     await h.poll(B[0]!);
     const buy = await h.place({ side: 'BUY', price: 0.3, size: 100 }); // needs 30 + fee
-    expect(buy.r).toMatchObject({ success: false, accepted: false, errorMsg: 'not enough balance / allowance', orderId: buy.id, status: null });
+    expect(buy.r).toMatchObject({
+      success: false,
+      accepted: false,
+      errorMsg: 'not enough balance / allowance',
+      orderId: buy.id,
+      status: null,
+    });
     const sell = await h.place({ side: 'SELL', price: 0.5, size: 10 }); // holds no tokens
     expect(sell.r.errorMsg).toBe('not enough balance / allowance');
     const ok = await h.place({ side: 'BUY', price: 0.3, size: 30 }); // 9 + fee 0.018 reserved fits
@@ -225,16 +298,25 @@ describe('PaperGateway: cancels, checks and request-level behaviour', () => {
     await h.poll(B[0]!);
     const { id } = await h.place({ side: 'BUY', price: 0.35, size: 10 });
     expect(await h.gw.cancelOrder(id)).toEqual({ canceled: [id], notCanceled: new Map() });
-    expect(await h.gw.cancelOrder(id)).toEqual({ canceled: [], notCanceled: new Map([[id, 'Order not found or already canceled']]) });
+    expect(await h.gw.cancelOrder(id)).toEqual({
+      canceled: [],
+      notCanceled: new Map([[id, 'Order not found or already canceled']]),
+    });
     expect(await h.gw.getOrder(id)).toMatchObject({ status: 'CANCELED', sizeMatched: 0 });
     const filled = await h.place({ side: 'BUY', price: 0.397, size: 10 });
-    expect(await h.gw.cancelOrder(filled.id)).toEqual({ canceled: [], notCanceled: new Map([[filled.id, 'Order already matched']]) });
-    expect(await h.gw.cancelOrder(`0x${'ab'.repeat(32)}`)).toEqual({ canceled: [], notCanceled: new Map([[`0x${'ab'.repeat(32)}`, 'Order not found or already canceled']]) });
+    expect(await h.gw.cancelOrder(filled.id)).toEqual({
+      canceled: [],
+      notCanceled: new Map([[filled.id, 'Order already matched']]),
+    });
+    expect(await h.gw.cancelOrder(`0x${'ab'.repeat(32)}`)).toEqual({
+      canceled: [],
+      notCanceled: new Map([[`0x${'ab'.repeat(32)}`, 'Order not found or already canceled']]),
+    });
     expect(h.venue.balances().collateral.reserved).toBe(0);
     await expect(h.gw.cancelOrder('')).rejects.toBeInstanceOf(ClientValidationError);
   });
 
-  it('duplicates, minimum size and tick rule answer with the exchange\'s texts', async () => {
+  it("duplicates, minimum size and tick rule answer with the exchange's texts", async () => {
     const h = setup();
     await h.poll(B[0]!);
     const { sub, id } = h.sub({ side: 'BUY', price: 0.35, size: 10 });
@@ -260,7 +342,18 @@ describe('PaperGateway: cancels, checks and request-level behaviour', () => {
     await h.poll(bookOf(B[1]!, B[1]!.timestampMs, [[0.3, 100]], [[0.37, 100]], 0.01));
     expect(h.venue.tickOf(burst.conditionId)).toBe(u(0.01));
     expect((await h.gw.getOrder(id))?.status).toBe('LIVE');
-    await h.poll(bookOf(B[2]!, B[2]!.timestampMs, [[0.3, 100]], [[0.359, 4], [0.37, 100]], 0.01));
+    await h.poll(
+      bookOf(
+        B[2]!,
+        B[2]!.timestampMs,
+        [[0.3, 100]],
+        [
+          [0.359, 4],
+          [0.37, 100],
+        ],
+        0.01,
+      ),
+    );
     expect(await h.gw.getOrder(id)).toMatchObject({ status: 'LIVE', sizeMatched: u(4) });
     expect(h.fills[0]).toMatchObject({ price: u(0.361), liquidity: 'maker' });
     // The temporary tick used to post the 0.359 level is gone: 0.355 is still refused.
@@ -276,24 +369,45 @@ describe('PaperGateway: cancels, checks and request-level behaviour', () => {
     await h.poll(B[0]!);
     const good = h.sub({ side: 'BUY', price: 0.35, size: 10 });
     const badCid = h.sub({ side: 'BUY', price: 0.34, size: 10, conditionId: `0x${'12'.repeat(32)}` });
-    await expect(h.gw.postOrders([good.sub, badCid.sub], 'new')).rejects.toSatisfy((e: unknown) =>
-      e instanceof ExchangeHttpError && e.status === 400 && e.exchangeMessage === 'Invalid order payload');
+    await expect(h.gw.postOrders([good.sub, badCid.sub], 'new')).rejects.toSatisfy(
+      (e: unknown) =>
+        e instanceof ExchangeHttpError && e.status === 400 && e.exchangeMessage === 'Invalid order payload',
+    );
     expect(await h.gw.getOrder(good.id)).toBeNull(); // nothing of the batch was applied
 
     const malformed = { ...good.sub, order: { ...good.sub.order, makerAmount: '1.5' } } as typeof good.sub;
     await expect(h.gw.postOrders([malformed], 'new')).rejects.toBeInstanceOf(ExchangeHttpError);
     await expect(h.gw.postOrders([], 'new')).rejects.toBeInstanceOf(ClientValidationError);
-    await expect(h.gw.postOrders(Array.from({ length: 16 }, () => good.sub), 'new')).rejects.toBeInstanceOf(ClientValidationError);
+    await expect(
+      h.gw.postOrders(
+        Array.from({ length: 16 }, () => good.sub),
+        'new',
+      ),
+    ).rejects.toBeInstanceOf(ClientValidationError);
 
-    const unknown = h.sub({ side: 'BUY', price: 0.35, size: 10, tokenId: '123456789', conditionId: `0x${'34'.repeat(32)}` });
+    const unknown = h.sub({
+      side: 'BUY',
+      price: 0.35,
+      size: 10,
+      tokenId: '123456789',
+      conditionId: `0x${'34'.repeat(32)}`,
+    });
     const [r] = await h.gw.postOrders([unknown.sub], 'new');
-    expect(r).toEqual({ success: false, errorMsg: 'Invalid order payload', orderId: null, status: null, takingAmount: null, makingAmount: null, accepted: false });
+    expect(r).toEqual({
+      success: false,
+      errorMsg: 'Invalid order payload',
+      orderId: null,
+      status: null,
+      takingAmount: null,
+      makingAmount: null,
+      accepted: false,
+    });
     // The 404 is remembered: the market is not asked again right away.
     await h.gw.postOrders([unknown.sub], 'new');
     expect(h.md.settingsCalls.filter((c) => c === `0x${'34'.repeat(32)}`)).toHaveLength(1);
   });
 
-  it('fetches a market\'s settings once before its first order, even with no book polled yet', async () => {
+  it("fetches a market's settings once before its first order, even with no book polled yet", async () => {
     const h = setup();
     const [a, b] = [h.sub({ side: 'BUY', price: 0.35, size: 10 }), h.sub({ side: 'BUY', price: 0.34, size: 10 })];
     const rs = await h.gw.postOrders([a.sub, b.sub], 'new');
@@ -305,11 +419,21 @@ describe('PaperGateway: cancels, checks and request-level behaviour', () => {
 
   it('books of a market whose settings fail are returned but not fed, and fed once the settings come', async () => {
     const h = setup();
-    h.md.failNextSettings = new ExchangeHttpError({ code: 'EXCHANGE_INTERNAL', route: 'GET /clob-markets/{condition_id}', status: 500, message: 'boom', retryable: true, ambiguous: true });
+    h.md.failNextSettings = new ExchangeHttpError({
+      code: 'EXCHANGE_INTERNAL',
+      route: 'GET /clob-markets/{condition_id}',
+      status: 500,
+      message: 'boom',
+      retryable: true,
+      ambiguous: true,
+    });
     const books = await h.poll(B[0]!);
     expect(books).toEqual([B[0]]);
     expect(h.venue.stats()).toMatchObject({ booksFed: 0, booksUnknown: 1 });
-    expect(h.gw.stats()).toMatchObject({ marketErrors: 1, lastMarketError: `market ${burst.conditionId}: settings unavailable (EXCHANGE_INTERNAL)` });
+    expect(h.gw.stats()).toMatchObject({
+      marketErrors: 1,
+      lastMarketError: `market ${burst.conditionId}: settings unavailable (EXCHANGE_INTERNAL)`,
+    });
     await h.poll(B[1]!);
     expect(h.venue.stats().booksFed).toBe(1);
   });
@@ -333,16 +457,28 @@ describe('PaperGateway: construction', () => {
     const clock = new VirtualClock(B[0]!.timestampMs);
     const md = new FakeMarketData();
     md.settings.set(burst.conditionId, settings({ conditionId: burst.conditionId, yes: burst.yes, no: burst.no }));
-    const gw = new PaperGateway({ marketData: md, clock, dialect: DIALECTS.spec, capital: u(250) as Micros, venueOptions: { fillModel: 'cross' } });
+    const gw = new PaperGateway({
+      marketData: md,
+      clock,
+      dialect: DIALECTS.spec,
+      capital: u(250) as Micros,
+      venueOptions: { fillModel: 'cross' },
+    });
     venues.push(gw.venue);
     expect(gw.kind).toBe('paper');
     expect(gw.venue.balances().collateral).toEqual({ available: u(250), reserved: 0 });
     expect(gw.venue.fillModel.name).toBe('cross');
     const venue = new PaperVenue({ clock, capital: 0 as Micros });
-    expect(() => new PaperGateway({ marketData: md, clock, dialect: DIALECTS.spec, venue, capital: u(1) as Micros })).toThrow(/either a venue or the paper capital/);
-    expect(() => new PaperGateway({ marketData: md, clock, dialect: DIALECTS.spec })).toThrow(/either a venue or the paper capital/);
+    expect(
+      () => new PaperGateway({ marketData: md, clock, dialect: DIALECTS.spec, venue, capital: u(1) as Micros }),
+    ).toThrow(/either a venue or the paper capital/);
+    expect(() => new PaperGateway({ marketData: md, clock, dialect: DIALECTS.spec })).toThrow(
+      /either a venue or the paper capital/,
+    );
     expect(() => new PaperVenue({ clock, capital: -1 as Micros })).toThrow(/capital/);
-    expect(() => new PaperVenue({ clock, capital: 0 as Micros, fillModel: 'queue' as never })).toThrow(/unknown fill model "queue"/);
+    expect(() => new PaperVenue({ clock, capital: 0 as Micros, fillModel: 'queue' as never })).toThrow(
+      /unknown fill model "queue"/,
+    );
   });
 });
 
@@ -380,8 +516,22 @@ describe('PaperGateway: positions and PnL', () => {
     const h = setup();
     await h.poll(B[0]!);
     await h.place({ side: 'BUY', price: 0.397, size: 100 }); // taker at 0.397
-    let [pos] = await h.gw.getPositions('0xWallet');
-    expect(pos).toMatchObject({ proxyWallet: '0xWallet', asset: burst.yes, conditionId: burst.conditionId, size: u(100), avgPrice: u(0.397), initialValue: u(39.7), totalBought: u(100), outcome: 'Yes', oppositeOutcome: 'No', oppositeAsset: burst.no, outcomeIndex: 0, redeemable: false, mergeable: false });
+    const [pos] = await h.gw.getPositions('0xWallet');
+    expect(pos).toMatchObject({
+      proxyWallet: '0xWallet',
+      asset: burst.yes,
+      conditionId: burst.conditionId,
+      size: u(100),
+      avgPrice: u(0.397),
+      initialValue: u(39.7),
+      totalBought: u(100),
+      outcome: 'Yes',
+      oppositeOutcome: 'No',
+      oppositeAsset: burst.no,
+      outcomeIndex: 0,
+      redeemable: false,
+      mergeable: false,
+    });
     // Marked at the book's mid (0.30 + 0.397) / 2 = 0.3485.
     expect(pos).toMatchObject({ curPrice: u(0.3485), currentValue: u(34.85), cashPnl: u(34.85) - u(39.7) });
     const buyFee = feeMicros(200, u(0.397), u(100));
@@ -390,13 +540,24 @@ describe('PaperGateway: positions and PnL', () => {
     const { id } = await h.place({ side: 'SELL', price: 0.45, size: 100 });
     expect((await h.gw.getOrder(id))?.status).toBe('LIVE');
     // A bid reaching 0.45 appears: our ask fills at 0.45 as maker.
-    await h.poll(bookOf(B[1]!, B[1]!.timestampMs, [[0.46, 500], [0.3, 100]], [[0.5, 100]]));
+    await h.poll(
+      bookOf(
+        B[1]!,
+        B[1]!.timestampMs,
+        [
+          [0.46, 500],
+          [0.3, 100],
+        ],
+        [[0.5, 100]],
+      ),
+    );
     expect((await h.gw.getOrder(id))?.status).toBe('MATCHED');
     expect(await h.gw.getPositions('0xWallet')).toEqual([]);
 
     const sellFee = feeMicros(100, u(0.45), u(100));
     let state = FLAT;
-    for (const f of h.fills) state = applyFill(state, { side: f.side, price: f.price, size: f.size, feeMicros: f.feeMicros }).position;
+    for (const f of h.fills)
+      state = applyFill(state, { side: f.side, price: f.price, size: f.size, feeMicros: f.feeMicros }).position;
     expect(state.size).toBe(0);
     expect(state.realized).toBe(u(45) - u(39.7) - buyFee - sellFee);
     // Flat: the collateral moved by exactly the realized PnL.
@@ -404,11 +565,16 @@ describe('PaperGateway: positions and PnL', () => {
     expect(h.venue.balances().tokens.get(burst.yes)).toEqual({ available: 0, reserved: 0 });
   });
 
-  it('positions carry the sampling market\'s display fields and mergeable when both outcomes are held', async () => {
+  it("positions carry the sampling market's display fields and mergeable when both outcomes are held", async () => {
     const h = setup();
     // Only the fields the venue reads; the port passes the record through untouched.
     const sm = {
-      conditionId: burst.conditionId, question: 'Q?', marketSlug: 'q', slug: 'q-other', icon: 'i.png', event: { slug: 'ev' },
+      conditionId: burst.conditionId,
+      question: 'Q?',
+      marketSlug: 'q',
+      slug: 'q-other',
+      icon: 'i.png',
+      event: { slug: 'ev' },
       endDateIso: '2026-12-31T00:00:00.000Z',
     } as unknown as SamplingMarket;
     h.md.sampling.push(sm);

@@ -14,23 +14,62 @@ class Signals extends EventEmitter implements SignalSource {}
 describe('simSettings', () => {
   it('has the documented defaults and parses every flag', () => {
     expect(simSettings({})).toEqual({
-      port: 8080, host: '127.0.0.1', seed: 1, markets: 50, dialect: 'spec', flow: 'normal', limits: true, allowIps: [], faults: null,
-      settlement: null, heartbeatExpiryMs: null,
+      port: 8080,
+      host: '127.0.0.1',
+      seed: 1,
+      markets: 50,
+      dialect: 'spec',
+      flow: 'normal',
+      limits: true,
+      allowIps: [],
+      faults: null,
+      settlement: null,
+      heartbeatExpiryMs: null,
+      exchange: {},
     });
     expect(simSettings({ settlement: 'fail=0.25,mined_ms=500', heartbeatExpiryMs: '3000' })).toMatchObject({
-      settlement: { minedAfterMs: 500, confirmedAfterMs: 10_000, failFraction: 0.25 }, heartbeatExpiryMs: 3_000,
+      settlement: { minedAfterMs: 500, confirmedAfterMs: 10_000, failFraction: 0.25 },
+      heartbeatExpiryMs: 3_000,
     });
-    const s = simSettings({ port: '0', seed: 'abc', markets: '7', dialect: 'polymarket', flow: 'none', limits: 'off', allowIp: ['10.0.0.1'], faults: '503=0.5,delay_ms=20' });
-    expect(s).toMatchObject({ port: 0, seed: 'abc', markets: 7, dialect: 'polymarket', flow: 'none', limits: false, allowIps: ['10.0.0.1'] });
+    const s = simSettings({
+      port: '0',
+      seed: 'abc',
+      markets: '7',
+      dialect: 'polymarket',
+      flow: 'none',
+      limits: 'off',
+      allowIp: ['10.0.0.1'],
+      faults: '503=0.5,delay_ms=20',
+    });
+    expect(s).toMatchObject({
+      port: 0,
+      seed: 'abc',
+      markets: 7,
+      dialect: 'polymarket',
+      flow: 'none',
+      limits: false,
+      allowIps: ['10.0.0.1'],
+    });
     expect(s.faults).toMatchObject({ error503: 0.5, delayMs: 20 });
     expect(simSettings({ seed: '42' }).seed).toBe(42);
   });
 
   it('turns every bad value into a usage error', () => {
     for (const o of [
-      { port: '70000' }, { port: 'http' }, { markets: '0' }, { markets: '100001' }, { dialect: 'kalshi' }, { flow: 'max' },
-      { limits: 'maybe' }, { seed: '' }, { faults: '502=0.1' }, { faults: '500=2' },
-      { settlement: 'fail=2' }, { settlement: 'lag=1' }, { settlement: 'mined_ms=20000' }, { heartbeatExpiryMs: '0' },
+      { port: '70000' },
+      { port: 'http' },
+      { markets: '0' },
+      { markets: '100001' },
+      { dialect: 'kalshi' },
+      { flow: 'max' },
+      { limits: 'maybe' },
+      { seed: '' },
+      { faults: '502=0.1' },
+      { faults: '500=2' },
+      { settlement: 'fail=2' },
+      { settlement: 'lag=1' },
+      { settlement: 'mined_ms=20000' },
+      { heartbeatExpiryMs: '0' },
     ]) {
       expect(() => simSettings(o), JSON.stringify(o)).toThrow(UsageError);
     }
@@ -42,21 +81,34 @@ describe('runSim', () => {
     const signals = new Signals();
     let out = '';
     let sim: RunningSimulator | undefined;
-    const done = runSim({ port: '0', flow: 'none', markets: '3', seed: '9' }, {
-      out: { write: (s: string) => { out += s; } },
-      clock: new VirtualClock(T0),
-      signals,
-      onReady: (s) => { sim = s; },
-    });
+    const done = runSim(
+      { port: '0', flow: 'none', markets: '3', seed: '9' },
+      {
+        out: {
+          write: (s: string) => {
+            out += s;
+          },
+        },
+        clock: new VirtualClock(T0),
+        signals,
+        onReady: (s) => {
+          sim = s;
+        },
+      },
+    );
     while (sim === undefined) await new Promise<void>((r) => setImmediate(r));
     const lines = out.trim().split('\n');
     expect(lines[0]).toBe(`# oddsmaker simulator listening on ${sim.url}`);
     expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const exported = Object.fromEntries(lines.filter((l) => l.startsWith('export ')).map((l) => {
-      const kv = l.slice('export '.length);
-      const eq = kv.indexOf('=');
-      return [kv.slice(0, eq), kv.slice(eq + 1)];
-    }));
+    const exported = Object.fromEntries(
+      lines
+        .filter((l) => l.startsWith('export '))
+        .map((l) => {
+          const kv = l.slice('export '.length);
+          const eq = kv.indexOf('=');
+          return [kv.slice(0, eq), kv.slice(eq + 1)];
+        }),
+    );
     expect(exported).toEqual({
       ODDSMAKER_PRIVATE_KEY: sim.account.privateKey,
       ODDSMAKER_ADDRESS: sim.account.address,
@@ -81,10 +133,27 @@ describe('runSim', () => {
       out: { write: () => undefined },
       clock: new VirtualClock(T0),
       signals,
-      onReady: (s) => { url = s.url; setImmediate(() => signals.emit('SIGINT')); },
+      onReady: (s) => {
+        url = s.url;
+        setImmediate(() => signals.emit('SIGINT'));
+      },
     });
-    await program.parseAsync(['node', 'oddsmaker', 'sim', '--port', '0', '--flow', 'none', '--markets', '2', '--dialect', 'polymarket']);
+    await program.parseAsync([
+      'node',
+      'oddsmaker',
+      'sim',
+      '--port',
+      '0',
+      '--flow',
+      'none',
+      '--markets',
+      '2',
+      '--dialect',
+      'polymarket',
+    ]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await expect(program.parseAsync(['node', 'oddsmaker', 'sim', '--port', '0', '--limits', 'sometimes'])).rejects.toThrow(UsageError);
+    await expect(
+      program.parseAsync(['node', 'oddsmaker', 'sim', '--port', '0', '--limits', 'sometimes']),
+    ).rejects.toThrow(UsageError);
   });
 });

@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeHttpError } from '../../../src/exchange/errors.js';
 import { scaleBudgets, TABLE8 } from '../../../src/ratelimit/index.js';
-import { clientFor, openMarket, px, raw, secondAccount, settle, startTestSim, submission, type TestSim } from './helpers.js';
+import {
+  clientFor,
+  openMarket,
+  px,
+  raw,
+  secondAccount,
+  settle,
+  startTestSim,
+  submission,
+  type TestSim,
+} from './helpers.js';
 
 async function caught(p: Promise<unknown>): Promise<ExchangeHttpError> {
   const e = await p.catch((x: unknown) => x);
@@ -15,8 +25,12 @@ async function caught(p: Promise<unknown>): Promise<ExchangeHttpError> {
 
 describe('edge throttling (table 8, scaled down to 0.1%)', () => {
   let t: TestSim;
-  beforeAll(async () => { t = await startTestSim({ limits: 'on', budgets: scaleBudgets(TABLE8, 0.001) }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await startTestSim({ limits: 'on', budgets: scaleBudgets(TABLE8, 0.001) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('answers 429 {"error": "Too Many Requests"} with Retry-After once a route\'s window is full', async () => {
     const token = openMarket(t.sim).tokenIds[0];
@@ -42,14 +56,17 @@ describe('edge throttling (table 8, scaled down to 0.1%)', () => {
     const b = await secondAccount(t, '0x' + 'b7'.repeat(32));
     t.clock.advance(10_000);
     const m = openMarket(t.sim, 2);
-    const mk = (): ReturnType<typeof submission> => submission(t, { market: m, price: 10 * m.state.tick, size: px(20) });
+    const mk = (): ReturnType<typeof submission> =>
+      submission(t, { market: m, price: 10 * m.state.tick, size: px(20) });
     expect((await t.client.postOrder(mk())).accepted).toBe(true); // POST /order: 2 per 10 s, 24 per 10 min
     expect((await t.client.postOrders([mk(), mk()])).every((x) => x.accepted)).toBe(true);
     const e = await caught(t.client.postOrder(mk()));
     expect(e.status).toBe(429);
     expect(e.retryAfterMs).toBe(10_000);
     // Another key has its own budget, from the same address.
-    const other = await b.client.postOrder(submission({ ...t, signer: b.signer }, { market: m, price: 10 * m.state.tick, size: px(20) }, b.creds.apiKey));
+    const other = await b.client.postOrder(
+      submission({ ...t, signer: b.signer }, { market: m, price: 10 * m.state.tick, size: px(20) }, b.creds.apiKey),
+    );
     expect(other.accepted).toBe(true);
     // The 10-minute window: 24 sends, 2 every 10 s.
     let sent = 2;
@@ -73,8 +90,12 @@ describe('edge throttling (table 8, scaled down to 0.1%)', () => {
 
 describe('fault injection', () => {
   let t: TestSim;
-  beforeAll(async () => { t = await startTestSim({ faults: { error503: 1 } }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await startTestSim({ faults: { error503: 1 } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
   const setFaults = async (f: object): Promise<void> => {
     const r = await raw(t.sim, 'POST', '/_sim/faults', { body: JSON.stringify(f) });
     expect(r.status).toBe(200);
@@ -102,7 +123,7 @@ describe('fault injection', () => {
     await c.close();
   });
 
-  it('lets a client\'s retries of reads get through a 50% fault rate; writes are never retried', async () => {
+  it("lets a client's retries of reads get through a 50% fault rate; writes are never retried", async () => {
     await setFaults({ error503: 0.25, error500: 0.25 });
     const c = clientFor(t.sim, t.clock, { backoff: { maxAttempts: 12, baseDelayMs: 100 } });
     const token = openMarket(t.sim).tokenIds[0];
@@ -123,7 +144,10 @@ describe('fault injection', () => {
     await setFaults({ delay: 1, delayMs: 5_000 });
     const start = t.clock.now();
     let done = false;
-    const p = raw(t.sim, 'GET', '/version').then((r) => { done = true; return r; });
+    const p = raw(t.sim, 'GET', '/version').then((r) => {
+      done = true;
+      return r;
+    });
     for (let i = 0; i < 20; i++) await new Promise<void>((res) => setImmediate(res));
     expect(done).toBe(false);
     const r = await settle(t.clock, p, 500);
@@ -133,22 +157,35 @@ describe('fault injection', () => {
   });
 
   it('validates fault settings', async () => {
-    expect(await raw(t.sim, 'POST', '/_sim/faults', { body: JSON.stringify({ error503: 0.7, html: 0.7 }) })).toMatchObject({ status: 400 });
-    expect(await raw(t.sim, 'POST', '/_sim/faults', { body: JSON.stringify({ error502: 0.1 }) })).toMatchObject({ status: 400 });
-    expect(await raw(t.sim, 'POST', '/_sim/faults', { body: JSON.stringify({ delay: 'often' }) })).toMatchObject({ status: 400 });
+    expect(
+      await raw(t.sim, 'POST', '/_sim/faults', { body: JSON.stringify({ error503: 0.7, html: 0.7 }) }),
+    ).toMatchObject({ status: 400 });
+    expect(await raw(t.sim, 'POST', '/_sim/faults', { body: JSON.stringify({ error502: 0.1 }) })).toMatchObject({
+      status: 400,
+    });
+    expect(await raw(t.sim, 'POST', '/_sim/faults', { body: JSON.stringify({ delay: 'often' }) })).toMatchObject({
+      status: 400,
+    });
   });
 });
 
 describe('hostile and malformed requests', () => {
   let t: TestSim;
-  beforeAll(async () => { t = await startTestSim(); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await startTestSim();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('answers unknown routes and methods with JSON 404s, in the catalog shape on catalog paths', async () => {
     const r = await raw(t.sim, 'GET', '/nope');
     expect(r).toMatchObject({ status: 404, json: { error: 'not found: GET /nope' } });
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await raw(t.sim, 'PUT', '/order', { body: '{}' })).toMatchObject({ status: 404, json: { error: 'not found: PUT /order' } });
+    expect(await raw(t.sim, 'PUT', '/order', { body: '{}' })).toMatchObject({
+      status: 404,
+      json: { error: 'not found: PUT /order' },
+    });
     expect(await raw(t.sim, 'GET', '/events/x/y/z')).toMatchObject({ status: 404, json: { type: 'not found error' } });
   });
 
@@ -159,14 +196,29 @@ describe('hostile and malformed requests', () => {
     expect(r.json).toEqual({ error: 'request body exceeds 1048576 bytes' });
   });
 
-  it('reads JSON whatever the content type says, and wrong JSON types get the route\'s error', async () => {
+  it("reads JSON whatever the content type says, and wrong JSON types get the route's error", async () => {
     const token = openMarket(t.sim).tokenIds[0];
-    const r = await raw(t.sim, 'POST', '/midpoints', { body: JSON.stringify([{ token_id: token }]), headers: { 'content-type': 'text/plain' } });
+    const r = await raw(t.sim, 'POST', '/midpoints', {
+      body: JSON.stringify([{ token_id: token }]),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(r.status).toBe(200);
-    expect(await raw(t.sim, 'POST', '/books', { body: JSON.stringify([{ token_id: 5 }]) })).toMatchObject({ status: 400, json: { error: 'Invalid payload' } });
-    expect(await raw(t.sim, 'POST', '/batch-prices-history', { body: 'nope' })).toMatchObject({ status: 400, json: { error: 'Invalid payload' } });
-    expect(await raw(t.sim, 'POST', '/batch-prices-history', { body: '{"markets":"x"}' })).toMatchObject({ status: 400, json: { error: 'invalid_field: markets' } });
-    expect(await raw(t.sim, 'GET', '/book?token_id=1&token_id=2')).toMatchObject({ status: 400, json: { error: 'invalid_field: token_id' } });
+    expect(await raw(t.sim, 'POST', '/books', { body: JSON.stringify([{ token_id: 5 }]) })).toMatchObject({
+      status: 400,
+      json: { error: 'Invalid payload' },
+    });
+    expect(await raw(t.sim, 'POST', '/batch-prices-history', { body: 'nope' })).toMatchObject({
+      status: 400,
+      json: { error: 'Invalid payload' },
+    });
+    expect(await raw(t.sim, 'POST', '/batch-prices-history', { body: '{"markets":"x"}' })).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: markets' },
+    });
+    expect(await raw(t.sim, 'GET', '/book?token_id=1&token_id=2')).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: token_id' },
+    });
   });
 
   it('answers unexpected failures 500 with the §7 texts: `internal_error: <detail>` (portfolio), `internal_error`', async () => {
@@ -174,11 +226,21 @@ describe('hostile and malformed requests', () => {
     const world = t.sim.venue.world as unknown as { leaderboardFigures: () => unknown };
     const keepCurrent = book.current;
     const keepFigures = world.leaderboardFigures;
-    book.current = () => { throw new Error('position store unavailable'); };
-    world.leaderboardFigures = () => { throw new Error('ranking failed'); };
+    book.current = () => {
+      throw new Error('position store unavailable');
+    };
+    world.leaderboardFigures = () => {
+      throw new Error('ranking failed');
+    };
     try {
-      expect(await raw(t.sim, 'GET', `/positions?user=${t.sim.account.address}`)).toMatchObject({ status: 500, json: { error: 'internal_error: position store unavailable' } });
-      expect(await raw(t.sim, 'GET', '/v1/leaderboard')).toMatchObject({ status: 500, json: { error: 'internal_error' } });
+      expect(await raw(t.sim, 'GET', `/positions?user=${t.sim.account.address}`)).toMatchObject({
+        status: 500,
+        json: { error: 'internal_error: position store unavailable' },
+      });
+      expect(await raw(t.sim, 'GET', '/v1/leaderboard')).toMatchObject({
+        status: 500,
+        json: { error: 'internal_error' },
+      });
     } finally {
       book.current = keepCurrent;
       world.leaderboardFigures = keepFigures;

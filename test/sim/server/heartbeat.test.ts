@@ -14,7 +14,9 @@ beforeEach(async () => {
   t = await startTestSim({ heartbeatExpiryMs: 10_000 });
   m = openMarket(t.sim, 0, 10_000);
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 async function rest(price: number): Promise<string> {
   const r = await t.client.postOrder(submission(t, { market: m, price: px(price), size: px(20) }));
@@ -28,7 +30,9 @@ describe('POST /v1/heartbeats', () => {
     await rest(0.2);
     await rest(0.21);
     const other = await secondAccount(t, '0x' + 'e1'.repeat(32));
-    await other.client.postOrder(submission({ ...t, signer: other.signer }, { market: m, price: px(0.1), size: px(20) }, other.creds.apiKey));
+    await other.client.postOrder(
+      submission({ ...t, signer: other.signer }, { market: m, price: px(0.1), size: px(20) }, other.creds.apiKey),
+    );
     let ack = await t.client.postHeartbeat(null);
     expect(ack.resynchronized).toBe(false);
     for (let i = 0; i < 3; i++) {
@@ -43,7 +47,8 @@ describe('POST /v1/heartbeats', () => {
     expect(await live()).toBe(0);
     expect((await other.client.getOpenOrders()).data).toHaveLength(1); // it never sent a heartbeat
     expect((await raw(t.sim, 'GET', '/_sim/heartbeat')).json).toEqual({
-      expiryMs: 10_000, stats: { beats: 4, refused: 0, expired: 1, canceledOrders: 2 },
+      expiryMs: 10_000,
+      stats: { beats: 4, refused: 0, expired: 1, canceledOrders: 2 },
     });
     await other.client.close();
   });
@@ -68,7 +73,9 @@ describe('POST /v1/heartbeats', () => {
 
   it('takes its window from the /_sim/heartbeat knob', async () => {
     expect((await raw(t.sim, 'POST', '/_sim/heartbeat', { body: '{"expiryMs":0}' })).status).toBe(400);
-    expect((await raw(t.sim, 'POST', '/_sim/heartbeat', { body: '{"expiryMs":3000}' })).json).toMatchObject({ expiryMs: 3_000 });
+    expect((await raw(t.sim, 'POST', '/_sim/heartbeat', { body: '{"expiryMs":3000}' })).json).toMatchObject({
+      expiryMs: 3_000,
+    });
     await rest(0.2);
     await t.client.postHeartbeat(null);
     t.clock.advance(3_000);

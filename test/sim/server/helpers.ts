@@ -5,13 +5,14 @@
 // together without any real sleep.
 import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE, type Price, type Shares } from '../../../src/core/money.js';
+import type { OrderType } from '../../../src/core/order.js';
 import { makeCredentials } from '../../../src/exchange/auth/credentials.js';
 import { buildL2Headers } from '../../../src/exchange/auth/l2.js';
 import { buildL1Headers } from '../../../src/exchange/auth/l1.js';
 import { Wallet } from 'ethers';
 import { ExchangeClient, type ExchangeClientOptions } from '../../../src/exchange/client/index.js';
 import type { Dialect } from '../../../src/exchange/dialect.js';
-import { buildOrder, OrderSigner, toWireSubmission, type OrderType, type SignedOrder } from '../../../src/exchange/signing/index.js';
+import { buildOrder, OrderSigner, toWireSubmission, type SignedOrder } from '../../../src/exchange/signing/index.js';
 import type { WireOrderSubmission } from '../../../src/exchange/wire.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../../src/sim/server/start.js';
 import type { MarketRec } from '../../../src/sim/world/index.js';
@@ -26,9 +27,20 @@ export interface TestSim {
   close(): Promise<void>;
 }
 
-export async function startTestSim(opts: SimulatorOptions = {}, clientOpts: Partial<ExchangeClientOptions> = {}): Promise<TestSim> {
+export async function startTestSim(
+  opts: SimulatorOptions = {},
+  clientOpts: Partial<ExchangeClientOptions> = {},
+): Promise<TestSim> {
   const clock = opts.clock instanceof VirtualClock ? opts.clock : new VirtualClock(T0);
-  const sim = await startSimulator({ seed: 7, markets: 30, flow: 'none', limits: 'off', verifier: { workers: 1, windowBits: 8 }, ...opts, clock });
+  const sim = await startSimulator({
+    seed: 7,
+    markets: 30,
+    flow: 'none',
+    limits: 'off',
+    verifier: { workers: 1, windowBits: 8 },
+    ...opts,
+    clock,
+  });
   const client = clientFor(sim, clock, clientOpts);
   const signer = new OrderSigner(sim.account.privateKey, sim.venue.dialect);
   return {
@@ -43,11 +55,19 @@ export async function startTestSim(opts: SimulatorOptions = {}, clientOpts: Part
   };
 }
 
-export function clientFor(sim: RunningSimulator, clock: VirtualClock, extra: Partial<ExchangeClientOptions> = {}): ExchangeClient {
+export function clientFor(
+  sim: RunningSimulator,
+  clock: VirtualClock,
+  extra: Partial<ExchangeClientOptions> = {},
+): ExchangeClient {
   return new ExchangeClient({
     clobUrl: sim.url,
     dialect: sim.venue.dialect,
-    credentials: makeCredentials({ apiKey: sim.account.apiKey, secret: sim.account.secret, passphrase: sim.account.passphrase }),
+    credentials: makeCredentials({
+      apiKey: sim.account.apiKey,
+      secret: sim.account.secret,
+      passphrase: sim.account.passphrase,
+    }),
     address: sim.account.address,
     clock,
     random: () => 0,
@@ -57,7 +77,9 @@ export function clientFor(sim: RunningSimulator, clock: VirtualClock, extra: Par
 
 /** An open market (accepting orders) of the world, the n-th one (optionally of a given tick). */
 export function openMarket(sim: RunningSimulator, n = 0, tick?: number): MarketRec {
-  const open = sim.venue.world.markets.filter((m) => m.state.acceptingOrders && !m.state.closed && (tick === undefined || m.state.tick === tick));
+  const open = sim.venue.world.markets.filter(
+    (m) => m.state.acceptingOrders && !m.state.closed && (tick === undefined || m.state.tick === tick),
+  );
   const m = open[n];
   if (m === undefined) throw new Error(`no open market #${n}`);
   return m;
@@ -87,26 +109,41 @@ export interface OrderSpec {
 
 let saltSeq = 1000;
 
-export function signOrder(t: { sim: RunningSimulator; clock: VirtualClock; signer: OrderSigner }, o: OrderSpec): SignedOrder {
+export function signOrder(
+  t: { sim: RunningSimulator; clock: VirtualClock; signer: OrderSigner },
+  o: OrderSpec,
+): SignedOrder {
   const m = o.market;
-  return t.signer.sign(buildOrder(
-    {
-      tokenId: m.tokenIds[o.outcome ?? 0],
-      conditionId: m.conditionId,
-      side: o.side ?? 'BUY',
-      price: o.price as Price,
-      size: o.size as Shares,
-      orderType: o.orderType ?? 'GTC',
-      tick: (o.tick ?? m.state.tick) as Price,
-      negRisk: o.negRisk ?? m.negRisk,
-      ...(o.expirationSec === undefined ? {} : { expirationSec: o.expirationSec }),
-      ...(o.postOnly === undefined ? {} : { postOnly: o.postOnly }),
-    },
-    { maker: t.signer.address, signer: t.signer.address, signatureType: 0, timestampMs: t.clock.now(), salt: o.salt ?? saltSeq++ },
-  ));
+  return t.signer.sign(
+    buildOrder(
+      {
+        tokenId: m.tokenIds[o.outcome ?? 0],
+        conditionId: m.conditionId,
+        side: o.side ?? 'BUY',
+        price: o.price as Price,
+        size: o.size as Shares,
+        orderType: o.orderType ?? 'GTC',
+        tick: (o.tick ?? m.state.tick) as Price,
+        negRisk: o.negRisk ?? m.negRisk,
+        ...(o.expirationSec === undefined ? {} : { expirationSec: o.expirationSec }),
+        ...(o.postOnly === undefined ? {} : { postOnly: o.postOnly }),
+      },
+      {
+        maker: t.signer.address,
+        signer: t.signer.address,
+        signatureType: 0,
+        timestampMs: t.clock.now(),
+        salt: o.salt ?? saltSeq++,
+      },
+    ),
+  );
 }
 
-export function submission(t: { sim: RunningSimulator; clock: VirtualClock; signer: OrderSigner }, o: OrderSpec, owner?: string): WireOrderSubmission {
+export function submission(
+  t: { sim: RunningSimulator; clock: VirtualClock; signer: OrderSigner },
+  o: OrderSpec,
+  owner?: string,
+): WireOrderSubmission {
   const signed = signOrder(t, o);
   return toWireSubmission(signed, {
     orderType: o.orderType ?? 'GTC',
@@ -126,7 +163,9 @@ export const px = (p: number): number => Math.round(p * SCALE);
  */
 export async function settle<T>(clock: VirtualClock, p: Promise<T>, stepMs = 50, maxSteps = 2000): Promise<T> {
   let done = false;
-  const tracked = p.finally(() => { done = true; });
+  const tracked = p.finally(() => {
+    done = true;
+  });
   for (let i = 0; i < maxSteps && !done; i++) {
     await new Promise<void>((r) => setImmediate(r));
     if (!done) clock.advance(i % 20 === 19 ? stepMs : 0);
@@ -136,9 +175,16 @@ export async function settle<T>(clock: VirtualClock, p: Promise<T>, stepMs = 50,
 
 /** A raw request to the simulator (for malformed bodies and headers the client never sends). */
 export async function raw(
-  sim: RunningSimulator, method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {},
+  sim: RunningSimulator,
+  method: string,
+  path: string,
+  init: { body?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Headers; text: string; json: unknown }> {
-  const res = await fetch(sim.url + path, { method, headers: { 'content-type': 'application/json', ...init.headers }, ...(init.body === undefined ? {} : { body: init.body }) });
+  const res = await fetch(sim.url + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...init.headers },
+    ...(init.body === undefined ? {} : { body: init.body }),
+  });
   const text = await res.text();
   let json: unknown = undefined;
   try {
@@ -153,8 +199,16 @@ export type { Dialect };
 
 /** A raw request signed with the test account's L2 credentials (for bodies the client refuses to send). */
 export async function signedRaw(
-  t: { sim: RunningSimulator; clock: VirtualClock }, method: string, path: string, body?: string,
-  over: { timestampSec?: number; headers?: Record<string, string>; credentials?: { apiKey: string; secret: string; passphrase: string }; address?: string } = {},
+  t: { sim: RunningSimulator; clock: VirtualClock },
+  method: string,
+  path: string,
+  body?: string,
+  over: {
+    timestampSec?: number;
+    headers?: Record<string, string>;
+    credentials?: { apiKey: string; secret: string; passphrase: string };
+    address?: string;
+  } = {},
 ): Promise<{ status: number; headers: Headers; text: string; json: unknown }> {
   const a = t.sim.account;
   const c = over.credentials ?? a;
@@ -167,22 +221,51 @@ export async function signedRaw(
     body,
     timestampSec: over.timestampSec ?? Math.floor(t.clock.now() / 1000),
   });
-  return raw(t.sim, method, path, { ...(body === undefined ? {} : { body }), headers: { ...headers, ...over.headers } });
+  return raw(t.sim, method, path, {
+    ...(body === undefined ? {} : { body }),
+    headers: { ...headers, ...over.headers },
+  });
 }
 
 /** A second wallet with its own API key (derived over L1 through the client) and a client. */
 export async function secondAccount(
-  t: TestSim, key: string, fund: string | null = '10000',
-): Promise<{ address: string; privateKey: string; creds: { apiKey: string; secret: string; passphrase: string }; client: ExchangeClient; signer: OrderSigner }> {
+  t: TestSim,
+  key: string,
+  fund: string | null = '10000',
+): Promise<{
+  address: string;
+  privateKey: string;
+  creds: { apiKey: string; secret: string; passphrase: string };
+  client: ExchangeClient;
+  signer: OrderSigner;
+}> {
   const wallet = new Wallet(key);
-  const headers = await buildL1Headers({ dialect: t.sim.venue.dialect, wallet, timestampSec: Math.floor(t.clock.now() / 1000), nonce: 0 });
+  const headers = await buildL1Headers({
+    dialect: t.sim.venue.dialect,
+    wallet,
+    timestampSec: Math.floor(t.clock.now() / 1000),
+    nonce: 0,
+  });
   const creds = await t.client.deriveApiKey(headers);
   if (fund !== null) {
-    const r = await raw(t.sim, 'POST', '/_sim/fund', { body: JSON.stringify({ address: wallet.address, amount: fund }) });
+    const r = await raw(t.sim, 'POST', '/_sim/fund', {
+      body: JSON.stringify({ address: wallet.address, amount: fund }),
+    });
     if (r.status !== 200) throw new Error(`fund failed: ${r.text}`);
   }
   const client = new ExchangeClient({
-    clobUrl: t.sim.url, dialect: t.sim.venue.dialect, credentials: makeCredentials(creds), address: wallet.address, clock: t.clock, random: () => 0,
+    clobUrl: t.sim.url,
+    dialect: t.sim.venue.dialect,
+    credentials: makeCredentials(creds),
+    address: wallet.address,
+    clock: t.clock,
+    random: () => 0,
   });
-  return { address: wallet.address, privateKey: wallet.privateKey, creds, client, signer: new OrderSigner(wallet.privateKey, t.sim.venue.dialect) };
+  return {
+    address: wallet.address,
+    privateKey: wallet.privateKey,
+    creds,
+    client,
+    signer: new OrderSigner(wallet.privateKey, t.sim.venue.dialect),
+  };
 }

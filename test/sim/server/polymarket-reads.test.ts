@@ -27,7 +27,9 @@ beforeAll(async () => {
   const bs = { ...t, signer: b.signer };
   await b.client.postOrder(submission(bs, { market: held, outcome: 1, price: px(0.6), size: px(40) }, b.creds.apiKey));
   await t.client.postOrder(submission(t, { market: held, price: px(0.4), size: px(40) }));
-  await b.client.postOrder(submission(bs, { market: closed, outcome: 1, price: px(0.8), size: px(20) }, b.creds.apiKey));
+  await b.client.postOrder(
+    submission(bs, { market: closed, outcome: 1, price: px(0.8), size: px(20) }, b.creds.apiKey),
+  );
   await t.client.postOrder(submission(t, { market: closed, price: px(0.2), size: px(20) }));
   await b.client.postOrder(submission(bs, { market: closed, price: px(0.3), size: px(20) }, b.creds.apiKey));
   await t.client.postOrder(submission(t, { market: closed, side: 'SELL', price: px(0.3), size: px(20) }));
@@ -39,7 +41,8 @@ afterAll(async () => {
 
 const port = (): UniversePort => ({
   getBooks: (ids, signal) => t.client.getBooks(ids, signal === undefined ? undefined : { signal }),
-  samplingMarkets: (signal) => t.client.iterateSamplingMarkets(undefined, signal === undefined ? undefined : { signal }),
+  samplingMarkets: (signal) =>
+    t.client.iterateSamplingMarkets(undefined, signal === undefined ? undefined : { signal }),
   getMarketSettings: (id, signal) => t.client.getClobMarket(id, signal === undefined ? undefined : { signal }),
 });
 
@@ -54,7 +57,9 @@ describe('the client in the polymarket dialect reads the simulator in the same d
     const sampling: SamplingMarket[] = [];
     for await (const m of t.client.iterateSamplingMarkets()) sampling.push(m);
     expect(sampling.length).toBeGreaterThan(0);
-    expect(sampling.every((m) => m.status === null && m.marketId === null && m.event === null && m.rawMetadata === null)).toBe(true);
+    expect(
+      sampling.every((m) => m.status === null && m.marketId === null && m.event === null && m.rawMetadata === null),
+    ).toBe(true);
     const page = await t.client.getSamplingSimplifiedMarkets();
     expect(page.data[0]).toMatchObject({ status: null, question: null, slug: null, negRisk: null });
     expect(page.data[0]?.tokens).toHaveLength(2);
@@ -63,8 +68,14 @@ describe('the client in the polymarket dialect reads the simulator in the same d
   it('GET /clob-markets: settings from the sparse record, keyed by the market asked for', async () => {
     const s = await t.client.getClobMarket(held.conditionId);
     expect(s).toMatchObject({
-      conditionId: held.conditionId, negRisk: held.negRisk, tickSize: held.state.tick, minOrderSize: held.state.minOrderSize,
-      makerBaseFeeBps: held.fee.makerBaseFeeBps, takerBaseFeeBps: held.fee.takerBaseFeeBps, acceptingOrders: true, rewards: null,
+      conditionId: held.conditionId,
+      negRisk: held.negRisk,
+      tickSize: held.state.tick,
+      minOrderSize: held.state.minOrderSize,
+      makerBaseFeeBps: held.fee.makerBaseFeeBps,
+      takerBaseFeeBps: held.fee.takerBaseFeeBps,
+      acceptingOrders: true,
+      rewards: null,
     });
     expect(s.tokens.map((x) => x.tokenId)).toEqual([...held.tokenIds]);
     expect(s.rewardConfig === null).toBe(held.rewards === null);
@@ -72,7 +83,12 @@ describe('the client in the polymarket dialect reads the simulator in the same d
 
   it('portfolio: token-id assets, eventId, no timestamp on current positions; closed positions without current figures', async () => {
     const [p] = await t.client.getPositions({ user: t.sim.account.address });
-    expect(p).toMatchObject({ asset: held.tokenIds[0], oppositeAsset: held.tokenIds[1], size: px(40), timestamp: null });
+    expect(p).toMatchObject({
+      asset: held.tokenIds[0],
+      oppositeAsset: held.tokenIds[1],
+      size: px(40),
+      timestamp: null,
+    });
     expect(p?.eventId).toBe(t.sim.venue.world.eventOf(held).id);
     const [c] = await t.client.getClosedPositions({ user: t.sim.account.address });
     expect(c).toMatchObject({ asset: closed.tokenIds[0], size: null, currentValue: null, redeemable: null });
@@ -85,7 +101,11 @@ describe('the client in the polymarket dialect reads the simulator in the same d
 
 describe('daemon users of these routes, in the polymarket dialect', () => {
   it('the universe selector resolves markets from the public sampling records', async () => {
-    const u = await resolveUniverse(port(), { tokens: [], conditions: [], selector: { active: true, acceptingOrders: true, tags: [], rewardsOnly: true, max: 3 } });
+    const u = await resolveUniverse(port(), {
+      tokens: [],
+      conditions: [],
+      selector: { active: true, acceptingOrders: true, tags: [], rewardsOnly: true, max: 3 },
+    });
     expect(u).toHaveLength(3);
     for (const m of u) {
       expect(m.tokens).toHaveLength(2);
@@ -94,17 +114,27 @@ describe('daemon users of these routes, in the polymarket dialect', () => {
   });
 
   it('explicit markets resolve through the public /clob-markets record', async () => {
-    const [m] = await resolveUniverse(port(), { tokens: [], conditions: [held.conditionId], selector: { active: true, acceptingOrders: true, tags: [], rewardsOnly: false, max: 1 } });
-    expect(m?.settings).toMatchObject({ tickSize: held.state.tick, minOrderSize: held.state.minOrderSize, acceptingOrders: true, negRisk: held.negRisk });
+    const [m] = await resolveUniverse(port(), {
+      tokens: [],
+      conditions: [held.conditionId],
+      selector: { active: true, acceptingOrders: true, tags: [], rewardsOnly: false, max: 1 },
+    });
+    expect(m?.settings).toMatchObject({
+      tickSize: held.state.tick,
+      minOrderSize: held.state.minOrderSize,
+      acceptingOrders: true,
+      negRisk: held.negRisk,
+    });
     expect(m?.tokens.map((x) => x.complementTokenId)).toEqual([held.tokenIds[1], held.tokenIds[0]]);
   });
 
-  it('the positions check agrees with a ledger holding the account\'s fills, and reports a difference', async () => {
+  it("the positions check agrees with a ledger holding the account's fills, and reports a difference", async () => {
     const held40 = [{ tokenId: held.tokenIds[0], size: px(40) as Shares }];
     const run = async (ledger: ReadonlyArray<{ tokenId: string; size: number }>) => {
       const check = new PositionsCheck({
         port: {
-          getPositions: (user, signal) => t.client.getPositions({ user }, signal === undefined ? undefined : { signal }),
+          getPositions: (user, signal) =>
+            t.client.getPositions({ user }, signal === undefined ? undefined : { signal }),
           getMarketSettings: (id, signal) => t.client.getClobMarket(id, signal === undefined ? undefined : { signal }),
         },
         address: t.sim.account.address,

@@ -41,19 +41,55 @@ describe('GET /positions', () => {
     expect(list.length).toBe(1);
     const p = list[0] as WirePosition;
     expect(Object.keys(p)).toEqual([
-      'proxyWallet', 'asset', 'conditionId', 'size', 'avgPrice', 'initialValue', 'currentValue', 'cashPnl', 'percentPnl', 'totalBought',
-      'realizedPnl', 'percentRealizedPnl', 'curPrice', 'redeemable', 'mergeable', 'negativeRisk', 'title', 'slug', 'icon', 'eventSlug',
-      'outcome', 'oppositeOutcome', 'oppositeAsset', 'outcomeIndex', 'timestamp', 'endDate',
+      'proxyWallet',
+      'asset',
+      'conditionId',
+      'size',
+      'avgPrice',
+      'initialValue',
+      'currentValue',
+      'cashPnl',
+      'percentPnl',
+      'totalBought',
+      'realizedPnl',
+      'percentRealizedPnl',
+      'curPrice',
+      'redeemable',
+      'mergeable',
+      'negativeRisk',
+      'title',
+      'slug',
+      'icon',
+      'eventSlug',
+      'outcome',
+      'oppositeOutcome',
+      'oppositeAsset',
+      'outcomeIndex',
+      'timestamp',
+      'endDate',
     ]);
     const fee = (m.fee.takerBaseFeeBps / 10_000) * 0.4 * 40; // taker fee on the buy, in collateral
     expect(p).toMatchObject({
-      proxyWallet: t.sim.account.address.toLowerCase(), asset: `${m.conditionId}:0`, conditionId: m.conditionId, size: 30,
-      totalBought: 40, redeemable: false, mergeable: false, negativeRisk: m.negRisk, title: m.question, outcomeIndex: 0,
-      outcome: m.outcomes[0], oppositeOutcome: m.outcomes[1], oppositeAsset: `${m.conditionId}:1`,
+      proxyWallet: t.sim.account.address.toLowerCase(),
+      asset: `${m.conditionId}:0`,
+      conditionId: m.conditionId,
+      size: 30,
+      totalBought: 40,
+      redeemable: false,
+      mergeable: false,
+      negativeRisk: m.negRisk,
+      title: m.question,
+      outcomeIndex: 0,
+      outcome: m.outcomes[0],
+      oppositeOutcome: m.outcomes[1],
+      oppositeAsset: `${m.conditionId}:1`,
       timestamp: Math.floor(t.clock.now() / 1000),
     });
     expect(p.avgPrice).toBeCloseTo((16 + fee) / 40, 6);
-    expect(p.realizedPnl).toBeCloseTo(10 * 0.5 - (m.fee.takerBaseFeeBps / 10_000) * 0.5 * 10 - 10 * ((16 + fee) / 40), 5);
+    expect(p.realizedPnl).toBeCloseTo(
+      10 * 0.5 - (m.fee.takerBaseFeeBps / 10_000) * 0.5 * 10 - 10 * ((16 + fee) / 40),
+      5,
+    );
     const typed = await t.client.getPositions({ user: t.sim.account.address });
     expect(typed.map((x) => x.size)).toEqual([px(30)]);
   });
@@ -62,22 +98,52 @@ describe('GET /positions', () => {
     const none = await t.client.getPositions({ user: t.sim.account.address, sizeThreshold: 31 });
     expect(none).toEqual([]);
     expect(await t.client.getPositions({ user: t.sim.account.address, market: [m2.conditionId] })).toEqual([]);
-    expect((await t.client.getPositions({ user: t.sim.account.address, title: m.question.slice(0, 10).toUpperCase() })).length).toBe(1);
+    expect(
+      (await t.client.getPositions({ user: t.sim.account.address, title: m.question.slice(0, 10).toUpperCase() }))
+        .length,
+    ).toBe(1);
     const bPos = await t.client.getPositions({ user: b.address, sortBy: 'TOKENS', sortDirection: 'ASC' });
     expect(bPos.map((x) => x.size)).toEqual([...bPos.map((x) => x.size)].sort((x, y) => x - y));
     expect((await t.client.getPositions({ user: b.address, limit: 1, offset: 1 })).length).toBe(1);
   });
 
   it('answers the §7 errors: missing user, unknown parameter, bounds', async () => {
-    expect(await raw(t.sim, 'GET', '/positions')).toMatchObject({ status: 400, json: { error: 'missing_field: user' } });
-    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&foo=1`)).toMatchObject({ status: 400, json: { error: 'unknown_field: foo' } });
-    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&limit=501`)).toMatchObject({ status: 400, json: { error: 'invalid_field: limit' } });
-    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&offset=10001`)).toMatchObject({ status: 400, json: { error: 'invalid_field: offset' } });
-    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&title=${'x'.repeat(101)}`)).toMatchObject({ status: 400, json: { error: 'invalid_field: title' } });
-    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&sortBy=SIZE`)).toMatchObject({ status: 400, json: { error: 'invalid_field: sortBy' } });
-    expect(await raw(t.sim, 'GET', '/closed-positions')).toMatchObject({ status: 400, json: { error: 'missing_field: user' } });
-    expect(await raw(t.sim, 'GET', `/closed-positions?user=${b.address}&limit=51`)).toMatchObject({ status: 400, json: { error: 'invalid_field: limit' } });
-    expect(await raw(t.sim, 'GET', `/closed-positions?user=${b.address}&x=1`)).toMatchObject({ status: 400, json: { error: 'unknown_field: x' } });
+    expect(await raw(t.sim, 'GET', '/positions')).toMatchObject({
+      status: 400,
+      json: { error: 'missing_field: user' },
+    });
+    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&foo=1`)).toMatchObject({
+      status: 400,
+      json: { error: 'unknown_field: foo' },
+    });
+    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&limit=501`)).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: limit' },
+    });
+    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&offset=10001`)).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: offset' },
+    });
+    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&title=${'x'.repeat(101)}`)).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: title' },
+    });
+    expect(await raw(t.sim, 'GET', `/positions?user=${b.address}&sortBy=SIZE`)).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: sortBy' },
+    });
+    expect(await raw(t.sim, 'GET', '/closed-positions')).toMatchObject({
+      status: 400,
+      json: { error: 'missing_field: user' },
+    });
+    expect(await raw(t.sim, 'GET', `/closed-positions?user=${b.address}&limit=51`)).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: limit' },
+    });
+    expect(await raw(t.sim, 'GET', `/closed-positions?user=${b.address}&x=1`)).toMatchObject({
+      status: 400,
+      json: { error: 'unknown_field: x' },
+    });
   });
 });
 
@@ -102,7 +168,10 @@ describe('GET /closed-positions and GET /trades', () => {
     expect(inM.slice(0, 4).every((x) => ours.has(x.proxyWallet))).toBe(true);
     expect(inM.filter((x) => ours.has(x.proxyWallet)).length).toBe(4);
     expect(inM.slice(4).every((x) => x.timestamp * 1000 < t.sim.venue.world.startMs)).toBe(true);
-    expect(await raw(t.sim, 'GET', '/trades?limit=0')).toMatchObject({ status: 400, json: { error: 'invalid_field: limit' } });
+    expect(await raw(t.sim, 'GET', '/trades?limit=0')).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_field: limit' },
+    });
   });
 });
 
@@ -110,8 +179,14 @@ describe('the portfolio IP allowlist', () => {
   it('refuses portfolio calls from other addresses with 401 unauthorized: ip_not_allowlisted', async () => {
     const u = await startTestSim({ allowIps: ['10.9.8.7'] });
     try {
-      for (const path of [`/positions?user=${u.sim.account.address}`, `/closed-positions?user=${u.sim.account.address}`]) {
-        expect(await raw(u.sim, 'GET', path)).toMatchObject({ status: 401, json: { error: 'unauthorized: ip_not_allowlisted' } });
+      for (const path of [
+        `/positions?user=${u.sim.account.address}`,
+        `/closed-positions?user=${u.sim.account.address}`,
+      ]) {
+        expect(await raw(u.sim, 'GET', path)).toMatchObject({
+          status: 401,
+          json: { error: 'unauthorized: ip_not_allowlisted' },
+        });
       }
       const e = await u.client.getPositions({ user: u.sim.account.address }).catch((x: unknown) => x);
       expect((e as { reason: string }).reason).toBe('unauthorized');

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { computeAddress, keccak256, SigningKey, toUtf8Bytes } from 'ethers';
 import { recoverSigner } from '../../../src/exchange/signing/index.js';
 import { OrderSignatureVerifier, wellFormedSignature, type VerifyJob } from '../../../src/sim/server/sig-verify.js';
+import { OptionError } from '../../../src/core/errors.js';
 
 const KEY_A = '0x' + '11'.repeat(32);
 const KEY_B = '0x' + '22'.repeat(32);
@@ -35,7 +36,9 @@ function make(opts: ConstructorParameters<typeof OrderSignatureVerifier>[0]): Or
   verifiers.push(v);
   return v;
 }
-afterAll(async () => { await Promise.all(verifiers.map((v) => v.close())); });
+afterAll(async () => {
+  await Promise.all(verifiers.map((v) => v.close()));
+});
 
 describe('OrderSignatureVerifier', () => {
   it('answers exactly "recovers to the signer", first by recovery, then by the workers\' equation', async () => {
@@ -48,9 +51,12 @@ describe('OrderSignatureVerifier', () => {
     for (let i = 1; i <= 12; i++) {
       const d = digest(i);
       const sig = sign(a, d);
-      jobs.push({ digest: d, signature: sig, signer: addrA.toLowerCase() }); expected.push(true);
-      jobs.push({ digest: digest(i + 100), signature: sig, signer: addrA }); expected.push(false); // another digest
-      jobs.push({ digest: d, signature: flipV(sig), signer: addrA }); expected.push(false);
+      jobs.push({ digest: d, signature: sig, signer: addrA.toLowerCase() });
+      expected.push(true);
+      jobs.push({ digest: digest(i + 100), signature: sig, signer: addrA });
+      expected.push(false); // another digest
+      jobs.push({ digest: d, signature: flipV(sig), signer: addrA });
+      expected.push(false);
     }
     expect(await v.verifyMany(jobs)).toEqual(expected);
     expect(v.counts.fast).toBe(36);
@@ -79,34 +85,45 @@ describe('OrderSignatureVerifier', () => {
   it('keeps several signers apart', async () => {
     const v = make({ workers: 1, windowBits: 8 });
     const d = digest(5);
-    await v.verifyMany([{ digest: d, signature: sign(a, d), signer: addrA }, { digest: d, signature: sign(b, d), signer: addrB }]);
+    await v.verifyMany([
+      { digest: d, signature: sign(a, d), signer: addrA },
+      { digest: d, signature: sign(b, d), signer: addrB },
+    ]);
     const e = digest(6);
-    expect(await v.verifyMany([
-      { digest: e, signature: sign(a, e), signer: addrA },
-      { digest: e, signature: sign(b, e), signer: addrB },
-      { digest: e, signature: sign(a, e), signer: addrB },
-      { digest: e, signature: sign(b, e), signer: addrA },
-    ])).toEqual([true, true, false, false]);
+    expect(
+      await v.verifyMany([
+        { digest: e, signature: sign(a, e), signer: addrA },
+        { digest: e, signature: sign(b, e), signer: addrB },
+        { digest: e, signature: sign(a, e), signer: addrB },
+        { digest: e, signature: sign(b, e), signer: addrA },
+      ]),
+    ).toEqual([true, true, false, false]);
   });
 
   it('agrees with ethers recovery on random digests, keys and tampering (property)', async () => {
     const v = make({ workers: 1, windowBits: 8 });
     await v.verifyMany([{ digest: digest(0), signature: sign(a, digest(0)), signer: addrA }]);
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), fc.integer({ min: 0, max: 3 }), async (bytes, useA, tamper) => {
-        const d = keccak256(bytes);
-        let sig = sign(useA ? a : b, d);
-        if (tamper === 1) sig = flipV(sig);
-        if (tamper === 2) sig = sig.slice(0, 10) + ((Number.parseInt(sig.slice(10, 11), 16) + 1) % 16).toString(16) + sig.slice(11);
-        let expected: boolean;
-        try {
-          expected = recoverSigner(d, sig) === addrA;
-        } catch {
-          expected = false;
-        }
-        const [got] = await v.verifyMany([{ digest: d, signature: sig, signer: addrA }]);
-        expect(got).toBe(expected);
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 3 }),
+        async (bytes, useA, tamper) => {
+          const d = keccak256(bytes);
+          let sig = sign(useA ? a : b, d);
+          if (tamper === 1) sig = flipV(sig);
+          if (tamper === 2)
+            sig = sig.slice(0, 10) + ((Number.parseInt(sig.slice(10, 11), 16) + 1) % 16).toString(16) + sig.slice(11);
+          let expected: boolean;
+          try {
+            expected = recoverSigner(d, sig) === addrA;
+          } catch {
+            expected = false;
+          }
+          const [got] = await v.verifyMany([{ digest: d, signature: sig, signer: addrA }]);
+          expect(got).toBe(expected);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -114,7 +131,12 @@ describe('OrderSignatureVerifier', () => {
   it('verifies in-thread by recovery with no worker, and after close', async () => {
     const v = make({ workers: 0 });
     const d = digest(9);
-    expect(await v.verifyMany([{ digest: d, signature: sign(a, d), signer: addrA }, { digest: d, signature: sign(a, d), signer: addrB }])).toEqual([true, false]);
+    expect(
+      await v.verifyMany([
+        { digest: d, signature: sign(a, d), signer: addrA },
+        { digest: d, signature: sign(a, d), signer: addrB },
+      ]),
+    ).toEqual([true, false]);
     expect(v.counts).toEqual({ recovered: 2, fast: 0 });
     const w = make({ workers: 1, windowBits: 8 });
     await w.close();
@@ -123,8 +145,8 @@ describe('OrderSignatureVerifier', () => {
   });
 
   it('validates its options', () => {
-    expect(() => new OrderSignatureVerifier({ workers: -1 })).toThrow(RangeError);
-    expect(() => new OrderSignatureVerifier({ workers: 0, windowBits: 20 })).toThrow(RangeError);
-    expect(() => new OrderSignatureVerifier({ workers: 0, maxKeys: 0 })).toThrow(RangeError);
+    expect(() => new OrderSignatureVerifier({ workers: -1 })).toThrow(OptionError);
+    expect(() => new OrderSignatureVerifier({ workers: 0, windowBits: 20 })).toThrow(OptionError);
+    expect(() => new OrderSignatureVerifier({ workers: 0, maxKeys: 0 })).toThrow(OptionError);
   });
 });

@@ -5,6 +5,7 @@ import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE } from '../../../src/core/money.js';
 import { startSimulator } from '../../../src/sim/server/start.js';
 import { T0 } from './helpers.js';
+import { OptionError } from '../../../src/core/errors.js';
 
 describe('startSimulator', () => {
   it('starts with the documented defaults and returns a funded account that matches the venue', async () => {
@@ -31,7 +32,15 @@ describe('startSimulator', () => {
   it('fails to listen on a busy port without leaving a server or flow running', async () => {
     const a = await startSimulator({ clock: new VirtualClock(T0), flow: 'none', markets: 3, verifier: { workers: 0 } });
     try {
-      await expect(startSimulator({ clock: new VirtualClock(T0), flow: 'none', markets: 3, port: a.port, verifier: { workers: 0 } })).rejects.toThrow();
+      await expect(
+        startSimulator({
+          clock: new VirtualClock(T0),
+          flow: 'none',
+          markets: 3,
+          port: a.port,
+          verifier: { workers: 0 },
+        }),
+      ).rejects.toThrow();
     } finally {
       await a.close();
     }
@@ -39,9 +48,9 @@ describe('startSimulator', () => {
 
   it('refuses bad options before anything listens', async () => {
     const base = { clock: new VirtualClock(T0), flow: 'none' as const, markets: 3, verifier: { workers: 0 } };
-    await expect(startSimulator({ ...base, allowIps: ['localhost'] })).rejects.toThrow(RangeError);
-    await expect(startSimulator({ ...base, faults: { error500: 2 } })).rejects.toThrow(RangeError);
-    await expect(startSimulator({ ...base, markets: 0 })).rejects.toThrow(RangeError);
+    await expect(startSimulator({ ...base, allowIps: ['localhost'] })).rejects.toThrow(OptionError);
+    await expect(startSimulator({ ...base, faults: { error500: 2 } })).rejects.toThrow(OptionError);
+    await expect(startSimulator({ ...base, markets: 0 })).rejects.toThrow(OptionError);
     await expect(startSimulator({ ...base, dialect: 'kalshi' as 'spec' })).rejects.toThrow(/unknown dialect/);
   });
 });

@@ -1,5 +1,5 @@
 // Trading routes over HTTP with the project's own client: placement (live, matched, every per-order
-// rejection of protocol.md §4 with its exact text), batches and their caps, cancels, order lookup,
+// rejection of docs/protocol.md §4 with its exact text), batches and their caps, cancels, order lookup,
 // the request-level failures (payload, owner, signer, signature) and every L2 auth failure.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCALE } from '../../../src/core/money.js';
@@ -10,7 +10,15 @@ import { buildL2Headers } from '../../../src/exchange/auth/l2.js';
 import { makeCredentials } from '../../../src/exchange/auth/credentials.js';
 import { DIALECTS } from '../../../src/exchange/dialect.js';
 import {
-  closedMarket, openMarket, px, raw, secondAccount, signedRaw, signOrder, startTestSim, type TestSim,
+  closedMarket,
+  openMarket,
+  px,
+  raw,
+  secondAccount,
+  signedRaw,
+  signOrder,
+  startTestSim,
+  type TestSim,
 } from './helpers.js';
 
 const KEY_B = '0x' + 'b2'.repeat(32);
@@ -44,17 +52,48 @@ describe('POST /order', () => {
     const m = openMarket(t.sim, 0, 10_000);
     const s = submission(t, { market: m, price: px(0.2), size: px(20) });
     const r = await t.client.postOrder(s);
-    expect(r).toMatchObject({ accepted: true, success: true, errorMsg: '', status: 'live', takingAmount: null, makingAmount: null });
+    expect(r).toMatchObject({
+      accepted: true,
+      success: true,
+      errorMsg: '',
+      status: 'live',
+      takingAmount: null,
+      makingAmount: null,
+    });
     const raw1 = await signedRaw(t, 'GET', `/data/order/${r.orderId}`);
     expect(raw1.status).toBe(200);
     expect(Object.keys((raw1.json as { order: object }).order)).toEqual([
-      'associateTrades', 'id', 'status', 'market', 'originalSize', 'outcome', 'makerAddress', 'owner', 'price', 'side', 'sizeMatched', 'assetId', 'type', 'createdAt',
+      'associateTrades',
+      'id',
+      'status',
+      'market',
+      'originalSize',
+      'outcome',
+      'makerAddress',
+      'owner',
+      'price',
+      'side',
+      'sizeMatched',
+      'assetId',
+      'type',
+      'createdAt',
     ]);
     expect(raw1.json).toEqual({
       order: {
-        associateTrades: [], id: r.orderId, status: 'LIVE', market: m.conditionId, originalSize: '20', outcome: m.outcomes[0],
-        makerAddress: t.sim.account.address, owner: t.sim.account.apiKey, price: '0.2', side: 'BUY', sizeMatched: '0',
-        assetId: m.tokenIds[0], type: 'GTC', createdAt: new Date(t.clock.now()).toISOString(),
+        associateTrades: [],
+        id: r.orderId,
+        status: 'LIVE',
+        market: m.conditionId,
+        originalSize: '20',
+        outcome: m.outcomes[0],
+        makerAddress: t.sim.account.address,
+        owner: t.sim.account.apiKey,
+        price: '0.2',
+        side: 'BUY',
+        sizeMatched: '0',
+        assetId: m.tokenIds[0],
+        type: 'GTC',
+        createdAt: new Date(t.clock.now()).toISOString(),
       },
     });
     const rec = await t.client.getOrder(r.orderId as string);
@@ -62,10 +101,12 @@ describe('POST /order', () => {
     await t.client.cancelOrder(r.orderId as string);
   });
 
-  it('matches against another account at the maker\'s price and reports the fill', async () => {
+  it("matches against another account at the maker's price and reports the fill", async () => {
     const m = openMarket(t.sim, 1, 10_000);
     // B buys NO at 0.80: an ask at 0.20 on the YES book.
-    const maker = await b.client.postOrder(submission({ ...t, signer: b.signer }, { market: m, outcome: 1, price: px(0.8), size: px(20) }, b.creds.apiKey));
+    const maker = await b.client.postOrder(
+      submission({ ...t, signer: b.signer }, { market: m, outcome: 1, price: px(0.8), size: px(20) }, b.creds.apiKey),
+    );
     expect(maker.accepted).toBe(true);
     const r = await t.client.postOrder(submission(t, { market: m, price: px(0.25), size: px(20) }));
     expect(r).toMatchObject({ accepted: true, status: 'matched', takingAmount: px(20), makingAmount: px(4) });
@@ -84,7 +125,10 @@ describe('POST /order', () => {
       [off, `order ${id(off)} is invalid. Price (0.205) breaks minimum tick size rule: 0.01`],
     ];
     const small = submission(t, { market: m, price: px(0.2), size: px(1) });
-    cases.push([small, `order ${id(small)} is invalid. Size (1) lower than the minimum: ${m.state.minOrderSize / SCALE}`]);
+    cases.push([
+      small,
+      `order ${id(small)} is invalid. Size (1) lower than the minimum: ${m.state.minOrderSize / SCALE}`,
+    ]);
     for (const [s, msg] of cases) {
       const r = await t.client.postOrder(s);
       expect(r).toMatchObject({ accepted: false, success: false, errorMsg: msg });
@@ -101,9 +145,13 @@ describe('POST /order', () => {
     const cross = submission(t, { market: m, outcome: 1, price: px(0.65), size: px(20), postOnly: true });
     expect((await t.client.postOrder(cross)).errorMsg).toBe('invalid post-only order: order crosses book');
     const fok = submission(t, { market: m, price: px(0.9), size: px(20), orderType: 'FOK' });
-    expect((await t.client.postOrder(fok)).errorMsg).toBe("order couldn't be fully filled. FOK orders are fully filled or killed.");
+    expect((await t.client.postOrder(fok)).errorMsg).toBe(
+      "order couldn't be fully filled. FOK orders are fully filled or killed.",
+    );
     const fak = submission(t, { market: m, price: px(0.9), size: px(20), orderType: 'FAK' });
-    expect((await t.client.postOrder(fak)).errorMsg).toBe('no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.');
+    expect((await t.client.postOrder(fak)).errorMsg).toBe(
+      'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+    );
     // A wallet with a key but no collateral.
     const c = await secondAccount(t, KEY_C, null);
     const poor = submission({ ...t, signer: c.signer }, { market: m, price: px(0.2), size: px(20) }, c.creds.apiKey);
@@ -130,11 +178,19 @@ describe('POST /order', () => {
   it('rests a GTD order until its expiration, and refuses one already expired', async () => {
     const m = openMarket(t.sim, 3);
     const exp = Math.floor(t.clock.now() / 1000) + 120;
-    const r = await t.client.postOrder(submission(t, { market: m, price: 10 * m.state.tick, size: px(20), orderType: 'GTD', expirationSec: exp }));
+    const r = await t.client.postOrder(
+      submission(t, { market: m, price: 10 * m.state.tick, size: px(20), orderType: 'GTD', expirationSec: exp }),
+    );
     expect(r.status).toBe('live');
     t.clock.advance(121_000);
     expect((await t.client.getOrder(r.orderId as string))?.status).toBe('CANCELED');
-    const late = submission(t, { market: m, price: 10 * m.state.tick, size: px(20), orderType: 'GTD', expirationSec: Math.floor(t.clock.now() / 1000) - 1 });
+    const late = submission(t, {
+      market: m,
+      price: 10 * m.state.tick,
+      size: px(20),
+      orderType: 'GTD',
+      expirationSec: Math.floor(t.clock.now() / 1000) - 1,
+    });
     const e = await httpError(t.client.postOrder(late));
     expect(e.status).toBe(400);
     expect(e.exchangeMessage).toBe('Invalid order payload');
@@ -148,10 +204,16 @@ function signOrderId(s: WireOrderSubmission): string {
   if (id === undefined) throw new Error('unknown submission');
   return id;
 }
-function submission(tt: Parameters<typeof signOrder>[0], o: Parameters<typeof signOrder>[1], owner?: string): WireOrderSubmission {
+function submission(
+  tt: Parameters<typeof signOrder>[0],
+  o: Parameters<typeof signOrder>[1],
+  owner?: string,
+): WireOrderSubmission {
   const signed = signOrder(tt, o);
   const s = toWireSubmission(signed, {
-    orderType: o.orderType ?? 'GTC', owner: owner ?? t.sim.account.apiKey, dialect: t.sim.venue.dialect,
+    orderType: o.orderType ?? 'GTC',
+    owner: owner ?? t.sim.account.apiKey,
+    dialect: t.sim.venue.dialect,
     ...(o.expirationSec === undefined ? {} : { expirationSec: o.expirationSec }),
     ...(o.postOnly === undefined ? {} : { postOnly: o.postOnly }),
   });
@@ -168,13 +230,18 @@ describe('POST /orders', () => {
     const r = await t.client.postOrders(batch);
     expect(r.length).toBe(15);
     expect(r.slice(0, 14).every((x) => x.accepted && x.status === 'live')).toBe(true);
-    expect(r[14]).toMatchObject({ accepted: false, errorMsg: `order ${signOrderId(batch[0] as WireOrderSubmission)} is invalid. Duplicated.` });
+    expect(r[14]).toMatchObject({
+      accepted: false,
+      errorMsg: `order ${signOrderId(batch[0] as WireOrderSubmission)} is invalid. Duplicated.`,
+    });
     expect(r.map((x) => x.orderId)).toEqual(batch.map((s) => signOrderId(s)));
   });
 
   it('refuses 16 orders, an empty array and a non-array with 400', async () => {
     const m = openMarket(t.sim, 5);
-    const batch = Array.from({ length: 16 }, () => submission(t, { market: m, price: 10 * m.state.tick, size: px(20) }));
+    const batch = Array.from({ length: 16 }, () =>
+      submission(t, { market: m, price: 10 * m.state.tick, size: px(20) }),
+    );
     const r16 = await signedRaw(t, 'POST', '/orders', JSON.stringify(batch));
     expect(r16.status).toBe(400);
     expect(r16.json).toEqual({ error: 'Too many orders in payload: 16, max allowed: 15' });
@@ -216,15 +283,20 @@ describe('request-level failures', () => {
     const e = await httpError(t.client.postOrder(byB));
     expect(e.status).toBe(401);
     expect(e.exchangeMessage).toBe('the order signer address has to be the address of the API KEY');
-    const forged = { ...byB, order: { ...byB.order, signer: t.sim.account.address, maker: t.sim.account.address } } as WireOrderSubmission;
+    const forged = {
+      ...byB,
+      order: { ...byB.order, signer: t.sim.account.address, maker: t.sim.account.address },
+    } as WireOrderSubmission;
     const f = await httpError(t.client.postOrder(forged));
     expect(f.status).toBe(401);
     expect(f.exchangeMessage).toBe('invalid order signature: it was not made by the order signer');
   });
 
-  it('verifies in the market\'s EIP-712 domain: neg-risk markets sign for the neg-risk contract', async () => {
+  it("verifies in the market's EIP-712 domain: neg-risk markets sign for the neg-risk contract", async () => {
     for (const negRisk of [true, false]) {
-      const mk = t.sim.venue.world.markets.find((x) => x.negRisk === negRisk && x.state.acceptingOrders && !x.state.closed);
+      const mk = t.sim.venue.world.markets.find(
+        (x) => x.negRisk === negRisk && x.state.acceptingOrders && !x.state.closed,
+      );
       if (mk === undefined) throw new Error(`no open market with negRisk ${String(negRisk)}`);
       const good = submission(t, { market: mk, price: 10 * mk.state.tick, size: px(20) });
       expect((await t.client.postOrder(good)).accepted).toBe(true);
@@ -262,14 +334,22 @@ describe('request-level failures', () => {
 
   it('an unknown token is rejected as an invalid payload', async () => {
     const s = submission(t, { market: m(), price: 10 * m().state.tick, size: px(20) });
-    const r = await signedRaw(t, 'POST', '/order', JSON.stringify({ ...s, order: { ...s.order, tokenId: '12345', conditionId: undefined } }));
+    const r = await signedRaw(
+      t,
+      'POST',
+      '/order',
+      JSON.stringify({ ...s, order: { ...s.order, tokenId: '12345', conditionId: undefined } }),
+    );
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ error: 'Invalid order payload' });
   });
 });
 
 describe('L2 authentication (401 Unauthorized/Invalid api key)', () => {
-  const body = (): string => JSON.stringify(submission(t, { market: openMarket(t.sim, 8), price: 10 * openMarket(t.sim, 8).state.tick, size: px(20) }));
+  const body = (): string =>
+    JSON.stringify(
+      submission(t, { market: openMarket(t.sim, 8), price: 10 * openMarket(t.sim, 8).state.tick, size: px(20) }),
+    );
 
   it('missing headers, each one', async () => {
     for (const h of ['SVC_ADDRESS', 'SVC_API_KEY', 'SVC_PASSPHRASE', 'SVC_TIMESTAMP', 'SVC_SIGNATURE']) {
@@ -300,7 +380,12 @@ describe('L2 authentication (401 Unauthorized/Invalid api key)', () => {
     const text = body();
     const a = t.sim.account;
     const poly = buildL2Headers({
-      dialect: DIALECTS.polymarket, credentials: makeCredentials(a), address: a.address, method: 'POST', path: '/order', body: text,
+      dialect: DIALECTS.polymarket,
+      credentials: makeCredentials(a),
+      address: a.address,
+      method: 'POST',
+      path: '/order',
+      body: text,
       timestampSec: Math.floor(t.clock.now() / 1000),
     });
     const r = await raw(t.sim, 'POST', '/order', { body: text, headers: poly });
@@ -337,28 +422,44 @@ describe('L2 authentication (401 Unauthorized/Invalid api key)', () => {
 async function signedRawHeaders(body: string): Promise<Record<string, string>> {
   const a = t.sim.account;
   return buildL2Headers({
-    dialect: t.sim.venue.dialect, credentials: makeCredentials(a), address: a.address, method: 'POST', path: '/order', body,
+    dialect: t.sim.venue.dialect,
+    credentials: makeCredentials(a),
+    address: a.address,
+    method: 'POST',
+    path: '/order',
+    body,
     timestampSec: Math.floor(t.clock.now() / 1000),
   });
 }
 
 describe('DELETE /order and GET /data/order/{id}', () => {
-  it('cancels own orders; reports not found, already matched and other owners\' orders', async () => {
+  it("cancels own orders; reports not found, already matched and other owners' orders", async () => {
     const m = openMarket(t.sim, 9, 10_000);
     const r = await t.client.postOrder(submission(t, { market: m, price: px(0.1), size: px(20) }));
     const id = r.orderId as string;
-    expect(await b.client.cancelOrder(id)).toEqual({ canceled: [], notCanceled: new Map([[id, 'Order not found or already canceled']]) });
+    expect(await b.client.cancelOrder(id)).toEqual({
+      canceled: [],
+      notCanceled: new Map([[id, 'Order not found or already canceled']]),
+    });
     expect((await httpError(b.client.getOrder(id))).exchangeMessage).toBe('Order not found');
     expect(await t.client.cancelOrder(id)).toEqual({ canceled: [id], notCanceled: new Map() });
-    expect(await t.client.cancelOrder(id)).toEqual({ canceled: [], notCanceled: new Map([[id, 'Order not found or already canceled']]) });
+    expect(await t.client.cancelOrder(id)).toEqual({
+      canceled: [],
+      notCanceled: new Map([[id, 'Order not found or already canceled']]),
+    });
     // Matched: B rests, A takes all of it.
-    const mk = await b.client.postOrder(submission({ ...t, signer: b.signer }, { market: m, outcome: 1, price: px(0.7), size: px(20) }, b.creds.apiKey));
+    const mk = await b.client.postOrder(
+      submission({ ...t, signer: b.signer }, { market: m, outcome: 1, price: px(0.7), size: px(20) }, b.creds.apiKey),
+    );
     await t.client.postOrder(submission(t, { market: m, price: px(0.3), size: px(20) }));
-    expect(await b.client.cancelOrder(mk.orderId as string)).toEqual({ canceled: [], notCanceled: new Map([[mk.orderId, 'Order already matched']]) });
+    expect(await b.client.cancelOrder(mk.orderId as string)).toEqual({
+      canceled: [],
+      notCanceled: new Map([[mk.orderId, 'Order already matched']]),
+    });
     expect((await httpError(t.client.getOrder('0x' + 'ee'.repeat(32)))).status).toBe(404);
   });
 
-  it('accepts Polymarket\'s `orderID` spelling and refuses other bodies', async () => {
+  it("accepts Polymarket's `orderID` spelling and refuses other bodies", async () => {
     const m = openMarket(t.sim, 9, 10_000);
     const r = await t.client.postOrder(submission(t, { market: m, price: px(0.11), size: px(20) }));
     const c = await signedRaw(t, 'DELETE', '/order', JSON.stringify({ orderID: r.orderId }));

@@ -10,12 +10,20 @@ describe('shape comparison', () => {
   it('reports missing, extra and mistyped paths, array elements merged', () => {
     const real = shapeOf([{ a: '1', b: [{ x: 1 }, { y: null }], c: true }]);
     const sim = shapeOf([{ a: 1, b: [{ x: 2 }], d: 'extra' }]);
-    expect(compareShapes(sim, real, none)).toEqual({ missing: ['b[].y', 'c'], extra: ['d'], types: ['a: sent number vs real string'] });
+    expect(compareShapes(sim, real, none)).toEqual({
+      missing: ['b[].y', 'c'],
+      extra: ['d'],
+      types: ['a: sent number vs real string'],
+    });
   });
 
   it('merges several values, so an optional key or a nullable value counts once seen', () => {
     const real = shapeOf([{ a: null }, { a: 'x', b: 1 }]);
-    expect(compareShapes(shapeOf([{ a: 'y', b: 2 }, { a: null }]), real, none)).toEqual({ missing: [], extra: [], types: [] });
+    expect(compareShapes(shapeOf([{ a: 'y', b: 2 }, { a: null }]), real, none)).toEqual({
+      missing: [],
+      extra: [],
+      types: [],
+    });
   });
 
   it('keys-only payloads count for keys, not for types', () => {
@@ -29,7 +37,8 @@ describe('shape comparison', () => {
     const sim = shapeOf([{ '9': { BUY: '0.4' }, '10': { BUY: '0.6' } }], ['']);
     expect(compareShapes(sim, real, none)).toEqual({ missing: [], extra: [], types: [] });
     const d = compareShapes(shapeOf([{ r: null, c: { z: 1 } }]), shapeOf([{ r: {} }]), none, {
-      extra: { c: 'documented' }, types: { r: { add: ['null'], why: 'documented' } },
+      extra: { c: 'documented' },
+      types: { r: { add: ['null'], why: 'documented' } },
     });
     expect(d).toEqual({ missing: [], extra: [], types: [] });
   });

@@ -27,7 +27,8 @@ export function addShape(into: Shape, v: unknown, maps: ReadonlySet<string> = ne
   set.add(t);
   if (t === 'array') for (const x of v as unknown[]) addShape(into, x, maps, `${path}[]`);
   else if (t === 'object') {
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) addShape(into, x, maps, join(path, maps.has(path) ? '*' : k));
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      addShape(into, x, maps, join(path, maps.has(path) ? '*' : k));
   }
   return into;
 }
@@ -64,7 +65,12 @@ function under(path: string, prefixes: readonly string[]): boolean {
  * Compares the simulator's shape with the real one. `realKeysOnly`: paths known from payloads
  * whose JSON types are not trusted (their keys count, their types do not).
  */
-export function compareShapes(sim: Shape, real: Shape, realKeysOnly: ReadonlySet<string>, allow: Allowances = {}): ShapeDiff {
+export function compareShapes(
+  sim: Shape,
+  real: Shape,
+  realKeysOnly: ReadonlySet<string>,
+  allow: Allowances = {},
+): ShapeDiff {
   const allowMissing = Object.keys(allow.missing ?? {});
   const allowExtra = Object.keys(allow.extra ?? {});
   const known = new Set([...real.keys(), ...realKeysOnly]);

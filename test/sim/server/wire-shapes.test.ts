@@ -54,7 +54,8 @@ interface Row {
 const http = (json: unknown): unknown => JSON.parse((json as { body: string }).body) as unknown;
 const asPage = (record: unknown): unknown => ({ data: [record], next_cursor: 'LTE=', limit: 1, count: 1 });
 const get = (c: Ctx, path: string): Promise<Answer> => raw(c.t.sim, 'GET', path);
-const post = (c: Ctx, path: string, body: unknown): Promise<Answer> => raw(c.t.sim, 'POST', path, { body: JSON.stringify(body) });
+const post = (c: Ctx, path: string, body: unknown): Promise<Answer> =>
+  raw(c.t.sim, 'POST', path, { body: JSON.stringify(body) });
 const all = (ps: ReadonlyArray<Promise<Answer>>): Promise<Answer[]> => Promise.all(ps);
 const signed = (c: Ctx, method: string, path: string, body?: unknown): Promise<Answer> =>
   signedRaw(c.t, method, path, body === undefined ? undefined : JSON.stringify(body));
@@ -78,7 +79,8 @@ const ROWS: readonly Row[] = [
       { file: 'markets/book_get_pysdk_official.json' },
       { file: 'markets/book_get_pysdk_null_timestamp_official.json' },
     ],
-    answers: (c) => all([get(c, `/book?token_id=${c.quoted.tokenIds[0]}`), get(c, `/book?token_id=${c.held.tokenIds[1]}`)]),
+    answers: (c) =>
+      all([get(c, `/book?token_id=${c.quoted.tokenIds[0]}`), get(c, `/book?token_id=${c.held.tokenIds[1]}`)]),
   },
   {
     route: 'GET /book (unknown token)',
@@ -93,9 +95,13 @@ const ROWS: readonly Row[] = [
   },
   {
     route: 'POST /midpoints',
-    fixtures: [{ file: 'markets/midpoints_post_pysdk_official.json' }, { file: 'markets/midpoints_post_docs_example.json' }],
+    fixtures: [
+      { file: 'markets/midpoints_post_pysdk_official.json' },
+      { file: 'markets/midpoints_post_docs_example.json' },
+    ],
     maps: [''],
-    answers: (c) => all([post(c, '/midpoints', [{ token_id: c.quoted.tokenIds[0] }, { token_id: c.quoted.tokenIds[1] }])]),
+    answers: (c) =>
+      all([post(c, '/midpoints', [{ token_id: c.quoted.tokenIds[0] }, { token_id: c.quoted.tokenIds[1] }])]),
   },
   {
     // The newer API reference's `{mid_price}` (midpoint_get_docs_example.json) is left out: every
@@ -107,24 +113,38 @@ const ROWS: readonly Row[] = [
   {
     route: 'GET /price',
     fixtures: [{ file: 'markets/price_get_pysdk_official.json' }],
-    answers: (c) => all([get(c, `/price?token_id=${c.quoted.tokenIds[0]}&side=BUY`), get(c, `/price?token_id=${c.quoted.tokenIds[0]}&side=SELL`)]),
+    answers: (c) =>
+      all([
+        get(c, `/price?token_id=${c.quoted.tokenIds[0]}&side=BUY`),
+        get(c, `/price?token_id=${c.quoted.tokenIds[0]}&side=SELL`),
+      ]),
   },
   {
     route: 'POST /prices',
     fixtures: [{ file: 'markets/prices_post_pysdk_official.json' }],
     maps: [''],
-    answers: (c) => all([post(c, '/prices', [{ token_id: c.quoted.tokenIds[0], side: 'BUY' }, { token_id: c.quoted.tokenIds[0], side: 'SELL' }])]),
+    answers: (c) =>
+      all([
+        post(c, '/prices', [
+          { token_id: c.quoted.tokenIds[0], side: 'BUY' },
+          { token_id: c.quoted.tokenIds[0], side: 'SELL' },
+        ]),
+      ]),
   },
   {
     route: 'POST /last-trades-prices',
     fixtures: [{ file: 'markets/last_trades_prices_post_pysdk_official.json' }],
-    answers: (c) => all([post(c, '/last-trades-prices', [{ token_id: c.held.tokenIds[0] }, { token_id: c.held.tokenIds[1] }])]),
+    answers: (c) =>
+      all([post(c, '/last-trades-prices', [{ token_id: c.held.tokenIds[0] }, { token_id: c.held.tokenIds[1] }])]),
   },
   {
     // rs-clob-client's mock sends the tick as a string (tick_size_get_rs_official.json): its
     // Decimal reads both; the py-sdk mock's number is the type the simulator keeps.
     route: 'GET /tick-size',
-    fixtures: [{ file: 'markets/tick_size_get_pysdk_official.json' }, { file: 'markets/tick_size_get_rs_official.json', types: false }],
+    fixtures: [
+      { file: 'markets/tick_size_get_pysdk_official.json' },
+      { file: 'markets/tick_size_get_rs_official.json', types: false },
+    ],
     answers: (c) => all([get(c, `/tick-size?token_id=${c.quoted.tokenIds[0]}`)]),
   },
   {
@@ -139,7 +159,10 @@ const ROWS: readonly Row[] = [
   },
   {
     route: 'GET /prices-history',
-    fixtures: [{ file: 'markets/prices_history_get_pysdk_official.json' }, { file: 'markets/prices_history_get_ccxt_2026-06-12.json', types: false }],
+    fixtures: [
+      { file: 'markets/prices_history_get_pysdk_official.json' },
+      { file: 'markets/prices_history_get_ccxt_2026-06-12.json', types: false },
+    ],
     answers: (c) => all([get(c, `/prices-history?market=${c.quoted.tokenIds[0]}&interval=1h`)]),
   },
   {
@@ -194,7 +217,10 @@ const ROWS: readonly Row[] = [
   },
   {
     route: 'GET /positions',
-    fixtures: [{ file: 'portfolio/positions_get_captured_notebook_2026-04.json' }, { file: 'portfolio/positions_get_rs_official.json' }],
+    fixtures: [
+      { file: 'portfolio/positions_get_captured_notebook_2026-04.json' },
+      { file: 'portfolio/positions_get_rs_official.json' },
+    ],
     answers: (c) => all([get(c, `/positions?user=${c.t.sim.account.address}`), get(c, `/positions?user=${c.b}`)]),
   },
   {
@@ -205,7 +231,10 @@ const ROWS: readonly Row[] = [
   },
   {
     route: 'GET /closed-positions',
-    fixtures: [{ file: 'portfolio/closed_positions_get_rs_official.json' }, { file: 'portfolio/closed_positions_get_docs_example.json' }],
+    fixtures: [
+      { file: 'portfolio/closed_positions_get_rs_official.json' },
+      { file: 'portfolio/closed_positions_get_docs_example.json' },
+    ],
     answers: (c) => all([get(c, `/closed-positions?user=${c.t.sim.account.address}`)]),
   },
   {
@@ -219,7 +248,10 @@ const ROWS: readonly Row[] = [
   },
   {
     route: 'GET /v1/leaderboard',
-    fixtures: [{ file: 'portfolio/leaderboard_get_rs_official.json' }, { file: 'portfolio/leaderboard_get_docs_example.json' }],
+    fixtures: [
+      { file: 'portfolio/leaderboard_get_rs_official.json' },
+      { file: 'portfolio/leaderboard_get_docs_example.json' },
+    ],
     answers: (c) => all(['DAY', 'WEEK', 'MONTH', 'ALL'].map((p) => get(c, `/v1/leaderboard?timePeriod=${p}&limit=50`))),
   },
   // The order routes (fixtures in orders/) and the account routes (lifecycle/), L2-signed. The
@@ -227,37 +259,59 @@ const ROWS: readonly Row[] = [
   // POST /order's second answer, whose order GET /data/order/{id} then reads (with its trades).
   {
     route: 'POST /order',
-    fixtures: [{ file: 'orders/order_post_matched_issue217.json' }, { file: 'orders/order_post_delayed_nautilus.json' }, { file: 'orders/order_post_trade_ids_only_nautilus.json' }],
-    answers: (c) => all([
-      signed(c, 'POST', '/order', submission(c.t, { market: c.quoted, price: px(0.11), size: px(20) })),
-      signed(c, 'POST', '/order', submission(c.t, { market: c.quoted, price: px(0.4), size: px(20) })).then((a) => {
-        matchedId = (a.json as { orderID: string }).orderID;
-        return a;
-      }),
-    ]),
+    fixtures: [
+      { file: 'orders/order_post_matched_issue217.json' },
+      { file: 'orders/order_post_delayed_nautilus.json' },
+      { file: 'orders/order_post_trade_ids_only_nautilus.json' },
+    ],
+    answers: (c) =>
+      all([
+        signed(c, 'POST', '/order', submission(c.t, { market: c.quoted, price: px(0.11), size: px(20) })),
+        signed(c, 'POST', '/order', submission(c.t, { market: c.quoted, price: px(0.4), size: px(20) })).then((a) => {
+          matchedId = (a.json as { orderID: string }).orderID;
+          return a;
+        }),
+      ]),
   },
   {
     route: 'GET /data/order/{id}',
     fixtures: [{ file: 'orders/order_get_rs_official.json' }, { file: 'orders/order_get_nautilus.json' }],
-    answers: async (c) => all([signed(c, 'GET', `/data/order/${await restBid(c, 0.12)}`), signed(c, 'GET', `/data/order/${matchedId}`)]),
+    answers: async (c) =>
+      all([signed(c, 'GET', `/data/order/${await restBid(c, 0.12)}`), signed(c, 'GET', `/data/order/${matchedId}`)]),
   },
   {
     route: 'DELETE /order',
     fixtures: [{ file: 'orders/cancel_mixed_tssdk_official.json' }, { file: 'orders/cancel_failed_nautilus.json' }],
     maps: ['not_canceled'],
-    answers: async (c) => all([signed(c, 'DELETE', '/order', { orderID: await restBid(c, 0.13) }), signed(c, 'DELETE', '/order', { orderID: '0x' + 'ee'.repeat(32) })]),
+    answers: async (c) =>
+      all([
+        signed(c, 'DELETE', '/order', { orderID: await restBid(c, 0.13) }),
+        signed(c, 'DELETE', '/order', { orderID: '0x' + 'ee'.repeat(32) }),
+      ]),
   },
   {
     route: 'GET /data/orders',
-    fixtures: [{ file: 'lifecycle/data_orders_page_rs_official.json' }, { file: 'lifecycle/data_orders_page_nautilus.json' }],
-    answers: async (c) => { await restBid(c, 0.14); return all([signed(c, 'GET', '/data/orders?next_cursor=MA==')]); },
+    fixtures: [
+      { file: 'lifecycle/data_orders_page_rs_official.json' },
+      { file: 'lifecycle/data_orders_page_nautilus.json' },
+    ],
+    answers: async (c) => {
+      await restBid(c, 0.14);
+      return all([signed(c, 'GET', '/data/orders?next_cursor=MA==')]);
+    },
     allow: {
-      missing: { 'data[].associate_trades[]': 'our live orders here have no trades yet; the same record with trades (ids as strings) is compared on GET /data/order/{id}' },
+      missing: {
+        'data[].associate_trades[]':
+          'our live orders here have no trades yet; the same record with trades (ids as strings) is compared on GET /data/order/{id}',
+      },
     },
   },
   {
     route: 'GET /data/trades',
-    fixtures: [{ file: 'lifecycle/data_trades_page_rs_official.json' }, { file: 'lifecycle/data_trades_page_nautilus.json' }],
+    fixtures: [
+      { file: 'lifecycle/data_trades_page_rs_official.json' },
+      { file: 'lifecycle/data_trades_page_nautilus.json' },
+    ],
     answers: (c) => all([signed(c, 'GET', '/data/trades?next_cursor=MA==')]),
   },
   {
@@ -270,11 +324,16 @@ const ROWS: readonly Row[] = [
     route: 'DELETE /cancel-all',
     fixtures: [{ file: 'lifecycle/cancel_all_rs_official.json' }, { file: 'orders/cancel_mixed_tssdk_official.json' }],
     maps: ['not_canceled', 'notCanceled'],
-    answers: async (c) => { await restBid(c, 0.16); return all([signed(c, 'DELETE', '/cancel-all')]); },
+    answers: async (c) => {
+      await restBid(c, 0.16);
+      return all([signed(c, 'DELETE', '/cancel-all')]);
+    },
     allow: {
       missing: {
-        'not_canceled.*': 'cancel-all of live orders refuses none here; a refusal entry (id → reason string) is compared on DELETE /order and DELETE /orders',
-        notCanceled: 'rs-clob-client tests/clob.rs@d84e8e1 spells it notCanceled (its client reads both); the API reference and every other client send not_canceled, as we do',
+        'not_canceled.*':
+          'cancel-all of live orders refuses none here; a refusal entry (id → reason string) is compared on DELETE /order and DELETE /orders',
+        notCanceled:
+          'rs-clob-client tests/clob.rs@d84e8e1 spells it notCanceled (its client reads both); the API reference and every other client send not_canceled, as we do',
       },
     },
   },
@@ -282,7 +341,10 @@ const ROWS: readonly Row[] = [
     route: 'GET /balance-allowance',
     // The older single-`allowance` answer (nautilus' collateral fixture) is left out: the v2 clients
     // read the `allowances` map (clob-client-v2 BalanceAllowanceResponse).
-    fixtures: [{ file: 'lifecycle/balance_allowance_conditional_nautilus.json' }, { file: 'lifecycle/balance_allowance_rs_official.json', types: false }],
+    fixtures: [
+      { file: 'lifecycle/balance_allowance_conditional_nautilus.json' },
+      { file: 'lifecycle/balance_allowance_rs_official.json', types: false },
+    ],
     maps: ['allowances'],
     answers: (c) => all([signed(c, 'GET', '/balance-allowance?asset_type=COLLATERAL&signature_type=0')]),
   },
@@ -304,12 +366,16 @@ beforeAll(async () => {
   // 20 YES of `closed` (a closed position); B rests a bid and an ask on `quoted`.
   await b.client.postOrder(submission(bs, { market: held, outcome: 1, price: px(0.6), size: px(40) }, b.creds.apiKey));
   await t.client.postOrder(submission(t, { market: held, price: px(0.4), size: px(40) }));
-  await b.client.postOrder(submission(bs, { market: closed, outcome: 1, price: px(0.8), size: px(20) }, b.creds.apiKey));
+  await b.client.postOrder(
+    submission(bs, { market: closed, outcome: 1, price: px(0.8), size: px(20) }, b.creds.apiKey),
+  );
   await t.client.postOrder(submission(t, { market: closed, price: px(0.2), size: px(20) }));
   await b.client.postOrder(submission(bs, { market: closed, price: px(0.3), size: px(20) }, b.creds.apiKey));
   await t.client.postOrder(submission(t, { market: closed, side: 'SELL', price: px(0.3), size: px(20) }));
   await b.client.postOrder(submission(bs, { market: quoted, price: px(0.3), size: px(20) }, b.creds.apiKey));
-  await b.client.postOrder(submission(bs, { market: quoted, outcome: 1, price: px(0.6), size: px(20) }, b.creds.apiKey));
+  await b.client.postOrder(
+    submission(bs, { market: quoted, outcome: 1, price: px(0.6), size: px(20) }, b.creds.apiKey),
+  );
   await raw(t.sim, 'POST', '/_sim/sample');
   t.clock.advance(5 * 60_000);
   ctx = { t, quoted, held, closed, b: b.address };
@@ -319,7 +385,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('the simulator in the polymarket dialect answers in the real payloads\' shapes', () => {
+describe("the simulator in the polymarket dialect answers in the real payloads' shapes", () => {
   for (const row of ROWS) {
     it(row.route, async () => {
       const typed: unknown[] = [];
@@ -330,7 +396,10 @@ describe('the simulator in the polymarket dialect answers in the real payloads\'
       }
       const answers = await row.answers(ctx);
       expect(answers.map((a) => a.status)).toEqual(answers.map(() => row.status ?? 200));
-      const sim = shapeOf(answers.map((a) => a.json), row.maps);
+      const sim = shapeOf(
+        answers.map((a) => a.json),
+        row.maps,
+      );
       const diff = compareShapes(sim, shapeOf(typed, row.maps), new Set(shapeOf(keysOnly, row.maps).keys()), row.allow);
       expect(diff).toEqual({ missing: [], extra: [], types: [] });
     });

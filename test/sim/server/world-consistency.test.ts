@@ -51,17 +51,33 @@ async function pages(t: TestSim, path: string, limit: number, maxOffset: number)
 }
 
 /** Average-cost replay of one asset's trades (oldest first), as the exchange accounts positions. */
-interface Replay { bought: number; sold: number; buyCost: number; sellProceeds: number; size: number; basis: number; realized: number }
+interface Replay {
+  bought: number;
+  sold: number;
+  buyCost: number;
+  sellProceeds: number;
+  size: number;
+  basis: number;
+  realized: number;
+}
 function replay(trades: readonly Json[]): Replay {
   const r: Replay = { bought: 0, sold: 0, buyCost: 0, sellProceeds: 0, size: 0, basis: 0, realized: 0 };
   for (const t of trades) {
     const size = m6(t['size']);
     const notional = mulMicros(m6(t['price']), size, 'half-even');
     if (t['side'] === 'BUY') {
-      r.bought += size; r.buyCost += notional; r.size += size; r.basis += notional;
+      r.bought += size;
+      r.buyCost += notional;
+      r.size += size;
+      r.basis += notional;
     } else {
-      const released = size === r.size ? r.basis : Number(divRound(BigInt(r.basis) * BigInt(size), BigInt(r.size), 'half-even'));
-      r.sold += size; r.sellProceeds += notional; r.realized += notional - released; r.basis -= released; r.size -= size;
+      const released =
+        size === r.size ? r.basis : Number(divRound(BigInt(r.basis) * BigInt(size), BigInt(r.size), 'half-even'));
+      r.sold += size;
+      r.sellProceeds += notional;
+      r.realized += notional - released;
+      r.basis -= released;
+      r.size -= size;
     }
   }
   return r;
@@ -91,7 +107,8 @@ for (const dialect of ['spec', 'polymarket'] as const) {
           for (const r of rows) wallets.add(String(r['proxyWallet']));
         }
       }
-      for (const m of markets) marketTrades.set(m.conditionId, await pages(t, `/trades?market=${m.conditionId}`, 500, 10_000));
+      for (const m of markets)
+        marketTrades.set(m.conditionId, await pages(t, `/trades?market=${m.conditionId}`, 500, 10_000));
       for (const list of marketTrades.values()) for (const tr of list) wallets.add(String(tr['proxyWallet']));
       for (const w of wallets) {
         userTrades.set(w, await pages(t, `/trades?user=${w}`, 500, 10_000));
@@ -108,8 +125,10 @@ for (const dialect of ['spec', 'polymarket'] as const) {
       if (m === undefined) throw new Error(`unknown market ${String(cid)}`);
       return m;
     };
-    const inCategory = (category: string, cid: unknown): boolean => category === 'OVERALL' || marketOf(cid).category.toUpperCase() === category;
-    const payout = (m: MarketRec, outcomeIndex: unknown): number => (m.state.winner === Number(outcomeIndex) ? 1_000_000 : 0);
+    const inCategory = (category: string, cid: unknown): boolean =>
+      category === 'OVERALL' || marketOf(cid).category.toUpperCase() === category;
+    const payout = (m: MarketRec, outcomeIndex: unknown): number =>
+      m.state.winner === Number(outcomeIndex) ? 1_000_000 : 0;
     /** Chronological (oldest first): the listings are newest first, ties latest first. */
     const chrono = (list: readonly Json[]): Json[] => [...list].reverse();
 
@@ -122,16 +141,26 @@ for (const dialect of ['spec', 'polymarket'] as const) {
       expect(cur.some((p) => p['redeemable'] === true)).toBe(true);
       expect(cur.some((p) => p['redeemable'] === false && p['realizedPnl'] !== 0)).toBe(true);
       expect([...closed.values()].flat().some((c) => c['realizedPnl'] !== 0)).toBe(true);
-      const noTrades = [...wallets].filter((w) => (userTrades.get(w) ?? []).length === 0 && all.some((r) => r['proxyWallet'] === w));
-      expect(noTrades.length, `${noTrades.length} of ${all.length} wallets on OVERALL/ALL have no trade in /trades`).toBe(0);
+      const noTrades = [...wallets].filter(
+        (w) => (userTrades.get(w) ?? []).length === 0 && all.some((r) => r['proxyWallet'] === w),
+      );
+      expect(
+        noTrades.length,
+        `${noTrades.length} of ${all.length} wallets on OVERALL/ALL have no trade in /trades`,
+      ).toBe(0);
     });
 
-    it('(4) a wallet\'s trades are its rows of the per-market listings, and both filters intersect', async () => {
+    it("(4) a wallet's trades are its rows of the per-market listings, and both filters intersect", async () => {
       const bad: string[] = [];
       for (const w of wallets) {
         const mine = (userTrades.get(w) ?? []).map((x) => JSON.stringify(x)).sort();
-        const fromMarkets = [...marketTrades.values()].flat().filter((x) => x['proxyWallet'] === w).map((x) => JSON.stringify(x)).sort();
-        if (JSON.stringify(mine) !== JSON.stringify(fromMarkets)) bad.push(`${w}: ${mine.length} by user, ${fromMarkets.length} by market`);
+        const fromMarkets = [...marketTrades.values()]
+          .flat()
+          .filter((x) => x['proxyWallet'] === w)
+          .map((x) => JSON.stringify(x))
+          .sort();
+        if (JSON.stringify(mine) !== JSON.stringify(fromMarkets))
+          bad.push(`${w}: ${mine.length} by user, ${fromMarkets.length} by market`);
       }
       expect(bad.slice(0, 5), `${bad.length} wallets`).toEqual([]);
       let checked = 0;
@@ -145,7 +174,7 @@ for (const dialect of ['spec', 'polymarket'] as const) {
       expect(checked).toBeGreaterThan(0);
     });
 
-    it('(2) volume = Σ price × size of the wallet\'s trades in the period; on a board exactly when it traded there', () => {
+    it("(2) volume = Σ price × size of the wallet's trades in the period; on a board exactly when it traded there", () => {
       const bad: string[] = [];
       for (const [board, rows] of boards) {
         const [category = '', period = ''] = board.split('/');
@@ -161,14 +190,16 @@ for (const dialect of ['spec', 'polymarket'] as const) {
         const onBoard = new Set(rows.map((r) => String(r['proxyWallet'])));
         for (const r of rows) {
           const want = vol.get(String(r['proxyWallet'])) ?? 0;
-          if (m6(r['vol']) !== want) bad.push(`${board} ${String(r['proxyWallet'])}: vol ${String(r['vol'])}, trades ${want / 1e6}`);
+          if (m6(r['vol']) !== want)
+            bad.push(`${board} ${String(r['proxyWallet'])}: vol ${String(r['vol'])}, trades ${want / 1e6}`);
         }
-        for (const [w, v] of vol) if (v > 0 && !onBoard.has(w)) bad.push(`${board} ${w}: traded ${v / 1e6} but not on the board`);
+        for (const [w, v] of vol)
+          if (v > 0 && !onBoard.has(w)) bad.push(`${board} ${w}: traded ${v / 1e6} but not on the board`);
       }
       expect(bad.slice(0, 8), `${bad.length} mismatches`).toEqual([]);
     });
 
-    it('(3) every position and closed position is explained by the wallet\'s trades', () => {
+    it("(3) every position and closed position is explained by the wallet's trades", () => {
       const bad: string[] = [];
       let explained = 0;
       for (const w of wallets) {
@@ -176,11 +207,13 @@ for (const dialect of ['spec', 'polymarket'] as const) {
         for (const tr of chrono(userTrades.get(w) ?? [])) {
           const k = key(tr);
           const list = byAsset.get(k);
-          if (list === undefined) byAsset.set(k, [tr]); else list.push(tr);
+          if (list === undefined) byAsset.set(k, [tr]);
+          else list.push(tr);
         }
         const cur = new Map((positions.get(w) ?? []).map((p) => [key(p), p]));
         const done = new Map((closed.get(w) ?? []).map((p) => [key(p), p]));
-        for (const k of [...cur.keys(), ...done.keys()]) if (!byAsset.has(k)) bad.push(`${w} ${k}: a position without trades`);
+        for (const k of [...cur.keys(), ...done.keys()])
+          if (!byAsset.has(k)) bad.push(`${w} ${k}: a position without trades`);
         for (const [k, trades] of byAsset) {
           const m = marketOf(trades[0]?.['conditionId']);
           const r = replay(trades);
@@ -190,23 +223,39 @@ for (const dialect of ['spec', 'polymarket'] as const) {
           const c = done.get(k);
           const where = `${w} ${k}`;
           if (held > 0) {
-            if (p === undefined) { bad.push(`${where}: holds ${held / 1e6} by its trades, no position`); continue; }
-            const curPrice = resolved ? payout(m, p['outcomeIndex']) : m.state.prices[Number(p['outcomeIndex']) as 0 | 1];
+            if (p === undefined) {
+              bad.push(`${where}: holds ${held / 1e6} by its trades, no position`);
+              continue;
+            }
+            const curPrice = resolved
+              ? payout(m, p['outcomeIndex'])
+              : m.state.prices[Number(p['outcomeIndex']) as 0 | 1];
             if (m6(p['size']) !== held) bad.push(`${where}: size ${String(p['size'])} ≠ ${held / 1e6}`);
-            if (m6(p['avgPrice']) !== Number(divRound(BigInt(r.basis) * 1_000_000n, BigInt(held), 'half-even'))) bad.push(`${where}: avgPrice ${String(p['avgPrice'])}`);
-            if (m6(p['realizedPnl']) !== r.realized) bad.push(`${where}: realizedPnl ${String(p['realizedPnl'])} ≠ ${r.realized / 1e6}`);
-            if (m6(p['curPrice']) !== curPrice) bad.push(`${where}: curPrice ${String(p['curPrice'])} ≠ ${curPrice / 1e6}`);
-            if (m6(p['cashPnl']) !== mulMicros(held, curPrice, 'half-even') - r.basis) bad.push(`${where}: cashPnl ${String(p['cashPnl'])}`);
+            if (m6(p['avgPrice']) !== Number(divRound(BigInt(r.basis) * 1_000_000n, BigInt(held), 'half-even')))
+              bad.push(`${where}: avgPrice ${String(p['avgPrice'])}`);
+            if (m6(p['realizedPnl']) !== r.realized)
+              bad.push(`${where}: realizedPnl ${String(p['realizedPnl'])} ≠ ${r.realized / 1e6}`);
+            if (m6(p['curPrice']) !== curPrice)
+              bad.push(`${where}: curPrice ${String(p['curPrice'])} ≠ ${curPrice / 1e6}`);
+            if (m6(p['cashPnl']) !== mulMicros(held, curPrice, 'half-even') - r.basis)
+              bad.push(`${where}: cashPnl ${String(p['cashPnl'])}`);
             if (p['redeemable'] !== resolved) bad.push(`${where}: redeemable ${String(p['redeemable'])}`);
           } else if (p !== undefined) {
             bad.push(`${where}: a position of ${String(p['size'])} after selling all it bought`);
           }
           if (held === 0 || resolved) {
-            if (c === undefined) { bad.push(`${where}: closed by its trades or resolution, no closed position`); continue; }
-            const realized = r.sellProceeds - r.buyCost + (resolved ? mulMicros(held, payout(m, c['outcomeIndex']), 'half-even') : 0);
-            if (m6(c['totalBought']) !== r.bought) bad.push(`${where}: totalBought ${String(c['totalBought'])} ≠ ${r.bought / 1e6}`);
-            if (m6(c['avgPrice']) !== Number(divRound(BigInt(r.buyCost) * 1_000_000n, BigInt(r.bought), 'half-even'))) bad.push(`${where}: closed avgPrice ${String(c['avgPrice'])}`);
-            if (m6(c['realizedPnl']) !== realized) bad.push(`${where}: closed realizedPnl ${String(c['realizedPnl'])} ≠ ${realized / 1e6}`);
+            if (c === undefined) {
+              bad.push(`${where}: closed by its trades or resolution, no closed position`);
+              continue;
+            }
+            const realized =
+              r.sellProceeds - r.buyCost + (resolved ? mulMicros(held, payout(m, c['outcomeIndex']), 'half-even') : 0);
+            if (m6(c['totalBought']) !== r.bought)
+              bad.push(`${where}: totalBought ${String(c['totalBought'])} ≠ ${r.bought / 1e6}`);
+            if (m6(c['avgPrice']) !== Number(divRound(BigInt(r.buyCost) * 1_000_000n, BigInt(r.bought), 'half-even')))
+              bad.push(`${where}: closed avgPrice ${String(c['avgPrice'])}`);
+            if (m6(c['realizedPnl']) !== realized)
+              bad.push(`${where}: closed realizedPnl ${String(c['realizedPnl'])} ≠ ${realized / 1e6}`);
           } else if (c !== undefined) {
             bad.push(`${where}: closed while holding ${held / 1e6} of an unresolved market`);
           }
@@ -225,8 +274,11 @@ for (const dialect of ['spec', 'polymarket'] as const) {
           const w = String(row['proxyWallet']);
           const done = (closed.get(w) ?? []).filter((c) => inCategory(category, c['conditionId']));
           const doneKeys = new Set(done.map(key));
-          const open = (positions.get(w) ?? []).filter((p) => inCategory(category, p['conditionId']) && !doneKeys.has(key(p)));
-          const realized = done.reduce((a, c) => a + m6(c['realizedPnl']), 0) + open.reduce((a, p) => a + m6(p['realizedPnl']), 0);
+          const open = (positions.get(w) ?? []).filter(
+            (p) => inCategory(category, p['conditionId']) && !doneKeys.has(key(p)),
+          );
+          const realized =
+            done.reduce((a, c) => a + m6(c['realizedPnl']), 0) + open.reduce((a, p) => a + m6(p['realizedPnl']), 0);
           let want = realized;
           if (period !== 'ALL') {
             const t0Ms = nowMs - (WINDOW_MS[period] ?? 0);
@@ -248,15 +300,21 @@ for (const dialect of ['spec', 'polymarket'] as const) {
               let mark: number;
               if (m.state.winner !== null && (m.state.resolvedAtMs ?? Infinity) <= t0Ms) mark = payout(m, idx);
               else {
-                const last = (marketTrades.get(m.conditionId) ?? []).find((x) => key(x) === k && Number(x['timestamp']) <= t0s);
-                if (last === undefined) { bad.push(`${board} ${w} ${k}: held at t0 without a trade before`); continue; }
+                const last = (marketTrades.get(m.conditionId) ?? []).find(
+                  (x) => key(x) === k && Number(x['timestamp']) <= t0s,
+                );
+                if (last === undefined) {
+                  bad.push(`${board} ${w} ${k}: held at t0 without a trade before`);
+                  continue;
+                }
                 mark = m6(last['price']);
               }
               eT0 += mulMicros(size, mark, 'half-even');
             }
             want = eNow - eT0;
           }
-          if (m6(row['pnl']) !== want) bad.push(`${board} ${w}: pnl ${String(row['pnl'])}, positions and trades give ${want / 1e6}`);
+          if (m6(row['pnl']) !== want)
+            bad.push(`${board} ${w}: pnl ${String(row['pnl'])}, positions and trades give ${want / 1e6}`);
         }
       }
       expect(bad.slice(0, 8), `${bad.length} mismatches`).toEqual([]);
@@ -265,23 +323,38 @@ for (const dialect of ['spec', 'polymarket'] as const) {
 }
 
 describe('live synthetic flow trades under wallets of its own', () => {
-  it('leaves the leaderboard wallets\' trades and positions as the world made them', async () => {
+  it("leaves the leaderboard wallets' trades and positions as the world made them", async () => {
     const u = await startTestSim({ flow: 'normal', markets: 10 });
     try {
       const world = u.sim.venue.world;
       const leaders = (await pages(u, '/v1/leaderboard?timePeriod=ALL', 50, 1000)).map((r) => String(r['proxyWallet']));
-      const before = await Promise.all(leaders.map(async (w) => [await pages(u, `/trades?user=${w}`, 500, 10_000), await pages(u, `/positions?user=${w}`, 500, 10_000)]));
-      const post = (path: string, body: unknown): ReturnType<typeof raw> => raw(u.sim, 'POST', path, { body: JSON.stringify(body) });
+      const before = await Promise.all(
+        leaders.map(async (w) => [
+          await pages(u, `/trades?user=${w}`, 500, 10_000),
+          await pages(u, `/positions?user=${w}`, 500, 10_000),
+        ]),
+      );
+      const post = (path: string, body: unknown): ReturnType<typeof raw> =>
+        raw(u.sim, 'POST', path, { body: JSON.stringify(body) });
       await post('/_sim/flow', { action: 'freeze' });
       expect((await post('/_sim/flow', { action: 'advance', ms: 5 * 60_000 })).status).toBe(200);
-      const live = (await pages(u, '/trades', 500, 10_000)).filter((x) => Number(x['timestamp']) * 1000 >= world.startMs);
+      const live = (await pages(u, '/trades', 500, 10_000)).filter(
+        (x) => Number(x['timestamp']) * 1000 >= world.startMs,
+      );
       expect(live.length).toBeGreaterThan(0);
       expect(live.filter((x) => world.userByWallet(String(x['proxyWallet'])) !== undefined)).toEqual([]);
       // An engine account that is not an address is shown under a wallet of its own too.
       expect(world.userByWallet(u.sim.venue.wallets.walletOf('flow-lp-7'))).toBeUndefined();
-      const after = await Promise.all(leaders.map(async (w) => [await pages(u, `/trades?user=${w}`, 500, 10_000), await pages(u, `/positions?user=${w}`, 500, 10_000)]));
+      const after = await Promise.all(
+        leaders.map(async (w) => [
+          await pages(u, `/trades?user=${w}`, 500, 10_000),
+          await pages(u, `/positions?user=${w}`, 500, 10_000),
+        ]),
+      );
       expect(after.map(([tr]) => tr)).toEqual(before.map(([tr]) => tr));
-      expect(after.map(([, ps]) => ps?.map((p) => [key(p), p['size'], p['realizedPnl']]))).toEqual(before.map(([, ps]) => ps?.map((p) => [key(p), p['size'], p['realizedPnl']])));
+      expect(after.map(([, ps]) => ps?.map((p) => [key(p), p['size'], p['realizedPnl']]))).toEqual(
+        before.map(([, ps]) => ps?.map((p) => [key(p), p['size'], p['realizedPnl']])),
+      );
     } finally {
       await u.close();
     }

@@ -16,20 +16,42 @@ const A = '0x1111111111111111111111111111111111111111';
 const B = '0x2222222222222222222222222222222222222222';
 const px = (x: number): number => Math.round(x * SCALE);
 
-function setup(opts: Partial<ConstructorParameters<typeof Venue>[0]> = {}): { v: Venue; clock: VirtualClock; m: MarketRec } {
+function setup(opts: Partial<ConstructorParameters<typeof Venue>[0]> = {}): {
+  v: Venue;
+  clock: VirtualClock;
+  m: MarketRec;
+} {
   const clock = new VirtualClock(T0);
   const v = new Venue({ clock, seed: 11, markets: 25, dialect: DIALECTS.spec, ...opts });
   v.fund(A, px(1000) as Micros);
   v.fund(B, px(1000) as Micros);
-  const m = v.world.markets.filter((x) => x.state.acceptingOrders && !x.state.closed && x.state.tick === 10_000)[0] as MarketRec;
+  const m = v.world.markets.filter(
+    (x) => x.state.acceptingOrders && !x.state.closed && x.state.tick === 10_000,
+  )[0] as MarketRec;
   return { v, clock, m };
 }
 
 let seq = 0;
-function req(m: MarketRec, owner: string, side: 'BUY' | 'SELL', price: number, size: number, outcome: 0 | 1 = 0): PlaceRequest {
+function req(
+  m: MarketRec,
+  owner: string,
+  side: 'BUY' | 'SELL',
+  price: number,
+  size: number,
+  outcome: 0 | 1 = 0,
+): PlaceRequest {
   return {
-    id: `0x${(++seq).toString(16).padStart(64, '0')}`, owner: owner.toLowerCase(), tokenId: m.tokenIds[outcome], side,
-    price: px(price) as Price, size: px(size) as Shares, orderType: 'GTC', postOnly: false, expirationSec: null, maker: owner, apiKey: 'k',
+    id: `0x${(++seq).toString(16).padStart(64, '0')}`,
+    owner: owner.toLowerCase(),
+    tokenId: m.tokenIds[outcome],
+    side,
+    price: px(price) as Price,
+    size: px(size) as Shares,
+    orderType: 'GTC',
+    postOnly: false,
+    expirationSec: null,
+    maker: owner,
+    apiKey: 'k',
   };
 }
 
@@ -45,7 +67,8 @@ const holding = (v: Venue, who: string, token: string): number => {
   const b = v.balances(who).tokens.get(token);
   return b === undefined ? 0 : b.available + b.reserved;
 };
-const collateral = (v: Venue, who: string): number => v.balances(who).collateral.available + v.balances(who).collateral.reserved;
+const collateral = (v: Venue, who: string): number =>
+  v.balances(who).collateral.available + v.balances(who).collateral.reserved;
 
 describe('settlement', () => {
   it('moves a trade MATCHED → MINED → CONFIRMED on the clock, for both parties', () => {
@@ -118,27 +141,38 @@ describe('settlement', () => {
   });
 
   it('keeps PositionBook sizes equal to engine holdings whatever fails (property)', () => {
-    fc.assert(fc.property(
-      fc.array(fc.record({ p: fc.integer({ min: 20, max: 80 }), size: fc.integer({ min: 20, max: 40 }), sell: fc.boolean(), fail: fc.boolean() }), { minLength: 1, maxLength: 8 }),
-      (steps) => {
-        const { v, clock, m } = setup({ settlement: { minedAfterMs: 0, confirmedAfterMs: 3_000 } });
-        for (const s of steps) {
-          if (s.fail) v.settlement.failNext();
-          const held = holding(v, A, m.tokenIds[0]);
-          if (s.sell && held >= px(s.size)) {
-            v.place(req(m, B, 'BUY', s.p / 100, s.size));
-            v.place(req(m, A, 'SELL', s.p / 100, s.size));
-          } else buyYes(v, m, s.p / 100, s.size);
-          clock.advance(1_000);
-        }
-        clock.advance(10_000);
-        for (const who of [A, B]) {
-          for (const tok of m.tokenIds) expect(v.positions.sizeOf(who, tok)).toBe(holding(v, who, tok));
-        }
-        expect(auditEngine(v.engine)).toEqual([]);
-        v.close();
-      },
-    ), { numRuns: 40 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            p: fc.integer({ min: 20, max: 80 }),
+            size: fc.integer({ min: 20, max: 40 }),
+            sell: fc.boolean(),
+            fail: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (steps) => {
+          const { v, clock, m } = setup({ settlement: { minedAfterMs: 0, confirmedAfterMs: 3_000 } });
+          for (const s of steps) {
+            if (s.fail) v.settlement.failNext();
+            const held = holding(v, A, m.tokenIds[0]);
+            if (s.sell && held >= px(s.size)) {
+              v.place(req(m, B, 'BUY', s.p / 100, s.size));
+              v.place(req(m, A, 'SELL', s.p / 100, s.size));
+            } else buyYes(v, m, s.p / 100, s.size);
+            clock.advance(1_000);
+          }
+          clock.advance(10_000);
+          for (const who of [A, B]) {
+            for (const tok of m.tokenIds) expect(v.positions.sizeOf(who, tok)).toBe(holding(v, who, tok));
+          }
+          expect(auditEngine(v.engine)).toEqual([]);
+          v.close();
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('validates its settings and does not track trades between accounts it does not serve', () => {
@@ -149,8 +183,24 @@ describe('settlement', () => {
     expect(v.settlement.configure({ failFraction: 0.25 })).toMatchObject({ failFraction: 0.25, minedAfterMs: 2_000 });
     v.engine.mint('flow-1', m.conditionId, px(20) as Shares);
     v.engine.deposit('flow-2', px(20) as Micros);
-    v.engine.submit({ id: 'f1', owner: 'flow-1', tokenId: m.tokenIds[0], side: 'SELL', price: px(0.5) as Price, size: px(20) as Shares, orderType: 'GTC' });
-    v.engine.submit({ id: 'f2', owner: 'flow-2', tokenId: m.tokenIds[0], side: 'BUY', price: px(0.5) as Price, size: px(20) as Shares, orderType: 'GTC' });
+    v.engine.submit({
+      id: 'f1',
+      owner: 'flow-1',
+      tokenId: m.tokenIds[0],
+      side: 'SELL',
+      price: px(0.5) as Price,
+      size: px(20) as Shares,
+      orderType: 'GTC',
+    });
+    v.engine.submit({
+      id: 'f2',
+      owner: 'flow-2',
+      tokenId: m.tokenIds[0],
+      side: 'BUY',
+      price: px(0.5) as Price,
+      size: px(20) as Shares,
+      orderType: 'GTC',
+    });
     expect(v.settlement.stats.tracked).toBe(0);
     v.close();
   });

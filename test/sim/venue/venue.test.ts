@@ -25,7 +25,14 @@ function open(v: Venue, n = 0): MarketRec {
 }
 
 let seq = 0;
-function req(v: Venue, m: MarketRec, owner: string, side: 'BUY' | 'SELL', price: number, size: number, outcome: 0 | 1 = 0): PlaceRequest {
+function req(
+  m: MarketRec,
+  owner: string,
+  side: 'BUY' | 'SELL',
+  price: number,
+  size: number,
+  outcome: 0 | 1 = 0,
+): PlaceRequest {
   return {
     id: `0x${(++seq).toString(16).padStart(64, '0')}`,
     owner: owner.toLowerCase(),
@@ -82,8 +89,8 @@ describe('Venue', () => {
     const tick = m.state.tick;
     const p = 40 * tick;
     // A buys YES (rests), B buys NO at the complement: a mint.
-    expect(v.place(req(v, m, A, 'BUY', p, 20 * SCALE)).ok).toBe(true);
-    const r = v.place(req(v, m, B, 'BUY', SCALE - p, 20 * SCALE, 1));
+    expect(v.place(req(m, A, 'BUY', p, 20 * SCALE)).ok).toBe(true);
+    const r = v.place(req(m, B, 'BUY', SCALE - p, 20 * SCALE, 1));
     expect(r.ok && r.status).toBe('matched');
     const posA = v.positions.current(A);
     const posB = v.positions.current(B);
@@ -96,25 +103,28 @@ describe('Venue', () => {
     expect(log.ok && log.body.filter((x) => [A, B].includes(x.proxyWallet)).length).toBe(2);
     expect(log.ok && log.body.slice(0, 2).every((x) => [A, B].includes(x.proxyWallet))).toBe(true);
     // A sells everything back to B's resting bid: A's position closes.
-    expect(v.place(req(v, m, B, 'BUY', p, 20 * SCALE)).ok).toBe(true);
-    const s = v.place(req(v, m, A, 'SELL', p, 20 * SCALE));
+    expect(v.place(req(m, B, 'BUY', p, 20 * SCALE)).ok).toBe(true);
+    const s = v.place(req(m, A, 'SELL', p, 20 * SCALE));
     expect(s.ok && s.status).toBe('matched');
     expect(v.positions.current(A)).toEqual([]);
     expect(v.positions.closed(A).map((x) => x.totalBought)).toEqual([20 * SCALE]);
     expect(v.stats().fills.positionErrors).toBe(0);
   });
 
-  it('lists an owner\'s orders by status, and looks orders up with their submission data', () => {
+  it("lists an owner's orders by status, and looks orders up with their submission data", () => {
     const v = venue();
     v.fund(A, (1000 * SCALE) as Micros);
     const m = open(v);
     const tick = m.state.tick;
-    const r1 = req(v, m, A, 'BUY', 10 * tick, 10 * SCALE);
-    const r2 = req(v, m, A, 'BUY', 11 * tick, 10 * SCALE);
+    const r1 = req(m, A, 'BUY', 10 * tick, 10 * SCALE);
+    const r2 = req(m, A, 'BUY', 11 * tick, 10 * SCALE);
     v.place(r1);
     v.place(r2);
     expect(v.cancel(r1.id, A.toLowerCase()).canceled).toBe(true);
-    expect(v.cancel(r2.id, B.toLowerCase())).toEqual({ canceled: false, reason: 'Order not found or already canceled' });
+    expect(v.cancel(r2.id, B.toLowerCase())).toEqual({
+      canceled: false,
+      reason: 'Order not found or already canceled',
+    });
     expect(v.ordersOf(A.toLowerCase()).map((o) => o.record.id)).toEqual([r1.id, r2.id]);
     expect(v.ordersOf(A.toLowerCase(), 'LIVE').map((o) => o.record.id)).toEqual([r2.id]);
     expect(v.ordersOf(A.toLowerCase(), 'CANCELED').map((o) => o.record.id)).toEqual([r1.id]);
@@ -143,9 +153,9 @@ describe('Venue', () => {
     v.fund(B, (1000 * SCALE) as Micros);
     const m = open(v);
     const p = 50 * m.state.tick;
-    v.place(req(v, m, A, 'BUY', p, 10 * SCALE));
-    v.place(req(v, m, B, 'BUY', SCALE - p, 10 * SCALE, 1));
-    const resting = req(v, m, A, 'BUY', 10 * m.state.tick, 10 * SCALE);
+    v.place(req(m, A, 'BUY', p, 10 * SCALE));
+    v.place(req(m, B, 'BUY', SCALE - p, 10 * SCALE, 1));
+    const resting = req(m, A, 'BUY', 10 * m.state.tick, 10 * SCALE);
     v.place(resting);
     v.resolve(m.conditionId, 0);
     expect(v.order(resting.id)?.record.status).toBe('CANCELED_MARKET_RESOLVED');
@@ -154,7 +164,7 @@ describe('Venue', () => {
     expect(v.engine.market(m.conditionId)?.winner).toBe(m.tokenIds[0]);
     expect(v.positions.current(A)[0]?.redeemable).toBe(true);
     expect(v.positions.current(A)[0]?.curPrice).toBe(SCALE);
-    expect(v.place(req(v, m, A, 'BUY', p, 10 * SCALE))).toMatchObject({ ok: false, code: 'MARKET_NOT_READY' });
+    expect(v.place(req(m, A, 'BUY', p, 10 * SCALE))).toMatchObject({ ok: false, code: 'MARKET_NOT_READY' });
     expect(() => v.resolve(m.conditionId, 1)).toThrow(/already resolved/);
   });
 
@@ -164,9 +174,9 @@ describe('Venue', () => {
     v.fund(A, (1000 * SCALE) as Micros);
     const m = open(v);
     const t = m.state.tick;
-    v.place(req(v, m, A, 'BUY', 30 * t, 10 * SCALE));
-    v.place(req(v, m, A, 'SELL', 40 * t, 10 * SCALE, 1)); // no NO tokens: rejected, book stays one-sided
-    v.place(req(v, m, A, 'BUY', SCALE - 40 * t, 10 * SCALE, 1)); // ask at 40 ticks in YES terms
+    v.place(req(m, A, 'BUY', 30 * t, 10 * SCALE));
+    v.place(req(m, A, 'SELL', 40 * t, 10 * SCALE, 1)); // no NO tokens: rejected, book stays one-sided
+    v.place(req(m, A, 'BUY', SCALE - 40 * t, 10 * SCALE, 1)); // ask at 40 ticks in YES terms
     v.start();
     clock.advance(3 * 60_000);
     const mid = 35 * t;
@@ -204,7 +214,7 @@ describe('Venue', () => {
     expect(venue({ flow: 'none', flowFactory: factory }).flow.intensity).toBe('none');
   });
 
-  it('runs engineer K\'s synthetic traders deterministically from the seed', () => {
+  it("runs engineer K's synthetic traders deterministically from the seed", () => {
     const run = (): { trades: number; book: string } => {
       const clock = new VirtualClock(T0);
       const v = venue({ clock, flow: 'normal' });
@@ -212,7 +222,10 @@ describe('Venue', () => {
       clock.advance(10 * 60_000);
       const m = open(v);
       const b = v.engine.bookView(m.tokenIds[0]);
-      const out = { trades: v.trades.size, book: JSON.stringify(b?.bids.slice(0, 3)) + JSON.stringify(b?.asks.slice(0, 3)) };
+      const out = {
+        trades: v.trades.size,
+        book: JSON.stringify(b?.bids.slice(0, 3)) + JSON.stringify(b?.asks.slice(0, 3)),
+      };
       v.close();
       return out;
     };
@@ -225,14 +238,23 @@ describe('Venue', () => {
   it('keeps positions consistent with engine balances for venue accounts over random trading', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ who: fc.constantFrom(A, B), outcome: fc.constantFrom<0 | 1>(0, 1), side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'), ticks: fc.integer({ min: 20, max: 80 }), lots: fc.integer({ min: 5, max: 30 }) }), { minLength: 1, maxLength: 40 }),
+        fc.array(
+          fc.record({
+            who: fc.constantFrom(A, B),
+            outcome: fc.constantFrom<0 | 1>(0, 1),
+            side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+            ticks: fc.integer({ min: 20, max: 80 }),
+            lots: fc.integer({ min: 5, max: 30 }),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
         (steps) => {
           const v = venue();
           v.fund(A, (10_000 * SCALE) as Micros);
           v.fund(B, (10_000 * SCALE) as Micros);
           const m = open(v);
           // Prices on the 0.01 grid are valid on every tick the world uses (0.01 and 0.001).
-          for (const s of steps) v.place(req(v, m, s.who, s.side, s.ticks * 10_000, s.lots * SCALE, s.outcome));
+          for (const s of steps) v.place(req(m, s.who, s.side, s.ticks * 10_000, s.lots * SCALE, s.outcome));
           expect(v.stats().fills.positionErrors).toBe(0);
           for (const who of [A, B]) {
             const bal = v.balances(who);

@@ -8,6 +8,7 @@ import { toWireComment, toWireEventFull } from '../../../src/sim/world/render-ca
 import { LEADERBOARD_CATEGORIES, LEADERBOARD_PERIODS } from '../../../src/sim/world/model.js';
 import type { World } from '../../../src/sim/world/world.js';
 import { makeWorld, START } from './helpers.js';
+import { OptionError } from '../../../src/core/errors.js';
 
 function everything(w: World): string {
   return JSON.stringify({
@@ -27,7 +28,9 @@ describe('generateWorld determinism', () => {
 
   it('reproduces a pinned world (same seed → same bytes on every machine)', () => {
     // If generation is changed on purpose, print the new digest and update it here.
-    const digest = createHash('sha256').update(JSON.stringify(makeWorld(50, 'pin'))).digest('hex');
+    const digest = createHash('sha256')
+      .update(JSON.stringify(makeWorld(50, 'pin')))
+      .digest('hex');
     expect(digest).toBe('ca2069dba46e097fa8934d29412c718a89e47c8ad7a3f035bb6e320e0a5f6d1a');
   });
 
@@ -44,14 +47,15 @@ describe('generateWorld determinism', () => {
       expect(large.events[i]?.marketIndexes).toEqual(small.events[i]?.marketIndexes);
     }
     const lastFull = small.events[small.events.length - 2];
-    for (const i of lastFull?.marketIndexes ?? []) expect(large.markets[i]?.conditionId).toBe(small.markets[i]?.conditionId);
+    for (const i of lastFull?.marketIndexes ?? [])
+      expect(large.markets[i]?.conditionId).toBe(small.markets[i]?.conditionId);
   });
 
   it('rejects bad options', () => {
-    expect(() => generateWorld({ seed: 1, markets: 0, startMs: START })).toThrow(RangeError);
-    expect(() => generateWorld({ seed: 1, markets: 1.5, startMs: START })).toThrow(RangeError);
-    expect(() => generateWorld({ seed: 1, markets: 10, startMs: 5 })).toThrow(RangeError);
-    expect(() => generateWorld({ seed: 1, markets: 10, startMs: START, users: 0 })).toThrow(RangeError);
+    expect(() => generateWorld({ seed: 1, markets: 0, startMs: START })).toThrow(OptionError);
+    expect(() => generateWorld({ seed: 1, markets: 1.5, startMs: START })).toThrow(OptionError);
+    expect(() => generateWorld({ seed: 1, markets: 10, startMs: 5 })).toThrow(OptionError);
+    expect(() => generateWorld({ seed: 1, markets: 10, startMs: START, users: 0 })).toThrow(OptionError);
   });
 });
 
@@ -220,8 +224,11 @@ describe('generateWorld content', () => {
   });
 
   it('leaderboard: periods nest, OVERALL sums the categories, whole cents', () => {
-    const vol = (cat: (typeof LEADERBOARD_CATEGORIES)[number], p: (typeof LEADERBOARD_PERIODS)[number], u: number): number =>
-      w.leaderboardFigures(cat, p).find((f) => f.userIndex === u)?.vol ?? 0;
+    const vol = (
+      cat: (typeof LEADERBOARD_CATEGORIES)[number],
+      p: (typeof LEADERBOARD_PERIODS)[number],
+      u: number,
+    ): number => w.leaderboardFigures(cat, p).find((f) => f.userIndex === u)?.vol ?? 0;
     for (const cat of LEADERBOARD_CATEGORIES) {
       for (const p of LEADERBOARD_PERIODS) {
         for (const f of w.leaderboardFigures(cat, p)) {

@@ -19,7 +19,10 @@ describe('PriceHistory', () => {
     const h = filled(10);
     const b = body(h.query({ market: T, startTs: String(S0 + 120), endTs: String(S0 + 300) }, START));
     expect(b.history).toEqual([
-      { t: S0 + 120, p: 0.502 }, { t: S0 + 180, p: 0.503 }, { t: S0 + 240, p: 0.504 }, { t: S0 + 300, p: 0.505 },
+      { t: S0 + 120, p: 0.502 },
+      { t: S0 + 180, p: 0.503 },
+      { t: S0 + 240, p: 0.504 },
+      { t: S0 + 300, p: 0.505 },
     ]);
     expect(body(h.query({ market: T, startTs: String(S0 + 500) }, START)).history.map((x) => x.t)).toEqual([S0 + 540]);
     expect(body(h.query({ market: T, endTs: String(S0 + 60) }, START)).history).toHaveLength(2);
@@ -43,7 +46,9 @@ describe('PriceHistory', () => {
     expect(new Set(b.map((x) => bucket(x.t))).size).toBe(b.length);
     // Each returned point is the latest sample of its bucket.
     for (const x of b) {
-      const later = Array.from({ length: 10 }, (_, i) => S0 + i * 60).filter((t) => bucket(t) === bucket(x.t) && t > x.t);
+      const later = Array.from({ length: 10 }, (_, i) => S0 + i * 60).filter(
+        (t) => bucket(t) === bucket(x.t) && t > x.t,
+      );
       expect(later).toEqual([]);
     }
   });
@@ -63,10 +68,15 @@ describe('PriceHistory', () => {
   it('errors', () => {
     const h = filled(3);
     expect(failure(h.query({}, START))).toEqual({ status: 400, body: { error: 'missing_field: market' } });
-    expect(failure(h.query({ market: T, interval: '1h', startTs: '1' }, START))).toEqual({ status: 400, body: { error: 'invalid_field: interval' } });
+    expect(failure(h.query({ market: T, interval: '1h', startTs: '1' }, START))).toEqual({
+      status: 400,
+      body: { error: 'invalid_field: interval' },
+    });
     expect(failure(h.query({ market: T, interval: '2h' }, START)).body).toEqual({ error: 'invalid_field: interval' });
     expect(failure(h.query({ market: T, fidelity: '0' }, START)).body).toEqual({ error: 'invalid_field: fidelity' });
-    expect(failure(h.query({ market: T, startTs: '10', endTs: '5' }, START)).body).toEqual({ error: 'invalid_field: startTs' });
+    expect(failure(h.query({ market: T, startTs: '10', endTs: '5' }, START)).body).toEqual({
+      error: 'invalid_field: startTs',
+    });
     expect(failure(h.query({ market: T, token: 'x' }, START)).body).toEqual({ error: 'unknown_field: token' });
     expect(body(h.query({ market: 'never-sampled' }, START))).toEqual({ history: [] });
   });
@@ -75,13 +85,24 @@ describe('PriceHistory', () => {
     const h = filled(10);
     h.record('tok-b', START, 250_000 as Price);
     const b = body(h.batch({ markets: [T, 'tok-b', 'tok-c'], start_ts: S0, end_ts: S0 + 60 }, START));
-    expect(b.history).toEqual({ [T]: [{ t: S0, p: 0.5 }, { t: S0 + 60, p: 0.501 }], 'tok-b': [{ t: S0, p: 0.25 }], 'tok-c': [] });
+    expect(b.history).toEqual({
+      [T]: [
+        { t: S0, p: 0.5 },
+        { t: S0 + 60, p: 0.501 },
+      ],
+      'tok-b': [{ t: S0, p: 0.25 }],
+      'tok-c': [],
+    });
     expect(body(h.batch({ markets: [T], interval: '1h', fidelity: 2 }, START + 9 * 60_000)).history[T]).toHaveLength(5);
-    expect(failure(h.batch({ markets: Array.from({ length: 21 }, (_, i) => `t${i}`) }, START)).body).toEqual({ error: 'Payload exceeds the limit' });
+    expect(failure(h.batch({ markets: Array.from({ length: 21 }, (_, i) => `t${i}`) }, START)).body).toEqual({
+      error: 'Payload exceeds the limit',
+    });
     expect(failure(h.batch({}, START)).body).toEqual({ error: 'missing_field: markets' });
     expect(failure(h.batch({ markets: [] }, START)).body).toEqual({ error: 'invalid_field: markets' });
     expect(failure(h.batch({ markets: [T], start_ts: '5' }, START)).body).toEqual({ error: 'invalid_field: start_ts' });
-    expect(failure(h.batch({ markets: [T], interval: '1h', end_ts: 5 }, START)).body).toEqual({ error: 'invalid_field: interval' });
+    expect(failure(h.batch({ markets: [T], interval: '1h', end_ts: 5 }, START)).body).toEqual({
+      error: 'invalid_field: interval',
+    });
     expect(failure(h.batch({ markets: [T], extra: 1 }, START)).body).toEqual({ error: 'unknown_field: extra' });
     expect(failure(h.batch([T], START)).body).toEqual({ error: 'Invalid payload' });
   });
@@ -116,11 +137,16 @@ describe('LastTrades', () => {
     l.record('a', 100_000 as Price, 'BUY', 15); // older: ignored
     l.record('b', 5_000 as Price, 'BUY', 1);
     expect(l.priceText('a')).toBe('0.53');
-    expect(body(l.lastTradesPrices([{ token_id: 'b' }, { token_id: 'zz' }, { token_id: 'a' }, { token_id: 'b' }]))).toEqual([
-      { token_id: 'b', price: '0.005', side: 'BUY' }, { token_id: 'a', price: '0.53', side: 'SELL' },
+    expect(
+      body(l.lastTradesPrices([{ token_id: 'b' }, { token_id: 'zz' }, { token_id: 'a' }, { token_id: 'b' }])),
+    ).toEqual([
+      { token_id: 'b', price: '0.005', side: 'BUY' },
+      { token_id: 'a', price: '0.53', side: 'SELL' },
     ]);
     expect(failure(l.lastTradesPrices({ token_id: 'a' })).body).toEqual({ error: 'Invalid payload' });
-    expect(failure(l.lastTradesPrices(Array.from({ length: 501 }, () => ({ token_id: 'a' })))).body).toEqual({ error: 'Payload exceeds the limit' });
+    expect(failure(l.lastTradesPrices(Array.from({ length: 501 }, () => ({ token_id: 'a' })))).body).toEqual({
+      error: 'Payload exceeds the limit',
+    });
     expect(() => l.record('a', -1 as Price, 'BUY', 30)).toThrow(HistoryError);
   });
 });

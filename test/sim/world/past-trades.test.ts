@@ -9,10 +9,10 @@ import { LEADERBOARD_CATEGORIES, LEADERBOARD_PERIODS } from '../../../src/sim/wo
 import { deriveStandings } from '../../../src/sim/world/standings.js';
 import { makeWorld, START } from './helpers.js';
 
-describe('the world\'s past trades', () => {
+describe("the world's past trades", () => {
   const w = makeWorld(200, 'past');
 
-  it('lie in their market\'s trading window, in time order, whole seconds before the start', () => {
+  it("lie in their market's trading window, in time order, whole seconds before the start", () => {
     expect(w.pastTrades.length).toBeGreaterThan(1000);
     let prev = -Infinity;
     for (const t of w.pastTrades) {
@@ -54,10 +54,11 @@ describe('the world\'s past trades', () => {
     }
   });
 
-  it('are the only source of the leaderboard and of the profiles\' holdings', () => {
+  it("are the only source of the leaderboard and of the profiles' holdings", () => {
     const again = deriveStandings(w);
     for (const c of LEADERBOARD_CATEGORIES) {
-      for (const p of LEADERBOARD_PERIODS) expect(again.leaderboard.get(`${c}/${p}`)).toEqual(w.leaderboardFigures(c, p));
+      for (const p of LEADERBOARD_PERIODS)
+        expect(again.leaderboard.get(`${c}/${p}`)).toEqual(w.leaderboardFigures(c, p));
     }
     for (const u of w.users) expect(u.positions).toEqual(again.holdings.get(u.index) ?? []);
     expect(w.users.some((u) => u.positions.length > 0)).toBe(true);

@@ -7,7 +7,10 @@ const w = makeWorld(400, 'comments');
 
 function all(): CommentRec[] {
   const out: CommentRec[] = [];
-  const walk = (c: CommentRec): void => { out.push(c); c.replies.forEach(walk); };
+  const walk = (c: CommentRec): void => {
+    out.push(c);
+    c.replies.forEach(walk);
+  };
   w.comments.forEach(walk);
   return out;
 }
@@ -18,7 +21,8 @@ describe('GET /comments/{id}', () => {
     if (c === undefined) throw new Error('no comment with 2 replies');
     const b = body(getCommentReplies(w, c.id, {}));
     expect(b.map((r) => r.id).sort()).toEqual(c.replies.map((r) => r.id).sort());
-    for (let i = 1; i < b.length; i++) expect(Date.parse(b[i]?.createdAt ?? '') >= Date.parse(b[i - 1]?.createdAt ?? '')).toBe(true);
+    for (let i = 1; i < b.length; i++)
+      expect(Date.parse(b[i]?.createdAt ?? '') >= Date.parse(b[i - 1]?.createdAt ?? '')).toBe(true);
     for (const r of b) {
       expect(r.parentCommentID).toBe(c.id);
       expect(r.replyCount).toBe(r.replies.length);
@@ -42,7 +46,10 @@ describe('GET /comments/{id}', () => {
   });
 
   it('errors: unknown id 404, malformed id and bad bounds 400', () => {
-    expect(failure(getCommentReplies(w, '42', {}))).toEqual({ status: 404, body: { type: 'not found error', error: 'comment with id "42" not found' } });
+    expect(failure(getCommentReplies(w, '42', {}))).toEqual({
+      status: 404,
+      body: { type: 'not found error', error: 'comment with id "42" not found' },
+    });
     expect(failure(getCommentReplies(w, 'x1', {})).status).toBe(400);
     const id = w.comments[0]?.id ?? '';
     for (const q of [{ limit: '0' }, { limit: '101' }, { offset: '-1' }, { sort: 'x' }]) {
@@ -60,7 +67,8 @@ describe('GET /comments/user_address/{address}', () => {
     const b = body(getCommentsByUser(w, u.proxyWallet.toUpperCase().replace('0X', '0x'), { limit: '100' }));
     expect(b.length).toBe(n);
     expect(b.every((c) => c.userAddress === u.proxyWallet)).toBe(true);
-    for (let i = 1; i < b.length; i++) expect(Date.parse(b[i]?.createdAt ?? '') <= Date.parse(b[i - 1]?.createdAt ?? '')).toBe(true);
+    for (let i = 1; i < b.length; i++)
+      expect(Date.parse(b[i]?.createdAt ?? '') <= Date.parse(b[i - 1]?.createdAt ?? '')).toBe(true);
     expect(body(getCommentsByUser(w, u.proxyWallet, {})).length).toBe(Math.min(20, n));
   });
 

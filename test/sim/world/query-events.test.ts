@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVENT_ORDER_COLUMNS, getEventBySlug, getMarketTags, listEvents, listTags, publicSearch, SITE_ID } from '../../../src/sim/world/query-events.js';
+import {
+  EVENT_ORDER_COLUMNS,
+  getEventBySlug,
+  getMarketTags,
+  listEvents,
+  listTags,
+  publicSearch,
+  SITE_ID,
+} from '../../../src/sim/world/query-events.js';
 import { body, failure, makeWorld } from './helpers.js';
 
 const w = makeWorld(500, 'events');
@@ -11,7 +19,12 @@ describe('GET /events', () => {
     const b = body(listEvents(w, {}));
     expect(b).toHaveLength(20);
     const ids = b.map((e) => Number(e.id));
-    expect(ids).toEqual([...w.events].map((e) => Number(e.id)).sort((x, y) => y - x).slice(0, 20));
+    expect(ids).toEqual(
+      [...w.events]
+        .map((e) => Number(e.id))
+        .sort((x, y) => y - x)
+        .slice(0, 20),
+    );
   });
 
   it('limit bounds 1..100 and offset >= 0, as catalog bad requests', () => {
@@ -26,19 +39,32 @@ describe('GET /events', () => {
   });
 
   it('unknown parameters are bad requests', () => {
-    expect(failure(listEvents(w, { volume_min: '3' })).body).toEqual({ type: 'bad request', error: 'unknown query parameter: volume_min' });
+    expect(failure(listEvents(w, { volume_min: '3' })).body).toEqual({
+      type: 'bad request',
+      error: 'unknown query parameter: volume_min',
+    });
   });
 
   it('paging with offset covers every event exactly once, for any page size', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), fc.constantFrom(...EVENT_ORDER_COLUMNS), fc.boolean(), (limit, order, asc) => {
-      const seen: string[] = [];
-      for (let offset = 0; offset < w.events.length + limit; offset += limit) {
-        const b = body(listEvents(w, { limit: String(limit), offset: String(offset), order, ascending: String(asc) }));
-        seen.push(...b.map((e) => e.id));
-        if (b.length < limit) break;
-      }
-      return seen.length === w.events.length && new Set(seen).size === w.events.length;
-    }), { numRuns: 25 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.constantFrom(...EVENT_ORDER_COLUMNS),
+        fc.boolean(),
+        (limit, order, asc) => {
+          const seen: string[] = [];
+          for (let offset = 0; offset < w.events.length + limit; offset += limit) {
+            const b = body(
+              listEvents(w, { limit: String(limit), offset: String(offset), order, ascending: String(asc) }),
+            );
+            seen.push(...b.map((e) => e.id));
+            if (b.length < limit) break;
+          }
+          return seen.length === w.events.length && new Set(seen).size === w.events.length;
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('order sorts by the column (ties by id), ascending flips it', () => {
@@ -74,8 +100,15 @@ describe('GET /events', () => {
     const archived = body(listEvents(w, { archived: 'true', limit: '100' }));
     expect(archived.length).toBeGreaterThan(0);
     expect(archived.every((e) => e.archived && !e.active)).toBe(true);
-    expect(body(listEvents(w, { active: 'false', limit: '100' })).map((e) => e.id).sort()).toEqual(archived.map((e) => e.id).sort());
-    expect(failure(listEvents(w, { closed: 'yes' })).body).toEqual({ type: 'bad request', error: 'invalid closed: must be true or false' });
+    expect(
+      body(listEvents(w, { active: 'false', limit: '100' }))
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(archived.map((e) => e.id).sort());
+    expect(failure(listEvents(w, { closed: 'yes' })).body).toEqual({
+      type: 'bad request',
+      error: 'invalid closed: must be true or false',
+    });
   });
 
   it('filters by tag slug, its alias tag, tag id and series slug', () => {
@@ -94,14 +127,23 @@ describe('GET /events', () => {
     const s = w.series.find((x) => w.eventsOfSeries(x).length > 1);
     if (s === undefined) throw new Error('no series with 2 events');
     const inSeries = body(listEvents(w, { series_slug: s.slug, limit: '100' }));
-    expect(inSeries.map((e) => e.id).sort()).toEqual(w.eventsOfSeries(s).map((e) => e.id).sort());
+    expect(inSeries.map((e) => e.id).sort()).toEqual(
+      w
+        .eventsOfSeries(s)
+        .map((e) => e.id)
+        .sort(),
+    );
   });
 
   it('filters by slug (repeated or comma list)', () => {
     const [a, b] = w.events;
     if (a === undefined || b === undefined) throw new Error('few events');
     expect(body(listEvents(w, { slug: a.slug })).map((e) => e.slug)).toEqual([a.slug]);
-    expect(body(listEvents(w, { slug: [a.slug, b.slug] })).map((e) => e.slug).sort()).toEqual([a.slug, b.slug].sort());
+    expect(
+      body(listEvents(w, { slug: [a.slug, b.slug] }))
+        .map((e) => e.slug)
+        .sort(),
+    ).toEqual([a.slug, b.slug].sort());
     expect(body(listEvents(w, { slug: `${a.slug},${b.slug}` })).length).toBe(2);
   });
 
@@ -111,7 +153,9 @@ describe('GET /events', () => {
     expect(mine.length).toBeGreaterThan(0);
     const expected = w.events.filter((e) => e.creator === creator).map((e) => e.id);
     expect(mine.every((e) => expected.includes(e.id))).toBe(true);
-    expect(body(listEvents(w, { creator: SITE_ID, limit: '100', ascending: 'true' })).map((e) => e.id)).toEqual(allIds());
+    expect(body(listEvents(w, { creator: SITE_ID, limit: '100', ascending: 'true' })).map((e) => e.id)).toEqual(
+      allIds(),
+    );
     expect(body(listEvents(w, { creator: 'other-site' }))).toEqual([]);
     expect(failure(listEvents(w, { creator: '0x12' })).status).toBe(400);
   });
@@ -130,7 +174,10 @@ describe('GET /events/slug/{slug}', () => {
   });
 
   it('not found → 404 catalog error naming the slug; creator scope applies', () => {
-    expect(failure(getEventBySlug(w, 'nope', {}))).toEqual({ status: 404, body: { type: 'not found error', error: 'event with slug "nope" not found' } });
+    expect(failure(getEventBySlug(w, 'nope', {}))).toEqual({
+      status: 404,
+      body: { type: 'not found error', error: 'event with slug "nope" not found' },
+    });
     const e = w.events[0];
     if (e === undefined) throw new Error('none');
     const other = w.events.find((x) => x.creator !== e.creator)?.creator ?? '';
@@ -149,7 +196,10 @@ describe('GET /markets/{id}/tags', () => {
     expect(body(getMarketTags(w, m.conditionId, {}))).toEqual(byId);
   });
   it('unknown → 404, malformed → 400', () => {
-    expect(failure(getMarketTags(w, '1', {}))).toEqual({ status: 404, body: { type: 'not found error', error: 'market with id "1" not found' } });
+    expect(failure(getMarketTags(w, '1', {}))).toEqual({
+      status: 404,
+      body: { type: 'not found error', error: 'market with id "1" not found' },
+    });
     expect(failure(getMarketTags(w, 'abc', {})).status).toBe(400);
   });
 });
@@ -176,11 +226,19 @@ describe('GET /public-search', () => {
     expect(b.tags.map((t) => t.label)).toEqual(['Bitcoin']);
     const u = w.users[0];
     if (u === undefined) throw new Error('no user');
-    expect(body(publicSearch(w, { q: u.name })).profiles[0]).toEqual({ name: u.name, pseudonym: u.pseudonym, proxyWallet: u.proxyWallet, profileImage: u.profileImage });
+    expect(body(publicSearch(w, { q: u.name })).profiles[0]).toEqual({
+      name: u.name,
+      pseudonym: u.pseudonym,
+      proxyWallet: u.proxyWallet,
+      profileImage: u.profileImage,
+    });
     expect(body(publicSearch(w, { q: 'zzzzqqq' }))).toEqual({ events: [], tags: [], profiles: [] });
   });
   it('q is required; bounds on limit_per_type', () => {
-    expect(failure(publicSearch(w, {})).body).toEqual({ type: 'bad request', error: 'missing required query parameter: q' });
+    expect(failure(publicSearch(w, {})).body).toEqual({
+      type: 'bad request',
+      error: 'missing required query parameter: q',
+    });
     expect(failure(publicSearch(w, { q: 'a', limit_per_type: '0' })).status).toBe(400);
     expect(body(publicSearch(w, { q: 'e' })).events.length).toBe(5);
   });

@@ -11,7 +11,9 @@ describe('GET /v1/leaderboard', () => {
     expect(b).toHaveLength(Math.min(25, w.leaderboardFigures('OVERALL', 'DAY').length));
     expect(b.map((r) => r.rank)).toEqual(b.map((_, i) => String(i + 1)));
     for (let i = 1; i < b.length; i++) expect((b[i]?.pnl ?? 0) <= (b[i - 1]?.pnl ?? 0)).toBe(true);
-    expect(body(getLeaderboard(w, { category: 'OVERALL', timePeriod: 'DAY', orderBy: 'PNL', limit: '25', offset: '0' }))).toEqual(b);
+    expect(
+      body(getLeaderboard(w, { category: 'OVERALL', timePeriod: 'DAY', orderBy: 'PNL', limit: '25', offset: '0' })),
+    ).toEqual(b);
   });
 
   it('orderBy VOL sorts by volume; every category and period answers', () => {
@@ -34,7 +36,9 @@ describe('GET /v1/leaderboard', () => {
     const all = body(getLeaderboard(w, { timePeriod: 'ALL', limit: '50' }));
     const row = all[7];
     if (row === undefined) throw new Error('short board');
-    expect(body(getLeaderboard(w, { timePeriod: 'ALL', user: row.proxyWallet.toUpperCase().replace('0X', '0x') }))).toEqual([row]);
+    expect(
+      body(getLeaderboard(w, { timePeriod: 'ALL', user: row.proxyWallet.toUpperCase().replace('0X', '0x') })),
+    ).toEqual([row]);
     expect(body(getLeaderboard(w, { timePeriod: 'ALL', userName: row.userName }))).toEqual([row]);
     expect(body(getLeaderboard(w, { timePeriod: 'ALL', userName: 'nobody-here' }))).toEqual([]);
     expect(body(getLeaderboard(w, { timePeriod: 'ALL', user: row.proxyWallet, userName: 'someone-else' }))).toEqual([]);
@@ -42,11 +46,16 @@ describe('GET /v1/leaderboard', () => {
 
   it('bounds and values: data-shaped errors', () => {
     const cases: [Record<string, string>, string][] = [
-      [{ limit: '0' }, 'invalid_field: limit'], [{ limit: '51' }, 'invalid_field: limit'],
-      [{ offset: '1001' }, 'invalid_field: offset'], [{ offset: '-1' }, 'invalid_field: offset'],
-      [{ category: 'overall' }, 'invalid_field: category'], [{ category: 'SPORT' }, 'invalid_field: category'],
-      [{ timePeriod: 'YEAR' }, 'invalid_field: timePeriod'], [{ orderBy: 'ROI' }, 'invalid_field: orderBy'],
-      [{ user: '0x12' }, 'invalid_field: user'], [{ window: '1d' }, 'unknown_field: window'],
+      [{ limit: '0' }, 'invalid_field: limit'],
+      [{ limit: '51' }, 'invalid_field: limit'],
+      [{ offset: '1001' }, 'invalid_field: offset'],
+      [{ offset: '-1' }, 'invalid_field: offset'],
+      [{ category: 'overall' }, 'invalid_field: category'],
+      [{ category: 'SPORT' }, 'invalid_field: category'],
+      [{ timePeriod: 'YEAR' }, 'invalid_field: timePeriod'],
+      [{ orderBy: 'ROI' }, 'invalid_field: orderBy'],
+      [{ user: '0x12' }, 'invalid_field: user'],
+      [{ window: '1d' }, 'unknown_field: window'],
     ];
     for (const [q, error] of cases) expect(failure(getLeaderboard(w, q))).toEqual({ status: 400, body: { error } });
     expect(body(getLeaderboard(w, { limit: '50', offset: '1000' }))).toEqual([]);

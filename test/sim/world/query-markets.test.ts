@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { Price } from '../../../src/core/money.js';
 import { cursorPage, decodeCursor, encodeCursor, END_CURSOR, FIRST_CURSOR } from '../../../src/sim/world/cursor.js';
 import {
-  getClobMarketSettings, getMarket, getNegRisk, getTickSize, listMarkets, listSamplingMarkets, listSamplingSimplifiedMarkets,
+  getClobMarketSettings,
+  getMarket,
+  getNegRisk,
+  getTickSize,
+  listMarkets,
+  listSamplingMarkets,
+  listSamplingSimplifiedMarkets,
   MARKETS_PAGE_SIZE,
 } from '../../../src/sim/world/query-markets.js';
 import { body, failure, makeWorld, START } from './helpers.js';
@@ -20,31 +26,44 @@ describe('cursor', () => {
   });
 
   it('round-trips every offset', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (n) => decodeCursor(encodeCursor(n)) === n));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (n) => decodeCursor(encodeCursor(n)) === n),
+    );
   });
 
   it('rejects non-canonical or malformed cursors', () => {
-    for (const bad of ['', 'abc', 'MA', '!!!!', Buffer.from('01').toString('base64'), Buffer.from('-2').toString('base64'), Buffer.from('1.5').toString('base64'), Buffer.from('+1').toString('base64')]) {
+    for (const bad of [
+      '',
+      'abc',
+      'MA',
+      '!!!!',
+      Buffer.from('01').toString('base64'),
+      Buffer.from('-2').toString('base64'),
+      Buffer.from('1.5').toString('base64'),
+      Buffer.from('+1').toString('base64'),
+    ]) {
       expect(decodeCursor(bad)).toBeNull();
     }
   });
 
   it('following next cursors visits every record exactly once and ends with LTE=', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 1, max: 50 }), (n, size) => {
-      const all = Array.from({ length: n }, (_, i) => i);
-      const seen: number[] = [];
-      let offset: number | null = 0;
-      let pages = 0;
-      for (;;) {
-        const pg = cursorPage(all, offset ?? -1, size);
-        seen.push(...pg.items);
-        pages++;
-        if (pg.nextCursor === END_CURSOR) break;
-        offset = decodeCursor(pg.nextCursor);
-        if (offset === null || pages > n + 2) return false;
-      }
-      return seen.length === n && seen.every((v, i) => v === i);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 1, max: 50 }), (n, size) => {
+        const all = Array.from({ length: n }, (_, i) => i);
+        const seen: number[] = [];
+        let offset: number | null = 0;
+        let pages = 0;
+        for (;;) {
+          const pg = cursorPage(all, offset ?? -1, size);
+          seen.push(...pg.items);
+          pages++;
+          if (pg.nextCursor === END_CURSOR) break;
+          offset = decodeCursor(pg.nextCursor);
+          if (offset === null || pages > n + 2) return false;
+        }
+        return seen.length === n && seen.every((v, i) => v === i);
+      }),
+    );
   });
 });
 
@@ -78,7 +97,12 @@ describe('market listings', () => {
   });
 
   it('past the end or at LTE=: empty page', () => {
-    expect(body(listMarkets(w, { next_cursor: 'LTE=' }))).toEqual({ data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+    expect(body(listMarkets(w, { next_cursor: 'LTE=' }))).toEqual({
+      data: [],
+      next_cursor: 'LTE=',
+      limit: 100,
+      count: 0,
+    });
     expect(body(listMarkets(w, { next_cursor: encodeCursor(5000) })).count).toBe(0);
   });
 
@@ -89,13 +113,18 @@ describe('market listings', () => {
   });
 
   it('bad cursor or unknown parameter → 400 {error}', () => {
-    expect(failure(listMarkets(w, { next_cursor: 'zzz' }))).toEqual({ status: 400, body: { error: 'invalid next_cursor' } });
+    expect(failure(listMarkets(w, { next_cursor: 'zzz' }))).toEqual({
+      status: 400,
+      body: { error: 'invalid next_cursor' },
+    });
     expect(failure(listMarkets(w, { limit: '5' }))).toEqual({ status: 400, body: { error: 'unknown_field: limit' } });
     expect(failure(listMarkets(w, { next_cursor: ['MA==', 'MA=='] })).status).toBe(400);
   });
 
   it('sampling listings hold exactly the open, accepting, rewarded markets', () => {
-    const expected = w.markets.filter((m) => m.rewards !== null && !m.state.closed && m.state.acceptingOrders).map((m) => m.conditionId);
+    const expected = w.markets
+      .filter((m) => m.rewards !== null && !m.state.closed && m.state.acceptingOrders)
+      .map((m) => m.conditionId);
     expect(expected.length).toBeGreaterThan(0);
     const got = body(listSamplingMarkets(w, {}, { pageSize: 1000 })).data;
     expect(got.map((m) => m.condition_id)).toEqual(expected);
@@ -118,7 +147,10 @@ describe('per-market settings and live state', () => {
     expect(s.c).toBe(m.conditionId);
     expect(s.mts).toBe(0.01);
     expect(String(s.mts)).toBe('0.01'); // the public client does result.mts.toString()
-    expect(s.t).toEqual([{ t: m.tokenIds[0], o: m.outcomes[0] }, { t: m.tokenIds[1], o: m.outcomes[1] }]);
+    expect(s.t).toEqual([
+      { t: m.tokenIds[0], o: m.outcomes[0] },
+      { t: m.tokenIds[1], o: m.outcomes[1] },
+    ]);
     expect(s.mos).toBe(m.state.minOrderSize / 1e6);
 
     w.setTick(m.conditionId, 1_000 as Price, START + 1);
@@ -130,7 +162,10 @@ describe('per-market settings and live state', () => {
     const rec = body(getMarket(w, m.conditionId));
     expect(rec.closed).toBe(true);
     expect(rec.accepting_orders).toBe(false);
-    expect(rec.tokens.map((t) => [t.price, t.winner])).toEqual([[0, false], [1, true]]);
+    expect(rec.tokens.map((t) => [t.price, t.winner])).toEqual([
+      [0, false],
+      [1, true],
+    ]);
     expect(body(getNegRisk(w, { token_id: m.tokenIds[0] }))).toEqual({ neg_risk: m.negRisk });
   });
 
@@ -148,7 +183,10 @@ describe('per-market settings and live state', () => {
 
   it('unknown market or token → 404 market not found; token_id required', () => {
     const w = makeWorld(10, 'x');
-    expect(failure(getClobMarketSettings(w, '0x' + '0'.repeat(64)))).toEqual({ status: 404, body: { error: 'market not found' } });
+    expect(failure(getClobMarketSettings(w, '0x' + '0'.repeat(64)))).toEqual({
+      status: 404,
+      body: { error: 'market not found' },
+    });
     expect(failure(getTickSize(w, { token_id: '123' }))).toEqual({ status: 404, body: { error: 'market not found' } });
     expect(failure(getTickSize(w, {}))).toEqual({ status: 400, body: { error: 'missing_field: token_id' } });
   });

@@ -2,7 +2,6 @@
 // two share has the same JSON type (where the real one is not null: the interface forbids the
 // nulls the public exchange sends), and every field of the real record that the interface names is
 // present in ours.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Price } from '../../../src/core/money.js';
 import { PriceHistory } from '../../../src/sim/world/history.js';
@@ -10,10 +9,9 @@ import { toWireMarket } from '../../../src/sim/world/render-market.js';
 import { toWireEventFull } from '../../../src/sim/world/render-catalog.js';
 import { TradeLog } from '../../../src/sim/world/trades.js';
 import { body, makeWorld, START } from './helpers.js';
+import { realJson } from '../../support/fixtures.js';
 
-function fixture(name: string): unknown {
-  return JSON.parse(readFileSync(new URL(`../../fixtures/sim-world/${name}`, import.meta.url), 'utf8'));
-}
+const fixture = realJson;
 
 function jsonType(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
@@ -21,7 +19,8 @@ function jsonType(v: unknown): string {
 
 /** Fields present in both with differing JSON types (real nulls excepted). */
 function typeClashes(ours: Record<string, unknown>, real: Record<string, unknown>): string[] {
-  return Object.keys(ours).filter((k) => k in real && real[k] !== null && jsonType(real[k]) !== jsonType(ours[k]))
+  return Object.keys(ours)
+    .filter((k) => k in real && real[k] !== null && jsonType(real[k]) !== jsonType(ours[k]))
     .map((k) => `${k}: ours ${jsonType(ours[k])}, real ${jsonType(real[k])}`);
 }
 
@@ -37,7 +36,7 @@ describe('against real payloads', () => {
       const rewards = ours['rewards'] as Record<string, unknown>;
       expect(typeClashes(rewards, real['rewards'] as Record<string, unknown>)).toEqual([]);
       const tok = (ours['tokens'] as Record<string, unknown>[])[0] ?? {};
-      expect(typeClashes(tok, ((real['tokens'] as Record<string, unknown>[])[0]) ?? {})).toEqual([]);
+      expect(typeClashes(tok, (real['tokens'] as Record<string, unknown>[])[0] ?? {})).toEqual([]);
     }
   });
 
@@ -49,7 +48,26 @@ describe('against real payloads', () => {
       const ours = toWireEventFull(w, e) as unknown as Record<string, unknown>;
       expect(typeClashes(ours, real)).toEqual([]);
       // The interface's event fields that the real event carries all exist in ours.
-      for (const k of ['id', 'ticker', 'slug', 'title', 'description', 'resolutionSource', 'startDate', 'creationDate', 'endDate', 'image', 'icon', 'active', 'closed', 'archived', 'createdAt', 'updatedAt', 'tags', 'markets']) {
+      for (const k of [
+        'id',
+        'ticker',
+        'slug',
+        'title',
+        'description',
+        'resolutionSource',
+        'startDate',
+        'creationDate',
+        'endDate',
+        'image',
+        'icon',
+        'active',
+        'closed',
+        'archived',
+        'createdAt',
+        'updatedAt',
+        'tags',
+        'markets',
+      ]) {
         expect(k in ours && k in real).toBe(true);
       }
       for (const t of ours['tags'] as Record<string, unknown>[]) {
@@ -70,19 +88,30 @@ describe('against real payloads', () => {
     expect(em?.outcomes).toBe('["Yes", "No"]');
   });
 
-  it('/trades records carry the real record\'s field names', () => {
-    const real = (fixture('data_api_trades_2026-06-12.json') as Record<string, unknown>[])[0] ?? {};
+  it("/trades records carry the real record's field names", () => {
+    const real = (fixture('wire/portfolio/trades_get_ccxt_2026-06-12.json') as Record<string, unknown>[])[0] ?? {};
     const log = new TradeLog(w);
     const m = w.markets.find((x) => !x.state.closed);
     if (m === undefined) throw new Error('none');
-    log.append({ user: '0x' + 'cd'.repeat(20), tokenId: m.tokenIds[0], conditionId: m.conditionId, side: 'BUY', price: 152_000 as Price, size: 256_000_000 as never, feeMicros: 0 as never, timeMs: START });
+    log.append({
+      user: '0x' + 'cd'.repeat(20),
+      tokenId: m.tokenIds[0],
+      conditionId: m.conditionId,
+      side: 'BUY',
+      price: 152_000 as Price,
+      size: 256_000_000 as never,
+      feeMicros: 0 as never,
+      timeMs: START,
+    });
     const ours = body(log.query({}))[0] as unknown as Record<string, unknown>;
     expect(Object.keys(ours).filter((k) => !(k in real))).toEqual([]);
   });
 
-  it('/prices-history has the real response\'s keys and time scale (Unix seconds)', () => {
+  it("/prices-history has the real response's keys and time scale (Unix seconds)", () => {
     // ccxt's capture keeps every scalar as a string; the interface says t integer, p number.
-    const real = fixture('clob_rest_prices_history_2026-06-12.json') as { history: { t: string; p: string }[] };
+    const real = fixture('wire/markets/prices_history_get_ccxt_2026-06-12.json') as {
+      history: { t: string; p: string }[];
+    };
     const h = new PriceHistory();
     h.record('x', START, 520_000 as Price);
     const ours = body(h.query({ market: 'x' }, START));

@@ -3,16 +3,39 @@ import { describe, expect, it } from 'vitest';
 import type { Price, Shares, Micros } from '../../../src/core/money.js';
 import { PositionBook } from '../../../src/sim/world/portfolio.js';
 import { getClosedPositions, getPositions } from '../../../src/sim/world/query-positions.js';
-import { listMarkets, listSamplingMarkets, listSamplingSimplifiedMarkets } from '../../../src/sim/world/query-markets.js';
+import {
+  listMarkets,
+  listSamplingMarkets,
+  listSamplingSimplifiedMarkets,
+} from '../../../src/sim/world/query-markets.js';
 import { getLeaderboard } from '../../../src/sim/world/query-leaderboard.js';
 import { publicSearch } from '../../../src/sim/world/query-events.js';
-import { toWireClobMarketSettings, toWireMarket, toWireSamplingMarket, toWireSimplifiedMarket } from '../../../src/sim/world/render-market.js';
+import {
+  toWireClobMarketSettings,
+  toWireMarket,
+  toWireSamplingMarket,
+  toWireSimplifiedMarket,
+} from '../../../src/sim/world/render-market.js';
 import { toWireComment, toWireEvent, toWireEventFull, toWireTag } from '../../../src/sim/world/render-catalog.js';
 import { TradeLog } from '../../../src/sim/world/trades.js';
 import { LEADERBOARD_CATEGORIES, LEADERBOARD_PERIODS } from '../../../src/sim/world/model.js';
 import {
-  checkComment, checkShape, CLOB_SETTINGS, CLOSED_POSITION, envelope, EVENT, EVENT_FULL, LEADERBOARD_ENTRY, MARKET, POSITION,
-  SAMPLING_MARKET, SEARCH, SIMPLIFIED_MARKET, TAG, TRADE, type FieldType,
+  checkComment,
+  checkShape,
+  CLOB_SETTINGS,
+  CLOSED_POSITION,
+  envelope,
+  EVENT,
+  EVENT_FULL,
+  LEADERBOARD_ENTRY,
+  MARKET,
+  POSITION,
+  SAMPLING_MARKET,
+  SEARCH,
+  SIMPLIFIED_MARKET,
+  TAG,
+  TRADE,
+  type FieldType,
 } from './shape.js';
 import { body, makeWorld } from './helpers.js';
 
@@ -63,7 +86,8 @@ describe('wire shapes match the interface tables', () => {
         const rows = body(getLeaderboard(w, { category, timePeriod, limit: '50' }));
         for (const r of rows) {
           expectShape(r, LEADERBOARD_ENTRY);
-          if (r.xUsername === null) nulls++; else strings++;
+          if (r.xUsername === null) nulls++;
+          else strings++;
         }
       }
     }
@@ -78,15 +102,30 @@ describe('wire shapes match the interface tables', () => {
     const open = w.markets.filter((m) => !m.state.closed).slice(0, 6);
     open.forEach((m, i) => {
       const f = {
-        user, tokenId: m.tokenIds[0], conditionId: m.conditionId, side: 'BUY' as const,
-        price: 400_000 as Price, size: ((i + 2) * 1_000_000) as Shares, feeMicros: 0 as Micros, timeMs: 1_000 * (i + 1),
+        user,
+        tokenId: m.tokenIds[0],
+        conditionId: m.conditionId,
+        side: 'BUY' as const,
+        price: 400_000 as Price,
+        size: ((i + 2) * 1_000_000) as Shares,
+        feeMicros: 0 as Micros,
+        timeMs: 1_000 * (i + 1),
       };
       book.applyFill(f);
       log.append(f);
     });
     const first = open[0];
     if (first === undefined) throw new Error('no open market');
-    book.applyFill({ user, tokenId: first.tokenIds[0], conditionId: first.conditionId, side: 'SELL', price: 500_000 as Price, size: 2_000_000 as Shares, feeMicros: 0 as Micros, timeMs: 10_000 });
+    book.applyFill({
+      user,
+      tokenId: first.tokenIds[0],
+      conditionId: first.conditionId,
+      side: 'SELL',
+      price: 500_000 as Price,
+      size: 2_000_000 as Shares,
+      feeMicros: 0 as Micros,
+      timeMs: 10_000,
+    });
     const pos = body(getPositions(book, { user }));
     expect(pos.length).toBe(5);
     for (const p of pos) expectShape(p, POSITION);
@@ -101,7 +140,12 @@ describe('wire shapes match the interface tables', () => {
   });
 
   it('the checker itself catches missing, extra and mistyped fields', () => {
-    const m = toWireMarket(w.markets[0] ?? (() => { throw new Error('empty'); })()) as unknown as Record<string, unknown>;
+    const m = toWireMarket(
+      w.markets[0] ??
+        (() => {
+          throw new Error('empty');
+        })(),
+    ) as unknown as Record<string, unknown>;
     const { question: _q, ...missing } = m;
     expect(checkShape(missing, MARKET)).toEqual(['$.question: missing']);
     expect(checkShape({ ...m, extra: 1 }, MARKET)).toEqual(['$.extra: not in the table']);

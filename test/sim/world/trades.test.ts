@@ -11,8 +11,16 @@ const B = '0x' + 'bb'.repeat(20);
 
 function f(user: string, m: typeof m1, i: number, timeMs: number, hash?: string): Fill {
   if (m === undefined) throw new Error('no market');
-  const base = { user, tokenId: m.tokenIds[i % 2 === 0 ? 0 : 1], conditionId: m.conditionId, side: (i % 2 === 0 ? 'BUY' : 'SELL') as 'BUY' | 'SELL',
-    price: (400_000 + i * 10_000) as Price, size: (1_000_000 * (i + 1)) as Shares, feeMicros: 0 as Micros, timeMs };
+  const base = {
+    user,
+    tokenId: m.tokenIds[i % 2 === 0 ? 0 : 1],
+    conditionId: m.conditionId,
+    side: (i % 2 === 0 ? 'BUY' : 'SELL') as 'BUY' | 'SELL',
+    price: (400_000 + i * 10_000) as Price,
+    size: (1_000_000 * (i + 1)) as Shares,
+    feeMicros: 0 as Micros,
+    timeMs,
+  };
   return hash === undefined ? base : { ...base, transactionHash: hash };
 }
 
@@ -23,11 +31,22 @@ describe('TradeLog /trades', () => {
     log.append(f(B, m1, 1, START + 2_000));
     log.append(f(A, m2, 2, START + 3_000));
     const all = body(log.query({}));
-    expect(all.map((t) => t.timestamp)).toEqual([START + 3_000, START + 2_000, START + 1_000].map((x) => Math.floor(x / 1000)));
+    expect(all.map((t) => t.timestamp)).toEqual(
+      [START + 3_000, START + 2_000, START + 1_000].map((x) => Math.floor(x / 1000)),
+    );
     const first = all[2];
     expect(first).toEqual({
-      proxyWallet: A, side: 'BUY', asset: m1?.tokenIds[0], conditionId: m1?.conditionId, size: 1, price: 0.4,
-      timestamp: Math.floor((START + 1_000) / 1000), title: m1?.question, slug: m1?.slug, outcome: m1?.outcomes[0], outcomeIndex: 0,
+      proxyWallet: A,
+      side: 'BUY',
+      asset: m1?.tokenIds[0],
+      conditionId: m1?.conditionId,
+      size: 1,
+      price: 0.4,
+      timestamp: Math.floor((START + 1_000) / 1000),
+      title: m1?.question,
+      slug: m1?.slug,
+      outcome: m1?.outcomes[0],
+      outcomeIndex: 0,
       transactionHash: '0x' + '11'.repeat(32),
     });
     expect(all[1]?.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -40,7 +59,10 @@ describe('TradeLog /trades', () => {
   it('the derived hash is deterministic for the same fill sequence', () => {
     const a = new TradeLog(w);
     const b = new TradeLog(w);
-    for (const log of [a, b]) { log.append(f(A, m1, 0, START)); log.append(f(B, m2, 1, START)); }
+    for (const log of [a, b]) {
+      log.append(f(A, m1, 0, START));
+      log.append(f(B, m2, 1, START));
+    }
     expect(body(a.query({}))).toEqual(body(b.query({})));
   });
 

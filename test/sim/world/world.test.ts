@@ -76,7 +76,10 @@ describe('World mutations', () => {
     w.setTokenPrice(m.tokenIds[0], 420_000 as Price);
     expect(toWireMarket(m).tokens[0]?.price).toBe(0.42);
     w.resolve(m.conditionId, 0, START + 10);
-    expect(toWireMarket(m).tokens.map((t) => [t.price, t.winner])).toEqual([[1, true], [0, false]]);
+    expect(toWireMarket(m).tokens.map((t) => [t.price, t.winner])).toEqual([
+      [1, true],
+      [0, false],
+    ]);
     expect(marketStatus(m)).toBe('resolved');
     expect(m.state.resolvedAtMs).toBe(START + 10);
     expect(() => w.resolve(m.conditionId, 1, START + 11)).toThrow(/already resolved/);

@@ -1,4 +1,4 @@
-// Imports Data API `GET /trades` answers (protocol.md §8: an array of rows, numbers as numbers or,
+// Imports Data API `GET /trades` answers (docs/protocol.md §8: an array of rows, numbers as numbers or,
 // in the real captures, as strings; `timestamp` Unix seconds) into TRADE records. Invariants:
 // - rows enter only through the exchange parser (parseTrades: strict decimals, no Number() on a
 //   wire decimal), so a malformed row throws ParseError naming it;
@@ -10,7 +10,7 @@
 // - a token without settings gets minimal ones (its condition id, everything else unknown) before
 //   its first trade; exchange time = timestamp × 1000; local time = the exchange time unless the
 //   caller supplies a function.
-import { ParseError } from '../../../core/errors.js';
+import { ParseError, OptionError } from '../../../core/errors.js';
 import type { Trade } from '../../../core/market.js';
 import { SCALE } from '../../../core/money.js';
 import { parseTrades } from '../../../exchange/parse/index.js';
@@ -29,15 +29,20 @@ export interface TradesImportStats {
 }
 
 /** Imports one or more `GET /trades` answers (each an array). */
-export function importDataApiTrades(answers: readonly unknown[], sink: RecordSink, opts: TradesImportOptions = {}): TradesImportStats {
+export function importDataApiTrades(
+  answers: readonly unknown[],
+  sink: RecordSink,
+  opts: TradesImportOptions = {},
+): TradesImportStats {
   const write = sink.trade;
-  if (write === undefined) throw new TypeError('the sink does not record trades');
+  if (write === undefined) throw new OptionError('MARKETDATA_OPTION', 'the sink does not record trades');
   const stats: TradesImportStats = { rows: 0, trades: 0, duplicates: 0 };
   const rows: Array<{ t: Trade; order: number }> = [];
   answers.forEach((json, a) => {
     const page = parseTrades(json, `[${a}]`);
     page.forEach((t, i) => {
-      if (!(t.price > 0 && t.price < SCALE)) throw new ParseError(`[${a}][${i}].price`, `trade price out of (0, 1): ${t.price}`);
+      if (!(t.price > 0 && t.price < SCALE))
+        throw new ParseError(`[${a}][${i}].price`, `trade price out of (0, 1): ${t.price}`);
       if (!(t.size > 0)) throw new ParseError(`[${a}][${i}].size`, 'trade size must be positive');
       rows.push({ t, order: rows.length });
     });
@@ -48,12 +53,32 @@ export function importDataApiTrades(answers: readonly unknown[], sink: RecordSin
   const seen = new Set<string>();
   for (const { t } of rows) {
     const key = tradeKey(t);
-    if (seen.has(key)) { stats.duplicates++; continue; }
+    if (seen.has(key)) {
+      stats.duplicates++;
+      continue;
+    }
     seen.add(key);
     if (sink.settingsOf(t.asset) === undefined) {
-      sink.settings({ tokenId: t.asset, conditionId: t.conditionId, tickSize: null, minOrderSize: null, negRisk: null, makerFeeBps: null, takerFeeBps: null, rewards: null }, t.timestamp * 1000, local(t.timestamp * 1000));
+      sink.settings(
+        {
+          tokenId: t.asset,
+          conditionId: t.conditionId,
+          tickSize: null,
+          minOrderSize: null,
+          negRisk: null,
+          makerFeeBps: null,
+          takerFeeBps: null,
+          rewards: null,
+        },
+        t.timestamp * 1000,
+        local(t.timestamp * 1000),
+      );
     }
-    write.call(sink, t.asset, t.timestamp * 1000, local(t.timestamp * 1000), { price: t.price, size: t.size, side: t.side });
+    write.call(sink, t.asset, t.timestamp * 1000, local(t.timestamp * 1000), {
+      price: t.price,
+      size: t.size,
+      side: t.side,
+    });
     stats.trades++;
   }
   return stats;

@@ -19,7 +19,7 @@ import { isKnownTick } from '../../../core/tick.js';
 import { parseBook } from '../../../exchange/parse/book.js';
 import { readPrice, readShares } from '../../../exchange/parse/decimal.js';
 import { arr, at, idx, nonEmpty, obj, oneOf, uintString } from '../../../exchange/parse/read.js';
-import { sameSettings, type LevelChange, type MarketSettings } from '../format.js';
+import { sameSettings, type LevelChange, type RecordedMarketSettings } from '../format.js';
 import type { RecordSink } from '../writer.js';
 
 export interface StreamImportOptions {
@@ -41,10 +41,22 @@ export interface StreamImportStats {
 
 /** Imports messages one by one; keeps the per-market tick it learnt across calls. */
 export class MarketStreamImporter {
-  readonly stats: StreamImportStats = { messages: 0, books: 0, priceChanges: 0, deltas: 0, levelChanges: 0, tickChanges: 0, trades: 0, skipped: {} };
+  readonly stats: StreamImportStats = {
+    messages: 0,
+    books: 0,
+    priceChanges: 0,
+    deltas: 0,
+    levelChanges: 0,
+    tickChanges: 0,
+    trades: 0,
+    skipped: {},
+  };
   private readonly marketTick = new Map<string, Price>();
 
-  constructor(private readonly sink: RecordSink, private readonly opts: StreamImportOptions = {}) {}
+  constructor(
+    private readonly sink: RecordSink,
+    private readonly opts: StreamImportOptions = {},
+  ) {}
 
   /** One parsed JSON message (an object, or an array of them as the channel sometimes sends). */
   message(json: unknown, path = ''): void {
@@ -73,7 +85,7 @@ export class MarketStreamImporter {
     const prev = this.sink.settingsOf(tokenId);
     const tick = fromBook?.tickSize ?? prev?.tickSize ?? this.marketTick.get(conditionId) ?? null;
     if (tick !== null) this.marketTick.set(conditionId, tick);
-    const next: MarketSettings = {
+    const next: RecordedMarketSettings = {
       tokenId,
       conditionId,
       tickSize: tick,
@@ -90,7 +102,12 @@ export class MarketStreamImporter {
   private book(b: TimedBook): void {
     this.stats.books++;
     this.ensureSettings(b.assetId, b.market, b.timestampMs, b);
-    this.sink.book(b.assetId, b.timestampMs, this.local(b.timestampMs), { bids: b.bids, asks: b.asks, hash: b.hash, lastTradePrice: b.lastTradePrice });
+    this.sink.book(b.assetId, b.timestampMs, this.local(b.timestampMs), {
+      bids: b.bids,
+      asks: b.asks,
+      hash: b.hash,
+      lastTradePrice: b.lastTradePrice,
+    });
   }
 
   private priceChange(o: Record<string, unknown>, path: string): void {
@@ -105,7 +122,11 @@ export class MarketStreamImporter {
       const co = obj(c, p);
       const tokenId = nonEmpty(co['asset_id'], at(p, 'asset_id'));
       const side = oneOf(co['side'], at(p, 'side'), ['BUY', 'SELL'] as const) === 'BUY' ? 'bids' : 'asks';
-      const change: LevelChange = { side, price: readPrice(co['price'], at(p, 'price')), size: readShares(co['size'], at(p, 'size')) };
+      const change: LevelChange = {
+        side,
+        price: readPrice(co['price'], at(p, 'price')),
+        size: readShares(co['size'], at(p, 'size')),
+      };
       const l = byToken.get(tokenId);
       if (l === undefined) byToken.set(tokenId, [change]);
       else l.push(change);
@@ -125,8 +146,10 @@ export class MarketStreamImporter {
     const side = oneOf(o['side'], at(path, 'side'), ['BUY', 'SELL'] as const);
     const price = readPrice(o['price'], at(path, 'price'));
     const size = readShares(o['size'], at(path, 'size'));
-    if (!(price > 0 && price < SCALE)) throw new ParseError(at(path, 'price'), `trade price out of (0, 1): ${JSON.stringify(o['price'])}`);
-    if (!(size > 0)) throw new ParseError(at(path, 'size'), `trade size must be positive: ${JSON.stringify(o['size'])}`);
+    if (!(price > 0 && price < SCALE))
+      throw new ParseError(at(path, 'price'), `trade price out of (0, 1): ${JSON.stringify(o['price'])}`);
+    if (!(size > 0))
+      throw new ParseError(at(path, 'size'), `trade size must be positive: ${JSON.stringify(o['size'])}`);
     this.ensureSettings(tokenId, market, ts, null);
     this.sink.trade?.(tokenId, ts, this.local(ts), { price, size, side });
     this.stats.trades++;
@@ -138,18 +161,33 @@ export class MarketStreamImporter {
     const market = nonEmpty(o['market'], at(path, 'market'));
     const ts = uintString(o['timestamp'], at(path, 'timestamp'));
     const tick = readPrice(o['new_tick_size'], at(path, 'new_tick_size'));
-    if (!isKnownTick(tick)) throw new ParseError(at(path, 'new_tick_size'), `unknown tick size ${JSON.stringify(o['new_tick_size'])}`);
+    if (!isKnownTick(tick))
+      throw new ParseError(at(path, 'new_tick_size'), `unknown tick size ${JSON.stringify(o['new_tick_size'])}`);
     this.marketTick.set(market, tick);
     const prev = this.sink.settingsOf(tokenId);
-    const next: MarketSettings = prev === undefined
-      ? { tokenId, conditionId: market, tickSize: tick, minOrderSize: null, negRisk: null, makerFeeBps: null, takerFeeBps: null, rewards: null }
-      : { ...prev, tickSize: tick };
+    const next: RecordedMarketSettings =
+      prev === undefined
+        ? {
+            tokenId,
+            conditionId: market,
+            tickSize: tick,
+            minOrderSize: null,
+            negRisk: null,
+            makerFeeBps: null,
+            takerFeeBps: null,
+            rewards: null,
+          }
+        : { ...prev, tickSize: tick };
     this.sink.settings(next, ts, this.local(ts));
   }
 }
 
 /** Imports a JSONL file of market-channel messages (blank lines ignored), streaming it by line. */
-export async function importMarketStreamFile(path: string, sink: RecordSink, opts: StreamImportOptions = {}): Promise<StreamImportStats> {
+export async function importMarketStreamFile(
+  path: string,
+  sink: RecordSink,
+  opts: StreamImportOptions = {},
+): Promise<StreamImportStats> {
   const importer = new MarketStreamImporter(sink, opts);
   const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
   let n = 0;

@@ -4,7 +4,7 @@
 // nothing (the 2024 shape has no tick or minimum size); localTs defaults to the book's timestamp.
 import type { Book } from '../../../core/book.js';
 import { parseBook, parseBooks } from '../../../exchange/parse/book.js';
-import { sameSettings, type MarketSettings } from '../format.js';
+import { sameSettings, type RecordedMarketSettings } from '../format.js';
 import type { RecordSink } from '../writer.js';
 
 /** Records one REST answer; returns the books recorded. */
@@ -13,7 +13,7 @@ export function importRestBooks(json: unknown, sink: RecordSink, localTs?: numbe
   for (const b of books) {
     const local = localTs ?? b.timestampMs;
     const prev = sink.settingsOf(b.assetId);
-    const next: MarketSettings = {
+    const next: RecordedMarketSettings = {
       tokenId: b.assetId,
       conditionId: b.market,
       tickSize: b.tickSize ?? prev?.tickSize ?? null,
@@ -24,7 +24,12 @@ export function importRestBooks(json: unknown, sink: RecordSink, localTs?: numbe
       rewards: prev?.rewards ?? null,
     };
     if (prev === undefined || !sameSettings(prev, next)) sink.settings(next, b.timestampMs, local);
-    sink.book(b.assetId, b.timestampMs, local, { bids: b.bids, asks: b.asks, hash: b.hash, lastTradePrice: b.lastTradePrice });
+    sink.book(b.assetId, b.timestampMs, local, {
+      bids: b.bids,
+      asks: b.asks,
+      hash: b.hash,
+      lastTradePrice: b.lastTradePrice,
+    });
   }
   return books;
 }

@@ -1,5 +1,5 @@
 // Account-lifecycle reads, L2-signed, in the public exchange's shapes in both dialects (the
-// interface does not list them; protocol.md leaves them open; the shapes and their sources are in
+// interface does not list them; docs/protocol.md leaves them open; the shapes and their sources are in
 // src/exchange/wire-account.ts and render-account.ts):
 //   GET /data/orders?id=&market=&asset_id=&next_cursor=
 //       the caller's LIVE orders, oldest first, each the bare order record of GET /data/order/{id}
@@ -11,7 +11,7 @@
 //       which it sends for the same filter) must be the caller's own address or nothing matches;
 //   GET /balance-allowance?asset_type=COLLATERAL|CONDITIONAL&token_id=&signature_type=
 //       the caller's balance of collateral or of one token (token_id required for CONDITIONAL).
-// Paging as the market listings (protocol.md §5): `next_cursor` base64 of the offset, `MA==`
+// Paging as the market listings (docs/protocol.md §5): `next_cursor` base64 of the offset, `MA==`
 // first (also when absent), `LTE=` on the last page; oldest first, so records added while a
 // client pages only ever appear after its cursor. Query errors in the data style (`unknown_field`,
 // `missing_field`, `invalid_field`), 400; a caller only ever sees its own orders and trades.
@@ -36,14 +36,21 @@ export function registerAccountReadRoutes(app: FastifyInstance, ctx: ServerConte
     if (who === undefined) return sendError(reply, 401, MSG_UNAUTHORIZED);
     const r = runQuery(() => {
       const p = new Params(rawQuery(req.query), DATA_STYLE).only(['id', 'market', 'asset_id', 'next_cursor']);
-      return { id: p.text('id', 200), market: p.text('market', 200), assetId: p.text('asset_id', 200), cursor: p.string('next_cursor') };
+      return {
+        id: p.text('id', 200),
+        market: p.text('market', 200),
+        assetId: p.text('asset_id', 200),
+        cursor: p.string('next_cursor'),
+      };
     });
     if (!r.ok) return sendResult(reply, r);
     const { id, market, assetId, cursor } = r.body;
-    const views = venue.liveOrders(who.owner, {
-      ...(market === undefined ? {} : { conditionId: market }),
-      ...(assetId === undefined ? {} : { tokenId: assetId }),
-    }).filter((v) => id === undefined || v.record.id === id);
+    const views = venue
+      .liveOrders(who.owner, {
+        ...(market === undefined ? {} : { conditionId: market }),
+        ...(assetId === undefined ? {} : { tokenId: assetId }),
+      })
+      .filter((v) => id === undefined || v.record.id === id);
     const page = cursorPageOf(views, cursor, pageSize);
     if (page === null) return sendError(reply, 400, 'invalid_field: next_cursor');
     const data: WirePublicOrderRecord[] = page.items.map((v) => publicOrderRecord(v, venue.wallets));
@@ -54,8 +61,17 @@ export function registerAccountReadRoutes(app: FastifyInstance, ctx: ServerConte
     const who = req.l2;
     if (who === undefined) return sendError(reply, 401, MSG_UNAUTHORIZED);
     const r = runQuery(() => {
-      const p = new Params(rawQuery(req.query), DATA_STYLE)
-        .only(['id', 'maker_address', 'maker', 'taker', 'market', 'asset_id', 'before', 'after', 'next_cursor']);
+      const p = new Params(rawQuery(req.query), DATA_STYLE).only([
+        'id',
+        'maker_address',
+        'maker',
+        'taker',
+        'market',
+        'asset_id',
+        'before',
+        'after',
+        'next_cursor',
+      ]);
       return {
         id: p.text('id', 200),
         makerAddress: p.text('maker_address', 42),
@@ -70,7 +86,11 @@ export function registerAccountReadRoutes(app: FastifyInstance, ctx: ServerConte
     });
     if (!r.ok) return sendResult(reply, r);
     const q = r.body;
-    for (const [name, a] of [['maker_address', q.makerAddress], ['maker', q.maker], ['taker', q.taker]] as const) {
+    for (const [name, a] of [
+      ['maker_address', q.makerAddress],
+      ['maker', q.maker],
+      ['taker', q.taker],
+    ] as const) {
       if (a !== undefined && !isAddress(a)) return sendError(reply, 400, `invalid_field: ${name}`);
     }
     const me = who.owner;
@@ -80,13 +100,15 @@ export function registerAccountReadRoutes(app: FastifyInstance, ctx: ServerConte
       const t = s.trade;
       const ownToken = me === t.takerOwner ? t.takerTokenId : t.makerTokenId;
       const sec = Math.floor(t.timeMs / 1000);
-      return (q.id === undefined || t.id === q.id)
-        && (q.market === undefined || t.conditionId === q.market)
-        && (q.assetId === undefined || t.takerTokenId === q.assetId || ownToken === q.assetId)
-        && (q.maker === undefined || me === t.makerOwner)
-        && (q.taker === undefined || me === t.takerOwner)
-        && (q.before === undefined || sec < q.before)
-        && (q.after === undefined || sec >= q.after);
+      return (
+        (q.id === undefined || t.id === q.id) &&
+        (q.market === undefined || t.conditionId === q.market) &&
+        (q.assetId === undefined || t.takerTokenId === q.assetId || ownToken === q.assetId) &&
+        (q.maker === undefined || me === t.makerOwner) &&
+        (q.taker === undefined || me === t.takerOwner) &&
+        (q.before === undefined || sec < q.before) &&
+        (q.after === undefined || sec >= q.after)
+      );
     });
     const page = cursorPageOf(trades, q.cursor, pageSize);
     if (page === null) return sendError(reply, 400, 'invalid_field: next_cursor');
@@ -101,7 +123,7 @@ export function registerAccountReadRoutes(app: FastifyInstance, ctx: ServerConte
       const p = new Params(rawQuery(req.query), DATA_STYLE).only(['asset_type', 'token_id', 'signature_type']);
       const assetType = p.oneOf('asset_type', ASSET_TYPES);
       if (assetType === undefined) return null;
-      p.int('signature_type', { min: -1, max: 2 });
+      p.int('signature_type', { min: -1, max: 3 });
       return { assetType, tokenId: p.text('token_id', 200) };
     });
     if (!r.ok) return sendResult(reply, r);
@@ -115,6 +137,6 @@ export function registerAccountReadRoutes(app: FastifyInstance, ctx: ServerConte
       const t = b.tokens.get(tokenId);
       balance = t === undefined ? 0 : t.available + t.reserved;
     }
-    return balanceAllowance(balance, ctx.dialect);
+    return balanceAllowance(balance, ctx.dialect, ctx.exchange.noAllowance);
   });
 }

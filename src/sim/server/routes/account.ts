@@ -8,12 +8,18 @@ import { registerAccountReadRoutes } from './account-reads.js';
 import { registerCancelRoutes } from './cancels.js';
 import { registerHeartbeatRoutes } from './heartbeat.js';
 import { registerSimLifecycleRoutes } from './sim-lifecycle.js';
+import { OptionError } from '../../../core/errors.js';
 
 /** Records per page of GET /data/orders and GET /data/trades unless configured. */
 export const DEFAULT_ACCOUNT_PAGE_SIZE = 500;
 
-export function registerAccountRoutes(app: FastifyInstance, ctx: ServerContext, pageSize: number = DEFAULT_ACCOUNT_PAGE_SIZE): void {
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError(`account page size must be a positive integer, got ${String(pageSize)}`);
+export function registerAccountRoutes(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  pageSize: number = DEFAULT_ACCOUNT_PAGE_SIZE,
+): void {
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+    throw new OptionError('SIM_OPTION', `account page size must be a positive integer, got ${String(pageSize)}`);
   registerAccountReadRoutes(app, ctx, pageSize);
   registerCancelRoutes(app, ctx);
   registerHeartbeatRoutes(app, ctx);

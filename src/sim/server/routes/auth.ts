@@ -1,4 +1,4 @@
-// L1 key routes of protocol.md §2: POST /auth/api-key (create) and GET /auth/derive-api-key
+// L1 key routes of docs/protocol.md §2: POST /auth/api-key (create) and GET /auth/derive-api-key
 // (derive), both answering `{apiKey, secret, passphrase}` for the wallet that signed the ClobAuth
 // message, deterministic for (address, nonce); both register the key for L2 use. Bad or stale L1
 // headers → 401 `{"error": "Invalid L1 Request headers"}`.

@@ -1,5 +1,5 @@
 // Batch cancels of the public exchange, L2-signed, served in both dialects (the interface lists
-// only DELETE /order; protocol.md leaves these open), each answering DELETE /order's shape
+// only DELETE /order; docs/protocol.md leaves these open), each answering DELETE /order's shape
 // `{canceled: [...], not_canceled: {id: reason}}` (reasons as DELETE /order's, engine messages.ts):
 //   DELETE /orders                body: a JSON array of order ids (clob-client-v2 cancelOrders sends
 //                                 `JSON.stringify(ordersHashes)`); duplicates are acted on once;
@@ -21,7 +21,10 @@ function orderIds(body: unknown): string[] | null {
   const seen = new Set<string>();
   for (const x of body as unknown[]) {
     if (typeof x !== 'string' || x === '') return null;
-    if (!seen.has(x)) { seen.add(x); out.push(x); }
+    if (!seen.has(x)) {
+      seen.add(x);
+      out.push(x);
+    }
   }
   return out;
 }
@@ -31,7 +34,10 @@ function marketFilter(body: unknown): { conditionId?: string; tokenId?: string }
   if (isBadJson(body) || typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const o = body as Record<string, unknown>;
   const out: { conditionId?: string; tokenId?: string } = {};
-  for (const [key, field] of [['market', 'conditionId'], ['asset_id', 'tokenId']] as const) {
+  for (const [key, field] of [
+    ['market', 'conditionId'],
+    ['asset_id', 'tokenId'],
+  ] as const) {
     const v = o[key];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string' || v === '') return null;
@@ -50,13 +56,22 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: ServerContext): 
     if (who === undefined) return sendError(reply, 401, MSG_UNAUTHORIZED);
     const ids = orderIds(req.body);
     if (ids === null) return sendError(reply, 400, MSG_INVALID_PAYLOAD);
+    // One token per submitted id (duplicates included: the exchange counts what was sent).
+    if (
+      ctx.signer !== null &&
+      !ctx.signer.admit(reply, who.address, 'DELETE /orders', Math.max(1, (req.body as unknown[]).length))
+    )
+      return reply;
     return cancelManyResult(engine.cancelMany(ids, who.owner));
   });
 
   app.delete('/cancel-all', { preHandler }, async (req, reply) => {
     const who = req.l2;
     if (who === undefined) return sendError(reply, 401, MSG_UNAUTHORIZED);
-    return cancelManyResult({ canceled: engine.cancelAll(who.owner), notCanceled: {} });
+    if (ctx.signer !== null && !ctx.signer.admit(reply, who.address, 'DELETE /cancel-all', 1)) return reply;
+    const canceled = engine.cancelAll(who.owner);
+    ctx.signer?.chargeReply(reply, who.address, 'DELETE /cancel-all', canceled.length);
+    return cancelManyResult({ canceled, notCanceled: {} });
   });
 
   app.delete('/cancel-market-orders', { preHandler }, async (req, reply) => {
@@ -64,7 +79,10 @@ export function registerCancelRoutes(app: FastifyInstance, ctx: ServerContext): 
     if (who === undefined) return sendError(reply, 401, MSG_UNAUTHORIZED);
     const filter = marketFilter(req.body);
     if (filter === null) return sendError(reply, 400, MSG_INVALID_PAYLOAD);
+    if (ctx.signer !== null && !ctx.signer.admit(reply, who.address, 'DELETE /cancel-market-orders', 1)) return reply;
     const ids = engine.openOrders(who.owner, filter).map((o) => o.id);
-    return cancelManyResult(engine.cancelMany(ids, who.owner));
+    const r = engine.cancelMany(ids, who.owner);
+    ctx.signer?.chargeReply(reply, who.address, 'DELETE /cancel-market-orders', r.canceled.length);
+    return cancelManyResult(r);
   });
 }

@@ -1,4 +1,4 @@
-// Market data of interface §4.3 and protocol.md §5/§8: GET /book, POST /books, /prices, /midpoints,
+// Market data of interface §4.3 and docs/protocol.md §5/§8: GET /book, POST /books, /prices, /midpoints,
 // /last-trades-prices, /batch-prices-history, GET /price, /midpoint, /prices-history. Invariants:
 // - batch bodies are arrays of `{token_id}` (an item may add `side` on /prices, as Polymarket's
 //   client sends; where the dialect says /prices items carry a side (Dialect.pricesItemSide) an
@@ -14,7 +14,13 @@
 // - every answer is computed from the engine at the time of the request.
 import type { FastifyInstance } from 'fastify';
 import { formatMicros } from '../../../core/money.js';
-import type { WireBestPrices, WireBook, WireMidpointResponse, WireMidpoints, WirePriceResponse } from '../../../exchange/wire.js';
+import type {
+  WireBestPrices,
+  WireBook,
+  WireMidpointResponse,
+  WireMidpoints,
+  WirePriceResponse,
+} from '../../../exchange/wire.js';
 import { DATA_STYLE, Params, runQuery } from '../../world/query.js';
 import { isBadJson } from '../body.js';
 import { rawQuery, sendResult, type ServerContext } from '../context.js';
@@ -69,7 +75,8 @@ export function registerMarketDataRoutes(app: FastifyInstance, ctx: ServerContex
   app.post('/prices', async (req, reply) => {
     const items = tokenItems(req.body);
     if (typeof items === 'string') return sendError(reply, 400, items);
-    if (ctx.dialect.pricesItemSide && items.some((it) => it.side === undefined)) return sendError(reply, 400, MSG_INVALID_PAYLOAD);
+    if (ctx.dialect.pricesItemSide && items.some((it) => it.side === undefined))
+      return sendError(reply, 400, MSG_INVALID_PAYLOAD);
     const out: WireBestPrices = {};
     for (const it of items) {
       const t = engine.topOfBook(it.token_id);
@@ -127,5 +134,7 @@ export function registerMarketDataRoutes(app: FastifyInstance, ctx: ServerContex
     return body;
   });
 
-  app.get('/prices-history', async (req, reply) => sendResult(reply, venue.history.query(rawQuery(req.query), clock.now())));
+  app.get('/prices-history', async (req, reply) =>
+    sendResult(reply, venue.history.query(rawQuery(req.query), clock.now())),
+  );
 }

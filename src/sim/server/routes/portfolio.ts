@@ -1,4 +1,4 @@
-// Portfolio routes of interface §4.4 and the public trade history of protocol.md §8: GET
+// Portfolio routes of interface §4.4 and the public trade history of docs/protocol.md §8: GET
 // /positions, /closed-positions (behind the IP allowlist) and GET /trades. Positions come from the
 // fills of the engine (src/sim/venue/fills.ts) with the world's query functions doing parameters,
 // defaults, bounds, sorting, paging and the §7 errors (`missing_field: user`, `unknown_field: <name>`).

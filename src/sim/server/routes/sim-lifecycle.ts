@@ -21,7 +21,9 @@ function objectBody(body: unknown): Record<string, unknown> | null {
 export function registerSimLifecycleRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { settlement, heartbeats } = ctx.venue;
   const settlementState = (): object => ({
-    config: settlement.config, pendingForcedFailures: settlement.pendingForcedFailures, stats: settlement.stats,
+    config: settlement.config,
+    pendingForcedFailures: settlement.pendingForcedFailures,
+    stats: settlement.stats,
   });
 
   app.get('/_sim/settlement', async () => settlementState());
@@ -47,7 +49,8 @@ export function registerSimLifecycleRoutes(app: FastifyInstance, ctx: ServerCont
 
   app.post('/_sim/heartbeat', async (req, reply) => {
     const ms = objectBody(req.body)?.['expiryMs'];
-    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 1) return sendError(reply, 400, 'invalid_field: expiryMs (a positive integer of ms)');
+    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 1)
+      return sendError(reply, 400, 'invalid_field: expiryMs (a positive integer of ms)');
     heartbeats.expiryMs = ms;
     return { expiryMs: heartbeats.expiryMs, stats: heartbeats.stats };
   });

@@ -15,14 +15,21 @@
 //   POST /_sim/sample                         records a midpoint sample now
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { OddsmakerError } from '../../../core/errors.js';
-import { formatMicros, microsFromNumber, parseMicros, parsePrice, type Micros, type Price } from '../../../core/money.js';
+import {
+  formatMicros,
+  microsFromNumber,
+  parseMicros,
+  parsePrice,
+  type Micros,
+  type Price,
+} from '../../../core/money.js';
 import type { OrderStatus } from '../../engine/index.js';
 import { Venue } from '../../venue/index.js';
 import { toWireMarket, type OutcomeIndex } from '../../world/index.js';
 import { DATA_STYLE, isAddress, Params, runQuery } from '../../world/query.js';
 import { isBadJson } from '../body.js';
 import { rawQuery, sendResult, type ServerContext } from '../context.js';
-import { sendError } from '../errors.js';
+import { sendError, SimRequestError } from '../errors.js';
 import { FaultConfigError, type FaultConfig } from '../faults.js';
 import { orderRecord } from '../render.js';
 
@@ -92,8 +99,12 @@ export function registerSimRoutes(app: FastifyInstance, ctx: ServerContext): voi
     if (!isAddress(r.body)) return sendError(reply, 400, 'invalid_field: address');
     const b = venue.balances(r.body);
     const tokens: Record<string, { available: string; reserved: string }> = {};
-    for (const [t, v] of b.tokens) tokens[t] = { available: formatMicros(v.available), reserved: formatMicros(v.reserved) };
-    return { collateral: { available: formatMicros(b.collateral.available), reserved: formatMicros(b.collateral.reserved) }, tokens };
+    for (const [t, v] of b.tokens)
+      tokens[t] = { available: formatMicros(v.available), reserved: formatMicros(v.reserved) };
+    return {
+      collateral: { available: formatMicros(b.collateral.available), reserved: formatMicros(b.collateral.reserved) },
+      tokens,
+    };
   });
 
   app.post('/_sim/flow', async (req, reply) => {
@@ -101,13 +112,22 @@ export function registerSimRoutes(app: FastifyInstance, ctx: ServerContext): voi
     const action = b?.['action'];
     const f = venue.flow;
     switch (action) {
-      case 'start': f.start(); break;
-      case 'stop': f.stop(); break;
-      case 'freeze': f.freeze(); break;
-      case 'unfreeze': f.unfreeze(); break;
+      case 'start':
+        f.start();
+        break;
+      case 'stop':
+        f.stop();
+        break;
+      case 'freeze':
+        f.freeze();
+        break;
+      case 'unfreeze':
+        f.unfreeze();
+        break;
       case 'advance': {
         const ms = b?.['ms'];
-        if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) return sendError(reply, 400, 'invalid_field: ms');
+        if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0)
+          return sendError(reply, 400, 'invalid_field: ms');
         f.step(ms);
         break;
       }
@@ -139,7 +159,7 @@ export function registerSimRoutes(app: FastifyInstance, ctx: ServerContext): voi
       let tick: Price;
       if (typeof t === 'string') tick = parsePrice(t, 'tick');
       else if (typeof t === 'number') tick = microsFromNumber(t, 'half-even', 'tick') as Price;
-      else throw new RangeError('invalid_field: tick (a decimal such as "0.001")');
+      else throw new SimRequestError('invalid_field: tick (a decimal such as "0.001")');
       venue.setTick(m.conditionId, tick);
       return { condition_id: m.conditionId, minimum_tick_size: formatMicros(m.state.tick) };
     });
@@ -165,7 +185,7 @@ export function registerSimRoutes(app: FastifyInstance, ctx: ServerContext): voi
     if (typeof amount !== 'string') return sendError(reply, 400, 'invalid_field: amount (a decimal string)');
     return attempt(reply, () => {
       const micros = parseMicros(amount, 'amount');
-      if (micros <= 0) throw new RangeError('invalid_field: amount must be positive');
+      if (micros <= 0) throw new SimRequestError('invalid_field: amount must be positive');
       venue.fund(address, micros as Micros);
       return { address, collateral: formatMicros(venue.balances(address).collateral.available) };
     });
