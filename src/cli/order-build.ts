@@ -7,6 +7,7 @@
 // - time comes from the injected Clock unless --timestamp pins it.
 import type { Command } from 'commander';
 import { Wallet } from 'ethers';
+import type { OrderType } from '../core/order.js';
 import { isOnTick, isKnownTick, TICKS } from '../core/tick.js';
 import { MoneyError, formatMicros, parsePrice, parseShares, SCALE, type Price } from '../core/money.js';
 import { SystemClock, type Clock } from '../core/clock.js';
@@ -14,8 +15,9 @@ import { truncateSize } from '../core/amounts.js';
 import { ENV_API_KEY, loadWallet, type Env } from '../exchange/auth/credentials.js';
 import { getDialect } from '../exchange/dialect.js';
 import { buildOrder, normaliseSalt, type OrderIntent } from '../exchange/signing/order.js';
+import { accountKindProblem, isSignatureType, orderParties } from '../exchange/signing/account-kind.js';
 import { OrderSigner } from '../exchange/signing/signer.js';
-import type { OrderType, SignatureType } from '../exchange/signing/types.js';
+import type { SignatureType } from '../exchange/signing/types.js';
 import { toWireSubmission } from '../exchange/signing/wire-order.js';
 import type { WireOrderSubmission } from '../exchange/wire.js';
 import { UsageError } from './exit-codes.js';
@@ -63,31 +65,50 @@ function money<T>(flag: string, f: () => T): T {
 }
 
 function integerFlag(flag: string, text: string): number {
-  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(text)}`);
+  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
 function parseIntent(o: OrderBuildOptions): OrderIntent {
-  if (!/^(0|[1-9]\d{0,77})$/.test(o.token) || BigInt(o.token) >= 2n ** 256n) throw new UsageError(`--token must be a decimal token id, got ${JSON.stringify(o.token)}`);
-  if (!/^0x[0-9a-fA-F]{64}$/.test(o.condition)) throw new UsageError(`--condition must be 0x + 64 hex, got ${JSON.stringify(o.condition)}`);
+  if (!/^(0|[1-9]\d{0,77})$/.test(o.token) || BigInt(o.token) >= 2n ** 256n)
+    throw new UsageError(`--token must be a decimal token id, got ${JSON.stringify(o.token)}`);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(o.condition))
+    throw new UsageError(`--condition must be 0x + 64 hex, got ${JSON.stringify(o.condition)}`);
   const side = o.side.toUpperCase();
-  if (side !== 'BUY' && side !== 'SELL') throw new UsageError(`--side must be BUY or SELL, got ${JSON.stringify(o.side)}`);
+  if (side !== 'BUY' && side !== 'SELL')
+    throw new UsageError(`--side must be BUY or SELL, got ${JSON.stringify(o.side)}`);
   const type = (o.type ?? 'GTC').toUpperCase();
-  if (!(ORDER_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${ORDER_TYPES.join(', ')}, got ${JSON.stringify(o.type)}`);
+  if (!(ORDER_TYPES as readonly string[]).includes(type))
+    throw new UsageError(`--type must be one of ${ORDER_TYPES.join(', ')}, got ${JSON.stringify(o.type)}`);
   const tick = money('--tick', () => parsePrice(o.tick ?? '0.01', 'tick'));
-  if (!isKnownTick(tick)) throw new UsageError(`--tick must be one of ${TICKS.map(formatMicros).join(', ')}, got ${JSON.stringify(o.tick)}`);
+  if (!isKnownTick(tick))
+    throw new UsageError(`--tick must be one of ${TICKS.map(formatMicros).join(', ')}, got ${JSON.stringify(o.tick)}`);
   const price = money('--price', () => parsePrice(o.price));
   if (!isOnTick(price, tick) || price < tick || price > SCALE - tick) {
-    throw new UsageError(`--price ${o.price} must be a multiple of the tick ${formatMicros(tick)} within [${formatMicros(tick)}, ${formatMicros(SCALE - tick)}]`);
+    throw new UsageError(
+      `--price ${o.price} must be a multiple of the tick ${formatMicros(tick)} within [${formatMicros(tick)}, ${formatMicros(SCALE - tick)}]`,
+    );
   }
   const size = money('--size', () => parseShares(o.size));
   if (truncateSize(size) === 0) throw new UsageError(`--size ${o.size} is below 0.01 share (sizes carry 2 decimals)`);
-  const intent: OrderIntent = { tokenId: o.token, conditionId: o.condition, side, price: price as Price, size, orderType: type as OrderType, tick, negRisk: o.negRisk === true };
+  const intent: OrderIntent = {
+    tokenId: o.token,
+    conditionId: o.condition,
+    side,
+    price: price as Price,
+    size,
+    orderType: type as OrderType,
+    tick,
+    negRisk: o.negRisk === true,
+  };
   if (o.expiration !== undefined) intent.expirationSec = integerFlag('--expiration', o.expiration);
   if (o.postOnly === true) intent.postOnly = true;
-  if (type === 'GTD' && intent.expirationSec === undefined) throw new UsageError('--type GTD needs --expiration (Unix seconds)');
+  if (type === 'GTD' && intent.expirationSec === undefined)
+    throw new UsageError('--type GTD needs --expiration (Unix seconds)');
   if (type !== 'GTD' && intent.expirationSec !== undefined) throw new UsageError('--expiration is only for --type GTD');
-  if (intent.postOnly === true && type !== 'GTC' && type !== 'GTD') throw new UsageError('--post-only is only for GTC and GTD orders');
+  if (intent.postOnly === true && type !== 'GTC' && type !== 'GTD')
+    throw new UsageError('--post-only is only for GTC and GTD orders');
   return intent;
 }
 
@@ -97,7 +118,8 @@ export async function orderBuild(o: OrderBuildOptions, deps: CliDeps): Promise<O
   const intent = parseIntent(o);
   let salt: string | undefined;
   if (o.salt !== undefined) {
-    if (!/^\d{1,78}$/.test(o.salt)) throw new UsageError(`--salt must be a decimal integer, got ${JSON.stringify(o.salt)}`);
+    if (!/^\d{1,78}$/.test(o.salt))
+      throw new UsageError(`--salt must be a decimal integer, got ${JSON.stringify(o.salt)}`);
     salt = normaliseSalt(o.salt);
     if (dialect.saltOnWire === 'number' && !Number.isSafeInteger(Number(salt))) {
       throw new UsageError(`--salt must be below 2^53 in the ${dialect.name} dialect (it travels as a JSON number)`);
@@ -106,20 +128,27 @@ export async function orderBuild(o: OrderBuildOptions, deps: CliDeps): Promise<O
   const timestampMs = o.timestamp === undefined ? deps.clock.now() : integerFlag('--timestamp', o.timestamp);
   let signatureType: SignatureType = 0;
   if (o.signatureType !== undefined) {
-    if (o.signatureType !== '0' && o.signatureType !== '1' && o.signatureType !== '2') throw new UsageError(`--signature-type must be 0, 1 or 2, got ${JSON.stringify(o.signatureType)}`);
-    signatureType = Number(o.signatureType) as SignatureType;
+    const n = /^[0-9]$/.test(o.signatureType) ? Number(o.signatureType) : NaN;
+    if (!isSignatureType(n))
+      throw new UsageError(`--signature-type must be 0, 1, 2 or 3, got ${JSON.stringify(o.signatureType)}`);
+    signatureType = n;
   }
   const wallet = o.randomKey === true ? Wallet.createRandom() : await loadWallet(deps.env);
   const signer = new OrderSigner(wallet.privateKey, dialect);
-  let maker = signer.address;
-  if (o.maker !== undefined) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(o.maker)) throw new UsageError(`--maker must be an address, got ${JSON.stringify(o.maker)}`);
-    maker = o.maker;
-    if (signatureType === 0 && maker.toLowerCase() !== signer.address.toLowerCase()) {
-      throw new UsageError('--maker differs from the signing key: give --signature-type 1 (proxy) or 2 (safe)');
-    }
-  }
-  const unsigned = buildOrder(intent, { maker, signer: signer.address, signatureType, timestampMs, ...(salt === undefined ? {} : { salt }) });
+  if (o.maker !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(o.maker))
+    throw new UsageError(`--maker must be an address, got ${JSON.stringify(o.maker)}`);
+  // Maker and signer per account kind, as the official client sets them (src/exchange/signing/account-kind.ts).
+  const problem = accountKindProblem(signatureType, signer.address, o.maker);
+  if (problem !== null)
+    throw new UsageError(`--signature-type and --maker: ${problem.replace('exchange.funder', '--maker')}`);
+  const parties = orderParties(signatureType, signer.address, o.maker);
+  const unsigned = buildOrder(intent, {
+    maker: parties.maker,
+    signer: parties.signer,
+    signatureType,
+    timestampMs,
+    ...(salt === undefined ? {} : { salt }),
+  });
   const signed = signer.sign(unsigned);
   const owner = o.owner ?? deps.env[ENV_API_KEY] ?? '';
   const body = toWireSubmission(signed, {
@@ -157,10 +186,14 @@ export function register(program: Command, deps?: Partial<CliDeps>): void {
     .option('--expiration <sec>', 'GTD expiration, Unix seconds')
     .option('--post-only', 'reject instead of crossing (GTC/GTD)')
     .option('--owner <apiKey>', `owner API key (default: $${ENV_API_KEY}, else empty)`)
-    .option('--maker <address>', 'funder address (with --signature-type 1 or 2)')
+    .option('--maker <address>', 'funder address (with --signature-type 1, 2 or 3)')
     .option('--signature-type <n>', '0 EOA, 1 proxy, 2 safe', '0')
     .option('--random-key', 'sign with a throwaway key instead of ODDSMAKER_PRIVATE_KEY / the keystore')
     .action(async (opts: OrderBuildOptions) => {
-      await orderBuild(opts, { env: deps?.env ?? process.env, out: deps?.out ?? process.stdout, clock: deps?.clock ?? new SystemClock() });
+      await orderBuild(opts, {
+        env: deps?.env ?? process.env,
+        out: deps?.out ?? process.stdout,
+        clock: deps?.clock ?? new SystemClock(),
+      });
     });
 }

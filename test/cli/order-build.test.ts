@@ -21,7 +21,12 @@ const base: OrderBuildOptions = { token: TOKEN, condition: CONDITION, side: 'BUY
 
 function deps(env: Record<string, string> = { ODDSMAKER_PRIVATE_KEY: KEY }) {
   const chunks: string[] = [];
-  return { env, out: { write: (s: string) => chunks.push(s) }, clock: new VirtualClock(Date.UTC(2026, 8, 1)), text: () => chunks.join('') };
+  return {
+    env,
+    out: { write: (s: string) => chunks.push(s) },
+    clock: new VirtualClock(Date.UTC(2026, 8, 1)),
+    text: () => chunks.join(''),
+  };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'oddsmaker-order-build-'));
@@ -36,7 +41,18 @@ describe('order build', () => {
     expect(r.body).toMatchObject({
       orderType: 'GTC',
       owner: '2f1b7d3e-8c4a-4e6b-9d2f-1a3b5c7d9e0f',
-      order: { tokenId: TOKEN, conditionId: CONDITION, maker: ADDRESS, signer: ADDRESS, makerAmount: '10520000', takerAmount: '21040000', side: 'BUY', salt: '42', signatureType: 0, timestamp: String(Date.UTC(2026, 8, 1)) },
+      order: {
+        tokenId: TOKEN,
+        conditionId: CONDITION,
+        maker: ADDRESS,
+        signer: ADDRESS,
+        makerAmount: '10520000',
+        takerAmount: '21040000',
+        side: 'BUY',
+        salt: '42',
+        signatureType: 0,
+        timestamp: String(Date.UTC(2026, 8, 1)),
+      },
     });
     expect(recoverOrderSigner(r.body.order, DIALECTS.spec, false)).toBe(ADDRESS);
     expect(wireOrderId(parseWireOrder(r.body.order, DIALECTS.spec), DIALECTS.spec, false)).toBe(r.id);
@@ -44,11 +60,31 @@ describe('order build', () => {
   });
 
   it('is reproducible with --salt and --timestamp, and honours dialect, tick, neg-risk, GTD and post-only', async () => {
-    const opts = { ...base, side: 'sell', price: '0.123', size: '33.337', tick: '0.001', negRisk: true, dialect: 'polymarket', salt: '7', timestamp: '1790000000000', type: 'GTD', expiration: '1790000600', postOnly: true };
+    const opts = {
+      ...base,
+      side: 'sell',
+      price: '0.123',
+      size: '33.337',
+      tick: '0.001',
+      negRisk: true,
+      dialect: 'polymarket',
+      salt: '7',
+      timestamp: '1790000000000',
+      type: 'GTD',
+      expiration: '1790000600',
+      postOnly: true,
+    };
     const a = await orderBuild(opts, deps());
     const b = await orderBuild(opts, deps());
     expect(a).toEqual(b);
-    expect(a.body.order).toMatchObject({ makerAmount: '33330000', takerAmount: '4099590', side: 'SELL', salt: 7, timestamp: '1790000000000', expiration: '1790000600' });
+    expect(a.body.order).toMatchObject({
+      makerAmount: '33330000',
+      takerAmount: '4099590',
+      side: 'SELL',
+      salt: 7,
+      timestamp: '1790000000000',
+      expiration: '1790000600',
+    });
     expect(a.body.postOnly).toBe(true);
     expect(recoverOrderSigner(a.body.order, DIALECTS.polymarket, true)).toBe(ADDRESS);
     expect(recoverOrderSigner(a.body.order, DIALECTS.polymarket, false)).not.toBe(ADDRESS);
@@ -65,7 +101,10 @@ describe('order build', () => {
   it('loads the key from an encrypted keystore file', async () => {
     const w = new Wallet(KEY);
     const file = join(tmp, 'key.json');
-    writeFileSync(file, encryptKeystoreJsonSync({ address: w.address, privateKey: w.privateKey }, 'pw', { scrypt: { N: 16 } }));
+    writeFileSync(
+      file,
+      encryptKeystoreJsonSync({ address: w.address, privateKey: w.privateKey }, 'pw', { scrypt: { N: 16 } }),
+    );
     const r = await orderBuild(base, deps({ ODDSMAKER_KEYSTORE: file, ODDSMAKER_KEYSTORE_PASSWORD: 'pw' }));
     expect(r.body.order.signer).toBe(ADDRESS);
   });
@@ -75,6 +114,12 @@ describe('order build', () => {
     const r = await orderBuild({ ...base, maker, signatureType: '2' }, deps());
     expect(r.body.order).toMatchObject({ maker, signer: ADDRESS, signatureType: 2 });
     await expect(orderBuild({ ...base, maker }, deps())).rejects.toThrow(/signature-type/);
+  });
+
+  it('a deposit wallet (signature type 3) both makes and signs its order, as the official client sets it', async () => {
+    const maker = '0x00000000000000000000000000000000DeaDBeef';
+    const r = await orderBuild({ ...base, maker, signatureType: '3' }, deps());
+    expect(r.body.order).toMatchObject({ maker, signer: maker, signatureType: 3 });
   });
 
   it('turns bad flags into usage errors naming the flag', async () => {
@@ -95,7 +140,8 @@ describe('order build', () => {
       [{ salt: '-3' }, /--salt/],
       [{ salt: String(2 ** 60), dialect: 'polymarket' }, /--salt must be below 2\^53/],
       [{ timestamp: 'now' }, /--timestamp/],
-      [{ signatureType: '3' }, /--signature-type/],
+      [{ signatureType: '4' }, /--signature-type/],
+      [{ signatureType: '1' }, /--maker is not set/],
       [{ maker: 'me' }, /--maker/],
     ];
     for (const [o, re] of bad) {
@@ -115,15 +161,49 @@ describe('order build', () => {
   it('registers under commander as `order build`, next to an existing `order` command', async () => {
     const d = deps();
     const program = new Command().exitOverride();
-    program.command('order').command('list').action(() => undefined);
+    program
+      .command('order')
+      .command('list')
+      .action(() => undefined);
     register(program, d);
     expect(program.commands.filter((c) => c.name() === 'order')).toHaveLength(1);
-    await program.parseAsync(['order', 'build', '--token', TOKEN, '--condition', CONDITION, '--side', 'SELL', '--price', '0.52', '--size', '10', '--neg-risk', '--salt', '9', '--timestamp', '1790000000000'], { from: 'user' });
-    const printed = JSON.parse(d.text()) as { id: string; body: { order: { side: string; makerAmount: string; takerAmount: string; salt: string } } };
-    expect(printed.body.order).toMatchObject({ side: 'SELL', makerAmount: '10000000', takerAmount: '5200000', salt: '9' });
+    await program.parseAsync(
+      [
+        'order',
+        'build',
+        '--token',
+        TOKEN,
+        '--condition',
+        CONDITION,
+        '--side',
+        'SELL',
+        '--price',
+        '0.52',
+        '--size',
+        '10',
+        '--neg-risk',
+        '--salt',
+        '9',
+        '--timestamp',
+        '1790000000000',
+      ],
+      { from: 'user' },
+    );
+    const printed = JSON.parse(d.text()) as {
+      id: string;
+      body: { order: { side: string; makerAmount: string; takerAmount: string; salt: string } };
+    };
+    expect(printed.body.order).toMatchObject({
+      side: 'SELL',
+      makerAmount: '10000000',
+      takerAmount: '5200000',
+      salt: '9',
+    });
     expect(recoverOrderSigner(printed.body.order, DIALECTS.spec, true)).toBe(ADDRESS);
     const p2 = new Command().exitOverride();
     register(p2, deps());
-    await expect(p2.parseAsync(['order', 'build', '--token', TOKEN], { from: 'user' })).rejects.toMatchObject({ code: 'commander.missingMandatoryOptionValue' });
+    await expect(p2.parseAsync(['order', 'build', '--token', TOKEN], { from: 'user' })).rejects.toMatchObject({
+      code: 'commander.missingMandatoryOptionValue',
+    });
   });
 });
