@@ -21,6 +21,7 @@ import { dialectOfConfig } from '../config/dialect.js';
 import { MarketRecorder } from '../marketdata/recorder.js';
 import { Poller } from '../marketdata/poller.js';
 import { ResolutionWatch, type ResolutionWatchOptions } from '../marketdata/resolution-watch.js';
+import { writeUniverseLabels } from '../marketdata/recording/universe-labels.js';
 import { RecordingWriter } from '../marketdata/recording/writer.js';
 import { CronRefreshScheduler, type RefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import { Universe } from '../marketdata/universe.js';
@@ -127,6 +128,12 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
         emit('gave up watching a market for its resolution', { market: g.conditionId, reason: g.reason });
       },
     });
+    // The report's market names (question and outcome); a failed write loses labels, never data.
+    const labelMarkets = (markets: Parameters<typeof writeUniverseLabels>[1]): void => {
+      writeUniverseLabels(opts.out, markets).catch((err: unknown) => {
+        emit('writing the recording labels failed', { err: String(err) });
+      });
+    };
     const universe = new Universe({
       port: http,
       spec: config.markets,
@@ -137,6 +144,7 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
         for (const m of d.added) watch.unwatch(m.conditionId);
         for (const m of d.removed) watch.watch(m.conditionId);
         emit('universe changed', { markets: d.markets.length });
+        labelMarkets(d.markets);
       },
       onError: (err) => {
         emit('universe refresh failed; keeping the previous universe', { err: String(err) });
@@ -144,6 +152,7 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
     });
     await universe.refresh();
     recorder.markets(universe.markets());
+    await writeUniverseLabels(opts.out, universe.markets());
     const tokens = (): string[] => universe.markets().flatMap((m) => m.tokens.map((t) => t.tokenId));
     const poller = new Poller({
       clock,

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
+import { readSidecar } from '../../src/marketdata/recording/importers/sidecar.js';
 import { RecordingReader } from '../../src/marketdata/recording/reader.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server/start.js';
 import { assertBuilt, DaemonProcess, tempDir, writePaperConfig } from '../e2e/harness.js';
@@ -94,6 +95,12 @@ describe('oddsmaker record', () => {
       const ref = sim.venue.token(token);
       expect(ref).toBeDefined();
       expect(conditions.get(token)?.toLowerCase()).toBe(ref?.market.conditionId.toLowerCase());
+    }
+    // The report's names: every recorded token labelled by its market's question, in the sidecar.
+    const labels = readSidecar(out)?.labels ?? {};
+    for (const token of books.keys()) {
+      expect(labels[token]?.question).toBe(sim.venue.token(token)?.market.question);
+      expect(labels[token]?.outcome).not.toBe('');
     }
     // Everything the recorder counted is in the file (nothing lost at shutdown).
     expect([...books.values()].reduce((a, b) => a + b, 0)).toBe((final?.books ?? 0) + (final?.deltas ?? 0));

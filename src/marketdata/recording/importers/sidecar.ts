@@ -2,9 +2,10 @@
 // binary format (format.ts, versioned, another owner's) does not hold: the source kind, the book
 // depth it has (`full` ladders or `L1`, top of book only with synthetic sizes), whether it can back
 // a book-level backtest and why not, and a label per token (question and outcome) for reports.
-// Invariants: written by `oddsmaker import` next to the recording (same path + ".meta.json"); read
-// leniently (a missing or unreadable sidecar is null, never an error: recordings from `record`
-// have none); JSON with sorted token keys, so equal imports write equal bytes.
+// Invariants: written next to the recording (same path + ".meta.json") by `oddsmaker import` and by
+// `oddsmaker record` (universe-labels.ts); read leniently (a missing or unreadable sidecar is null,
+// never an error: older recordings and the daemon's own have none); JSON with sorted token keys,
+// so equal imports write equal bytes.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 
