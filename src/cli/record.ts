@@ -106,6 +106,12 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
       onError: (err) => {
         emit('recording write failed', { err: String(err) });
       },
+      // The report's market names (question and outcome); a failed write loses labels, never data.
+      onMarkets: (markets) => {
+        writeUniverseLabels(opts.out, markets).catch((err: unknown) => {
+          emit('writing the recording labels failed', { err: String(err) });
+        });
+      },
       onFlush: (st) => {
         emit('flushed', { ...st });
       },
@@ -128,12 +134,6 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
         emit('gave up watching a market for its resolution', { market: g.conditionId, reason: g.reason });
       },
     });
-    // The report's market names (question and outcome); a failed write loses labels, never data.
-    const labelMarkets = (markets: Parameters<typeof writeUniverseLabels>[1]): void => {
-      writeUniverseLabels(opts.out, markets).catch((err: unknown) => {
-        emit('writing the recording labels failed', { err: String(err) });
-      });
-    };
     const universe = new Universe({
       port: http,
       spec: config.markets,
@@ -144,7 +144,6 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
         for (const m of d.added) watch.unwatch(m.conditionId);
         for (const m of d.removed) watch.watch(m.conditionId);
         emit('universe changed', { markets: d.markets.length });
-        labelMarkets(d.markets);
       },
       onError: (err) => {
         emit('universe refresh failed; keeping the previous universe', { err: String(err) });
@@ -152,7 +151,6 @@ export async function runRecord(opts: RecordCliOptions, deps: RecordDeps): Promi
     });
     await universe.refresh();
     recorder.markets(universe.markets());
-    await writeUniverseLabels(opts.out, universe.markets());
     const tokens = (): string[] => universe.markets().flatMap((m) => m.tokens.map((t) => t.tokenId));
     const poller = new Poller({
       clock,

@@ -71,6 +71,8 @@ export interface RecorderOptions {
   readonly onFlush?: (stats: Readonly<RecorderStats>) => void;
   /** Record the recorded markets' public trades from this source (started by start()). */
   readonly trades?: RecorderTradesOptions;
+  /** Told the universe each time it is recorded (the labels sidecar: recording/universe-labels.ts). */
+  readonly onMarkets?: (markets: readonly UniverseMarket[]) => void;
 }
 
 export interface RecorderStats {
@@ -275,6 +277,7 @@ export class MarketRecorder {
     for (const m of markets)
       for (const t of m.tokens) if (t.complementTokenId !== null) this.complements.set(t.tokenId, t.complementTokenId);
     this.tape?.setMarkets(markets.map((m) => m.conditionId));
+    this.opts.onMarkets?.(markets);
   }
 
   /**

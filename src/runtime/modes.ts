@@ -46,6 +46,7 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import { SigningPool } from '../exchange/signing/index.js';
 import { Ledger } from '../ledger/index.js';
 import { MarketRecorder } from '../marketdata/recorder.js';
+import { writeUniverseLabels } from '../marketdata/recording/universe-labels.js';
 import type { RefreshScheduler } from '../marketdata/refresh-scheduler.js';
 import type { MarketsPageLister } from '../marketdata/resolution-watch.js';
 import { RecordingWriter } from '../marketdata/recording/writer.js';
@@ -321,6 +322,12 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
         sink: writer,
         onError: (err) => {
           logger.warn({ err }, 'market-data recording failed');
+        },
+        // The report's market names (question and outcome); a failed write loses labels, never data.
+        onMarkets: (markets) => {
+          writeUniverseLabels(config.record.path, markets).catch((err: unknown) => {
+            logger.warn({ err }, 'writing the recording labels failed');
+          });
         },
         // Public trades of the recorded markets (taker rows), through the limiter like every request.
         trades: {

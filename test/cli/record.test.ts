@@ -130,5 +130,8 @@ describe('oddsmaker record', () => {
     expect(tokens.size).toBeGreaterThanOrEqual(2);
     // One book or delta per token per cycle that had books.
     expect(updates).toBe(cycles.reduce((n, l) => n + Number(l.books), 0));
+    // And the report's names: every recorded token labelled by its market's question.
+    const labels = readSidecar(path)?.labels ?? {};
+    for (const token of tokens) expect(labels[token]?.question).toBe(sim.venue.token(token)?.market.question);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-// Labels of a live recording: `oddsmaker record` (and nothing else that records from a universe)
+// Labels of a live recording: the recorder of `oddsmaker record` and of the daemon (`record.enabled`)
 // writes the sidecar of importers/sidecar.ts next to its recording, so the backtest report names
 // its markets by question and outcome instead of 77-digit token ids. Invariants: labels only grow
 // (a market that left the universe keeps its label, and an appended recording keeps the labels of
