@@ -24,49 +24,15 @@
 //   run at the gold tier; target 0.
 import { performance } from 'node:perf_hooks';
 import { VirtualClock } from '../src/core/clock.js';
+import { mulberry32 } from '../src/core/random.js';
 import { MemoryRateLimiter } from '../src/ratelimit/memory-limiter.js';
 import { SIGNER_TIER_TABLE, type SignerBucketKind, type SignerTier } from '../src/ratelimit/signer-tiers.js';
 import type { Priority } from '../src/ratelimit/types.js';
 import { SignerGate } from '../src/sim/server/signer-gate.js';
+import { drive, line, note } from './virtual-time.js';
 
 const MIN = 60_000;
 const SIGNER = '0x00000000000000000000000000000000000000a1';
-
-function line(name: string, value: number, unit: string): void {
-  process.stdout.write(`BENCH ${name} ${Number.isInteger(value) ? value : value.toFixed(4)} ${unit}\n`);
-}
-function note(s: string): void {
-  process.stdout.write(`# ${s}\n`);
-}
-
-function drain(): Promise<void> {
-  return new Promise<void>((r) => setImmediate(r));
-}
-
-/** Moves the virtual clock timer by timer for `ms`, letting the workers run to quiescence at each instant. */
-async function drive(clock: VirtualClock, ms: number): Promise<void> {
-  const end = clock.now() + ms;
-  for (;;) {
-    await drain();
-    const next = clock.nextTimerAt();
-    if (next === null || next > end) break;
-    clock.advanceTo(next);
-  }
-  clock.advanceTo(end);
-  await drain();
-}
-
-/** mulberry32: a small deterministic generator, so runs are comparable. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Result {
   readonly utilisation: Record<SignerBucketKind, number>;
@@ -79,7 +45,7 @@ async function scenario(tier: SignerTier, minutes: number): Promise<Result> {
   const clock = new VirtualClock();
   const lim = new MemoryRateLimiter({ clock, config: { signerTier: tier } });
   const gate = new SignerGate(clock, tier);
-  const rand = rng(0x5167);
+  const rand = mulberry32(0x5167);
   const admitted: Record<SignerBucketKind, number> = { order: 0, cancel: 0 };
   let violations = 0;
   let requests = 0;

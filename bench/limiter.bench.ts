@@ -16,36 +16,9 @@ import { SystemClock, VirtualClock } from '../src/core/clock.js';
 import { MemoryRateLimiter } from '../src/ratelimit/memory-limiter.js';
 import type { Priority } from '../src/ratelimit/types.js';
 import { checkWindow } from '../test/ratelimit/support/checker.js';
+import { drive, line, note } from './virtual-time.js';
 
 const MIN = 60_000;
-
-function line(name: string, value: number, unit: string): void {
-  process.stdout.write(`BENCH ${name} ${Number.isInteger(value) ? value : value.toFixed(4)} ${unit}\n`);
-}
-function note(s: string): void {
-  process.stdout.write(`# ${s}\n`);
-}
-
-/** Lets every promise continuation run (setImmediate comes after the whole microtask queue). */
-function drain(): Promise<void> {
-  return new Promise<void>((r) => setImmediate(r));
-}
-
-/**
- * Moves the virtual clock timer by timer for `ms`, letting the callers' async loops run to
- * quiescence at each instant (advanceAsync's bounded microtask flush can cut a burst short).
- */
-async function drive(clock: VirtualClock, ms: number): Promise<void> {
-  const end = clock.now() + ms;
-  for (;;) {
-    await drain();
-    const next = clock.nextTimerAt();
-    if (next === null || next > end) break;
-    clock.advanceTo(next);
-  }
-  clock.advanceTo(end);
-  await drain();
-}
 
 async function saturation(): Promise<void> {
   const clock = new VirtualClock();
