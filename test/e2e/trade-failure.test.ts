@@ -12,16 +12,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
-import type { Shares } from '../../src/core/money.js';
 import { Ledger } from '../../src/ledger/index.js';
-import { ClockRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js';
 import type { PositionsCheckResult } from '../../src/runtime/positions-check.js';
-import { buildRuntime } from '../../src/runtime/modes.js';
 import { Venue } from '../../src/sim/venue/index.js';
 import { driveUntil as drive } from '../support/drive.js';
+import { ourBids, sellInto, startQuoting, startSandboxRuntime } from '../support/sandbox-runtime.js';
 
 const T0 = Date.UTC(2026, 2, 2, 12, 0, 0);
-const SH = 1_000_000;
 
 async function until<T>(clock: VirtualClock, p: Promise<T>, what: string): Promise<T> {
   let out: { v: T } | null = null;
@@ -54,61 +51,24 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
       log: { level: 'info' },
       health: { enabled: false },
     });
-    const lines: Array<Record<string, unknown> & { msg: string }> = [];
-    const rt = await buildRuntime({
-      config,
-      clock,
-      env: {},
-      prettyLogs: false,
-      logDestination: {
-        write: (l: string) => {
-          lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string });
-        },
-      },
-      refreshScheduler: new ClockRefreshScheduler(clock, 30_000),
-    });
-    const sim = rt.simulator;
-    if (sim === null) throw new Error('sandbox mode starts the simulator');
+    const sandbox = await startSandboxRuntime(config, clock);
+    const { rt, sim, lines } = sandbox;
     expect(sim.venue.dialect.name).toBe('polymarket');
     let closed = false;
     try {
-      let started = false;
-      void rt.daemon.start().then(() => {
-        started = true;
-      });
-      await drive(clock, () => started, 'start');
-      const owner = Venue.ownerOf(sim.account.address);
-      await drive(clock, () => sim.venue.ordersOf(owner, 'LIVE').some((o) => o.record.side === 'BUY'), 'resting bids');
+      const bid = await startQuoting(sandbox, clock);
       const ledger = rt.ops.ledger as Ledger;
 
       // Another trader sells into our best bid (minted shares, a FAK at our price), and that
       // trade's settlement is made to fail: set in the same turn as the sale, so no other trade of
       // ours can take the forced failure.
-      const bid = sim.venue
-        .ordersOf(owner, 'LIVE')
-        .filter((o) => o.record.side === 'BUY')
-        .sort((a, b) => b.record.price - a.record.price)[0];
-      if (bid === undefined) throw new Error('no bid');
-      const { tokenId, conditionId, price } = bid.record;
+      const { tokenId } = bid.record;
       const ourOrder = bid.record.id;
+      const owner = Venue.ownerOf(sim.account.address);
       const taker = '0x00000000000000000000000000000000000000cc';
-      sim.venue.engine.mint(Venue.ownerOf(taker), conditionId, (500 * SH) as Shares);
       sim.venue.settlement.configure({ minedAfterMs: 1_000, confirmedAfterMs: 4_000 });
       sim.venue.settlement.failNext(1);
-      const r = sim.venue.place({
-        id: `0x${'cd'.repeat(32)}`,
-        owner: Venue.ownerOf(taker),
-        tokenId,
-        side: 'SELL',
-        price,
-        size: (500 * SH) as Shares,
-        orderType: 'FAK',
-        postOnly: false,
-        expirationSec: null,
-        maker: taker,
-        apiKey: 'taker',
-      });
-      expect(r.ok).toBe(true);
+      sellInto(sim, bid, taker, `0x${'cd'.repeat(32)}`);
       expect(sim.venue.settlement.pendingForcedFailures).toBe(0);
       const trade = sim.venue.settlement.ofOwner(owner).find((x) => x.trade.makerOrderId === ourOrder);
       if (trade === undefined) throw new Error('our bid did not trade');
@@ -152,27 +112,9 @@ describe('a trade failed on chain, end to end (polymarket dialect)', () => {
 
       // A second trade into one of our bids settles normally: pending (in /status too) until
       // CONFIRMED, then confirmed; the check below then compares a position that is really held.
-      const next = sim.venue
-        .ordersOf(owner, 'LIVE')
-        .filter((o) => o.record.side === 'BUY')
-        .sort((a, b) => b.record.price - a.record.price)[0];
+      const next = ourBids(sim)[0];
       if (next === undefined) throw new Error('no bid after the failure');
-      sim.venue.engine.mint(Venue.ownerOf(taker), next.record.conditionId, (500 * SH) as Shares);
-      expect(
-        sim.venue.place({
-          id: `0x${'ce'.repeat(32)}`,
-          owner: Venue.ownerOf(taker),
-          tokenId: next.record.tokenId,
-          side: 'SELL',
-          price: next.record.price,
-          size: (500 * SH) as Shares,
-          orderType: 'FAK',
-          postOnly: false,
-          expirationSec: null,
-          maker: taker,
-          apiKey: 'taker',
-        }).ok,
-      ).toBe(true);
+      sellInto(sim, next, taker, `0x${'ce'.repeat(32)}`);
       await drive(
         clock,
         () => ledger.tradeLegs({ orderId: next.record.id }).length > 0,

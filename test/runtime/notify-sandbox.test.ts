@@ -12,12 +12,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
-import type { Shares } from '../../src/core/money.js';
 import type { Ledger } from '../../src/ledger/index.js';
-import { ClockRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js';
-import { buildRuntime } from '../../src/runtime/modes.js';
-import { Venue } from '../../src/sim/venue/index.js';
 import { driveUntil as drive } from '../support/drive.js';
+import { sellInto, startQuoting, startSandboxRuntime } from '../support/sandbox-runtime.js';
 
 const T0 = Date.UTC(2026, 2, 2, 12, 0, 0);
 const SH = 1_000_000;
@@ -62,21 +59,8 @@ describe('notifications and fill lines in a sandbox daemon', () => {
       health: { enabled: false },
       notify: { webhooks: [{ url: hook, format: 'json' }], fillsSummaryMs: 60_000 },
     });
-    const lines: Array<Record<string, unknown> & { msg: string }> = [];
-    const raw: string[] = [];
-    const rt = await buildRuntime({
-      config,
-      clock,
-      env: {},
-      prettyLogs: false,
-      logDestination: {
-        write: (l: string) => {
-          raw.push(l);
-          lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string });
-        },
-      },
-      refreshScheduler: new ClockRefreshScheduler(clock, 30_000),
-    });
+    const sandbox = await startSandboxRuntime(config, clock);
+    const { rt, sim, lines, raw } = sandbox;
     let closed = false;
     cleanups.push(async () => {
       if (!closed) {
@@ -84,42 +68,15 @@ describe('notifications and fill lines in a sandbox daemon', () => {
         await rt.close();
       }
     });
-    const sim = rt.simulator!;
-    let started = false;
-    void rt.daemon.start().then(() => {
-      started = true;
-    });
-    await drive(clock, () => started, 'start');
+    const bid = await startQuoting(sandbox, clock);
     await drive(clock, () => got.some((b) => b.kind === 'daemon-started'), 'the "started" message');
     expect(got.find((b) => b.kind === 'daemon-started')).toMatchObject({
       mode: 'sandbox',
       text: '[oddsmaker sandbox] started (sandbox, strategy bands).',
     });
 
-    const owner = Venue.ownerOf(sim.account.address);
-    await drive(clock, () => sim.venue.ordersOf(owner, 'LIVE').some((o) => o.record.side === 'BUY'), 'resting bids');
-    const bid = sim.venue
-      .ordersOf(owner, 'LIVE')
-      .filter((o) => o.record.side === 'BUY')
-      .sort((a, b) => b.record.price - a.record.price)[0]!;
     const { tokenId, conditionId, price } = bid.record;
-    const taker = '0x00000000000000000000000000000000000000bb';
-    sim.venue.engine.mint(Venue.ownerOf(taker), conditionId, (500 * SH) as Shares);
-    expect(
-      sim.venue.place({
-        id: `0x${'ab'.repeat(32)}`,
-        owner: Venue.ownerOf(taker),
-        tokenId,
-        side: 'SELL',
-        price,
-        size: (500 * SH) as Shares,
-        orderType: 'FAK',
-        postOnly: false,
-        expirationSec: null,
-        maker: taker,
-        apiKey: 'taker',
-      }).ok,
-    ).toBe(true);
+    sellInto(sim, bid, '0x00000000000000000000000000000000000000bb', `0x${'ab'.repeat(32)}`);
     const ledger = rt.ops.ledger as Ledger;
     await drive(clock, () => (ledger.position(tokenId)?.size ?? 0) > 0, 'the fill in the ledger');
 

@@ -13,13 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/index.js';
 import { validateConfig } from '../../src/config/load.js';
 import { VirtualClock } from '../../src/core/clock.js';
-import type { Shares } from '../../src/core/money.js';
 import { Ledger } from '../../src/ledger/index.js';
 import { RecordingReader } from '../../src/marketdata/recording/reader.js';
-import { ClockRefreshScheduler } from '../../src/marketdata/refresh-scheduler.js';
-import { buildRuntime } from '../../src/runtime/modes.js';
-import { Venue } from '../../src/sim/venue/index.js';
 import { driveUntil as drive } from '../support/drive.js';
+import { sellInto, startQuoting, startSandboxRuntime } from '../support/sandbox-runtime.js';
 
 const T0 = Date.UTC(2026, 2, 2, 12, 0, 0);
 const SH = 1_000_000;
@@ -41,55 +38,14 @@ describe('daemon: a resolved market is settled in the ledger and recorded', () =
       log: { level: 'info' },
       health: { enabled: false },
     });
-    const lines: Array<Record<string, unknown> & { msg: string }> = [];
-    const rt = await buildRuntime({
-      config,
-      clock,
-      env: {},
-      prettyLogs: false,
-      logDestination: {
-        write: (l: string) => {
-          lines.push(JSON.parse(l) as Record<string, unknown> & { msg: string });
-        },
-      },
-      refreshScheduler: new ClockRefreshScheduler(clock, 30_000),
-    });
-    const sim = rt.simulator;
-    if (sim === null) throw new Error('sandbox mode starts the simulator');
+    const sandbox = await startSandboxRuntime(config, clock);
+    const { rt, sim, lines } = sandbox;
     let closed = false;
     try {
-      let started = false;
-      void rt.daemon.start().then(() => {
-        started = true;
-      });
-      await drive(clock, () => started, 'start');
-      const owner = Venue.ownerOf(sim.account.address);
-      await drive(clock, () => sim.venue.ordersOf(owner, 'LIVE').some((o) => o.record.side === 'BUY'), 'resting bids');
-
-      // Another trader sells into our best bid of some token: minted shares, a FAK at our price, big
-      // enough to get through any synthetic bid at or above ours.
-      const bid = sim.venue
-        .ordersOf(owner, 'LIVE')
-        .filter((o) => o.record.side === 'BUY')
-        .sort((a, b) => b.record.price - a.record.price)[0];
-      if (bid === undefined) throw new Error('no bid');
-      const { tokenId, conditionId, price } = bid.record;
-      const taker = '0x00000000000000000000000000000000000000bb';
-      sim.venue.engine.mint(Venue.ownerOf(taker), conditionId, (500 * SH) as Shares);
-      const r = sim.venue.place({
-        id: `0x${'ab'.repeat(32)}`,
-        owner: Venue.ownerOf(taker),
-        tokenId,
-        side: 'SELL',
-        price,
-        size: (500 * SH) as Shares,
-        orderType: 'FAK',
-        postOnly: false,
-        expirationSec: null,
-        maker: taker,
-        apiKey: 'taker',
-      });
-      expect(r.ok).toBe(true);
+      // Another trader sells into our best bid of some token.
+      const bid = await startQuoting(sandbox, clock);
+      const { tokenId, conditionId } = bid.record;
+      sellInto(sim, bid, '0x00000000000000000000000000000000000000bb', `0x${'ab'.repeat(32)}`);
       const ledger = rt.ops.ledger as Ledger;
       await drive(clock, () => (ledger.position(tokenId)?.size ?? 0) > 0, 'the fill in the ledger');
 
