@@ -60,11 +60,10 @@
 import { isOrderVersionMismatch } from '../exchange/order-version.js';
 import { setMaxListeners } from 'node:events';
 import type { Clock, TimerId } from '../core/clock.js';
-import { DeadlineError, InvariantError, OddsmakerError } from '../core/errors.js';
+import { DeadlineError, InvariantError } from '../core/errors.js';
 import type { CancelResult, OrderRecord } from '../core/market.js';
 import { formatMicros, type Shares } from '../core/money.js';
-import { checkLiveTransition } from '../core/order-lifecycle.js';
-import { MAX_ORDERS_PER_BATCH, type LiveOrder, type LiveOrderState, type PlacementResult } from '../core/order.js';
+import type { LiveOrder, PlacementResult } from '../core/order.js';
 import type { PlacementRejection } from '../core/quote.js';
 import type { Dialect } from '../exchange/dialect.js';
 import type { ExchangeGateway, WritePriority } from '../exchange/gateway.js';
@@ -79,6 +78,31 @@ import {
 import type { WireOrderSubmission } from '../exchange/wire.js';
 import type { Ledger, SignedOrderInput } from '../ledger/index.js';
 import type { RateLimiter } from '../ratelimit/types.js';
+import {
+  BATCH_CANCEL_ROUTE,
+  CANCEL_ROUTE,
+  cancelCapacity,
+  cancelChunks,
+  cancelTargets,
+  choosePlacements,
+  chunkByPriority,
+  EMPTY_REPORT,
+  isIdlePlan,
+  isNeverSendable,
+  keepUnderPressure,
+  moveTo,
+  orderToBuild,
+  PLACE_ROUTE,
+  placementVerdict,
+  POST_ONLY_CROSS,
+  postOnlyOf,
+  signedOrderRecord,
+  SUPERSEDED_REPORT,
+  Tally,
+  withinCancelReserve,
+  type Chosen,
+  type OrderParties,
+} from './apply-decisions.js';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.js';
 import { classifyFailure, type FailureInfo } from './failures.js';
 import { fillLogFields } from './fill-log.js';
@@ -91,7 +115,6 @@ import {
   type ApplyReport,
   type CancelAllReport,
   type DropReason,
-  type DroppedPlacement,
   type ManagerLogger,
   type MarketInfo,
   type MarketsByToken,
@@ -99,12 +122,11 @@ import {
   type OrphanPolicy,
   type PollFillsOptions,
   type PollReport,
-  type RejectedPlacement,
   type ResolveReport,
   type StartupReport,
 } from './order-manager-types.js';
 import { RejectionCooldown } from './rejection-cooldown.js';
-import { quoteKey, type PlacementIntent, type ReconcilePlan } from './types.js';
+import { quoteKey, type ReconcilePlan } from './types.js';
 
 /** What signs orders: the SigningPool (worker threads) or anything with its batch call. */
 export interface BatchSigner {
@@ -192,13 +214,6 @@ interface Job {
   readonly reject: (e: unknown) => void;
 }
 
-interface Chosen {
-  readonly intent: PlacementIntent;
-  readonly key: string;
-  readonly market: MarketInfo;
-  readonly priority: Exclude<WritePriority, 'cancel'>;
-}
-
 interface Outgoing {
   readonly id: string;
   readonly key: string;
@@ -207,53 +222,6 @@ interface Outgoing {
   readonly record: SignedOrderInput;
   readonly tag: string | undefined;
 }
-
-/** Mutable collector behind ApplyReport. */
-class Tally {
-  superseded = false;
-  cancelsSent = 0;
-  cancelled = 0;
-  cancelsFailed = 0;
-  placementsSent = 0;
-  accepted = 0;
-  unknown = 0;
-  readonly rejected: RejectedPlacement[] = [];
-  readonly dropped: DroppedPlacement[] = [];
-  readonly fills: FillEvent[] = [];
-  drop(key: string, reason: DropReason): void {
-    this.dropped.push({ key, reason });
-  }
-  report(): ApplyReport {
-    return {
-      superseded: this.superseded,
-      cancelsSent: this.cancelsSent,
-      cancelled: this.cancelled,
-      cancelsFailed: this.cancelsFailed,
-      placementsSent: this.placementsSent,
-      accepted: this.accepted,
-      rejected: this.rejected,
-      unknown: this.unknown,
-      dropped: this.dropped,
-      fills: this.fills,
-    };
-  }
-}
-
-const SUPERSEDED: ApplyReport = Object.freeze(Object.assign(new Tally(), { superseded: true }).report());
-const EMPTY: ApplyReport = Object.freeze({
-  ...new Tally().report(),
-  rejected: Object.freeze([]),
-  dropped: Object.freeze([]),
-  fills: Object.freeze([]),
-});
-const PLACE_ROUTE = 'POST /orders';
-/**
- * The exchange's refusal of a post-only order that would cross ("invalid post-only order: order
- * crosses book", the message the official clients surface; our simulator answers the same).
- */
-const POST_ONLY_CROSS = /post[- ]only.*cross/i;
-const CANCEL_ROUTE = 'DELETE /order';
-const BATCH_CANCEL_ROUTE = 'DELETE /orders';
 
 export class OrderManager {
   readonly config: OrderManagerConfig;
@@ -409,8 +377,7 @@ export class OrderManager {
    */
   apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport> {
     if (
-      plan.cancels.length === 0 &&
-      plan.placements.length === 0 &&
+      isIdlePlan(plan) &&
       this.pumping === null &&
       this.pending === null &&
       this.breaker.state !== 'open'
@@ -419,11 +386,11 @@ export class OrderManager {
       // would only record the markets. Most cycles are like this (every one, between changes).
       this.updateMarkets(markets);
       if (this.lastRejected.length > 0) this.lastRejected = [];
-      return Promise.resolve(EMPTY);
+      return Promise.resolve(EMPTY_REPORT);
     }
     return new Promise<ApplyReport>((resolve, reject) => {
       const job: Job = { plan, markets, seq: this.book.lastSeq, resolve, reject };
-      if (this.pending !== null) this.pending.resolve(SUPERSEDED);
+      if (this.pending !== null) this.pending.resolve(SUPERSEDED_REPORT);
       this.pending = job;
       if (this.pumping === null) this.pumping = this.pump();
     });
@@ -449,7 +416,11 @@ export class OrderManager {
     const tally = new Tally();
     this.lastRejected = [];
     this.updateMarkets(job.markets);
-    const toCancel = this.cancelTargets(job.plan);
+    const toCancel = cancelTargets(
+      job.plan,
+      this.book,
+      this.breaker.state === 'open' && this.config.pullQuotesWhenOpen,
+    );
     try {
       const failedKeys = await this.cancelOrders(toCancel, tally);
       const chosen = await this.withinCancelReserve(
@@ -462,20 +433,6 @@ export class OrderManager {
       this.emit(tally.fills);
     }
     return tally.report();
-  }
-
-  /** The plan's cancels of orders still live; every live order while the breaker is open. */
-  private cancelTargets(plan: ReconcilePlan): TrackedOrder[] {
-    if (this.breaker.state === 'open' && this.config.pullQuotesWhenOpen) return this.book.inState('live');
-    const out: TrackedOrder[] = [];
-    const seen = new Set<string>();
-    for (const c of plan.cancels) {
-      const o = this.book.get(c.orderId);
-      if (o === undefined || o.state !== 'live' || seen.has(o.id)) continue;
-      seen.add(o.id);
-      out.push(o);
-    }
-    return out;
   }
 
   /**
@@ -500,9 +457,7 @@ export class OrderManager {
     if (batch === null) {
       done = await mapLimit(orders, this.config.concurrency, (o) => this.cancelOne(o, tally, signal));
     } else {
-      const chunks: TrackedOrder[][] = [];
-      const size = this.cancelBatchSize();
-      for (let i = 0; i < orders.length; i += size) chunks.push(orders.slice(i, i + size));
+      const chunks = cancelChunks(orders, this.cancelBatchSize());
       done = (
         await mapLimit(chunks, this.config.concurrency, (ch) => this.cancelChunk(batch, ch, tally, signal))
       ).flat();
@@ -598,42 +553,18 @@ export class OrderManager {
   }
 
   private choosePlacements(job: Job, failedKeys: ReadonlySet<string>, tally: Tally): Chosen[] {
-    const out: Chosen[] = [];
-    const seen = new Set<string>();
     const block: DropReason | null = this.halted ? 'halted' : (this.breaker.blockReason() ?? this.fillBacklogHold());
-    for (const p of job.plan.placements) {
-      const key = quoteKey(p.quote.tokenId, p.quote.side, p.quote.price);
-      if (block !== null) {
-        tally.drop(key, block);
-        continue;
-      }
-      if (seen.has(key)) {
-        tally.drop(key, 'duplicate');
-        continue;
-      }
-      seen.add(key);
-      if (failedKeys.has(key)) {
-        tally.drop(key, 'cancel-failed');
-        continue;
-      }
-      const kb = this.book.keyBlock(key, job.seq);
-      if (kb !== null) {
-        tally.drop(key, kb);
-        continue;
-      }
-      if (this.cooldown.active(key) !== undefined) {
-        tally.drop(key, 'cooldown');
-        continue;
-      }
-      const market = job.markets.get(p.quote.tokenId);
-      if (market === undefined) {
-        tally.drop(key, 'no-market');
-        continue;
-      }
-      out.push({ intent: p, key, market, priority: p.kind });
-    }
-    // Replacements first (they restore quotes that were just pulled), then new quotes.
-    return [...out.filter((c) => c.priority === 'replace'), ...out.filter((c) => c.priority === 'new')];
+    return choosePlacements(
+      job.plan,
+      job.markets,
+      failedKeys,
+      {
+        block,
+        keyBlock: (key) => this.book.keyBlock(key, job.seq),
+        cooling: (key) => this.cooldown.active(key) !== undefined,
+      },
+      tally,
+    );
   }
 
   /**
@@ -642,31 +573,21 @@ export class OrderManager {
    */
   private async underPressure(chosen: Chosen[], tally: Tally): Promise<Chosen[]> {
     const limiter = this.opts.limiter;
-    if (limiter === undefined || chosen.length === 0) return chosen;
-    const groups = chunkByPriority(chosen, (c) => c.priority);
-    const kept: Chosen[] = [];
-    let tokens = 0;
-    for (let k = 0; k < groups.length; k++) {
-      const g = groups[k] as Chosen[];
+    if (limiter === undefined) return chosen;
+    const decide = keepUnderPressure(chosen, this.config.pressureHorizonMs, tally);
+    for (let step = decide.next(0); ; ) {
+      if (step.done === true) return step.value;
       let wait: number;
-      // The signer's order bucket is charged one token per order: this chunk's and the earlier ones'.
-      tokens += g.length;
       try {
-        // The wait for k + 1 requests of ours on the route: this chunk goes after the earlier ones.
-        wait = await limiter.wouldWaitMs(PLACE_ROUTE, { priority: (g[0] as Chosen).priority, cost: k + 1, tokens });
+        wait = await limiter.wouldWaitMs(PLACE_ROUTE, step.value);
         this.limiterAnswered();
       } catch (e) {
         // More requests than a window can ever hold: never sendable, dropped like any pressure.
-        if (e instanceof OddsmakerError && e.code === 'RATE_LIMIT_ROUTE') wait = Number.POSITIVE_INFINITY;
+        if (isNeverSendable(e)) wait = Number.POSITIVE_INFINITY;
         else throw this.limiterFailed(e);
       }
-      if (wait > this.config.pressureHorizonMs) {
-        for (const rest of groups.slice(k)) for (const c of rest) tally.drop(c.key, 'pressure');
-        break;
-      }
-      kept.push(...g);
+      step = decide.next(wait);
     }
-    return kept;
   }
 
   /**
@@ -715,20 +636,17 @@ export class OrderManager {
       const batched = this.batchCancel() !== null;
       const u = await limiter.utilisation(batched ? BATCH_CANCEL_ROUTE : CANCEL_ROUTE);
       this.limiterAnswered();
-      const requests = u.windows.reduce((m, w) => Math.min(m, w.limit - w.used), Number.POSITIVE_INFINITY);
-      capacity = batched ? requests * this.cancelBatchSize() : requests;
+      capacity = cancelCapacity(u.windows, batched ? this.cancelBatchSize() : null);
     } catch (e) {
       throw this.limiterFailed(e);
     }
-    if (!Number.isFinite(capacity)) return chosen; // the cancel route has no budget: nothing to reserve
-    const headroom = capacity - this.config.cancelReserve - this.book.size;
-    const allowed = Math.max(0, headroom);
-    // What is left after these placements (they are open orders too once sent).
-    this.lastCancelHeadroom = headroom - Math.min(allowed, chosen.length);
-    if (allowed >= chosen.length) {
+    const cut = withinCancelReserve(chosen, capacity, this.config.cancelReserve, this.book.size, tally);
+    if (cut.headroom === null) return chosen; // the cancel route has no budget: nothing to reserve
+    this.lastCancelHeadroom = cut.after;
+    if (cut.kept.length === chosen.length) {
       if (this.lastHold === 'cancel-reserve') {
         this.lastHold = null;
-        this.log.info({ headroom }, 'cancel reserve clear: placements resume');
+        this.log.info({ headroom: cut.headroom }, 'cancel reserve clear: placements resume');
       }
       return chosen;
     }
@@ -739,38 +657,24 @@ export class OrderManager {
         'cancel reserve reached: placements held so every open order stays cancellable',
       );
     }
-    for (const c of chosen.slice(allowed)) tally.drop(c.key, 'cancel-reserve');
-    return chosen.slice(0, allowed);
+    return cut.kept;
+  }
+
+  /** Who the orders are for and how they are built (fixed options). */
+  private parties(): OrderParties {
+    return {
+      maker: this.opts.maker ?? this.signer.address,
+      signerAddress: this.signer.address,
+      signatureType: this.opts.signatureType,
+      postOnlyDefault: this.config.postOnly,
+      random: this.opts.random,
+    };
   }
 
   private async place(job: Job, chosen: readonly Chosen[], tally: Tally): Promise<void> {
     const now = this.clock.now();
-    // Post-only unless the strategy's quote says otherwise (config orders.postOnly is the default).
-    const postOnlyOf = (c: Chosen): boolean => c.intent.quote.postOnly ?? this.config.postOnly;
-    const maker = this.opts.maker ?? this.signer.address;
-    const unsigned = chosen.map((c) =>
-      buildOrder(
-        {
-          tokenId: c.intent.quote.tokenId,
-          conditionId: c.market.conditionId,
-          side: c.intent.quote.side,
-          price: c.intent.quote.price,
-          size: c.intent.quote.size,
-          orderType: 'GTC',
-          tick: c.market.tickSize,
-          negRisk: c.market.negRisk,
-          ...(postOnlyOf(c) ? { postOnly: true } : {}),
-        },
-        {
-          maker,
-          // A deposit wallet (type 3) signs as itself: signer = maker (signing/account-kind.ts).
-          signer: this.opts.signatureType === 3 ? maker : this.signer.address,
-          signatureType: this.opts.signatureType ?? 0,
-          timestampMs: now,
-          ...(this.opts.random !== undefined ? { random: this.opts.random } : {}),
-        },
-      ),
-    );
+    const parties = this.parties();
+    const unsigned = chosen.map((c) => buildOrder(...orderToBuild(c, parties, now)));
     let signed: SignedOrder[];
     try {
       signed = await this.signer.signBatch(unsigned);
@@ -796,24 +700,11 @@ export class OrderManager {
         orderType: 'GTC',
         owner: this.opts.owner,
         dialect: this.opts.dialect,
-        ...(postOnlyOf(c) ? { postOnly: true } : {}),
+        ...(postOnlyOf(c, parties) ? { postOnly: true } : {}),
       });
       const { owner: _owner, ...resendable } = submission;
       const tag = c.intent.quote.tag;
-      const record: SignedOrderInput = {
-        id: s.id,
-        tokenId: s.tokenId,
-        conditionId: s.conditionId,
-        side: s.side,
-        price: c.intent.quote.price,
-        size: sharesOf(s),
-        orderType: 'GTC',
-        salt: s.salt,
-        createdAtMs: now,
-        signedJson: JSON.stringify(resendable),
-        ...(this.opts.strategy !== undefined ? { strategy: this.opts.strategy } : {}),
-        meta: { key: c.key, kind: c.priority, tag: tag ?? null },
-      };
+      const record = signedOrderRecord(s, c, now, JSON.stringify(resendable), this.opts.strategy);
       outgoing.push({ id: s.id, key: c.key, submission, priority: c.priority, record, tag });
     });
     if (outgoing.length === 0) return;
@@ -892,25 +783,25 @@ export class OrderManager {
   private onPlacement(o: Outgoing, r: PlacementResult, tally: Tally): void {
     const t = this.book.get(o.id);
     if (t === undefined) return;
-    if (r.accepted || (r.success && r.errorMsg === '' && r.status === 'unmatched' && r.orderId === o.id)) {
-      if (r.orderId !== o.id) {
+    switch (placementVerdict(o.id, r)) {
+      case 'accepted':
+        tally.accepted++;
+        t.acknowledged = true;
+        this.mirror(t, this.fills.applyPlacement(o.id, r), tally.fills);
+        return;
+      case 'other-id':
         // Our digest and the exchange's id disagree: only a lookup of our id can tell what rests.
         this.log.error({ orderId: o.id, answered: r.orderId }, 'placement accepted under another id');
         tally.unknown++;
         this.toUnknown(t, `accepted under id ${String(r.orderId)}`, 0);
         return;
-      }
-      tally.accepted++;
-      t.acknowledged = true;
-      this.mirror(t, this.fills.applyPlacement(o.id, r), tally.fills);
-      return;
+      case 'rejected':
+        this.rejectOrder(t, r.errorMsg, true, tally);
+        return;
+      case 'unusable':
+        tally.unknown++;
+        this.toUnknown(t, `placement answered without a usable status (success=${String(r.success)})`, 0);
     }
-    if (r.errorMsg !== '') {
-      this.rejectOrder(t, r.errorMsg, true, tally);
-      return;
-    }
-    tally.unknown++;
-    this.toUnknown(t, `placement answered without a usable status (success=${String(r.success)})`, 0);
   }
 
   /** The exchange (or a certain pre-send failure) refused the order: it never rested. */
@@ -1324,7 +1215,7 @@ export class OrderManager {
   async cancelAll(opts: { timeoutMs?: number } = {}): Promise<CancelAllReport> {
     this.halted = true;
     if (this.pending !== null) {
-      this.pending.resolve(SUPERSEDED);
+      this.pending.resolve(SUPERSEDED_REPORT);
       this.pending = null;
     }
     const timeoutMs = opts.timeoutMs ?? this.config.shutdownTimeoutMs;
@@ -1446,7 +1337,7 @@ export class OrderManager {
     this.closed = true;
     this.halted = true;
     if (this.pending !== null) {
-      this.pending.resolve(SUPERSEDED);
+      this.pending.resolve(SUPERSEDED_REPORT);
       this.pending = null;
     }
     if (this.resolveTimer !== null) {
@@ -1549,36 +1440,4 @@ export class OrderManager {
       }
     }
   }
-}
-
-/**
- * Moves a tracked order to another live-order state, checked against the one order state machine
- * (src/core/order-lifecycle.ts): a move its table does not allow is a bug here (InvariantError).
- */
-function moveTo(t: TrackedOrder, to: LiveOrderState): void {
-  checkLiveTransition(t.id, t.state, to);
-  t.state = to;
-}
-
-/** Shares of a signed order: BUY receives takerAmount shares, SELL gives makerAmount (docs/protocol.md §3). */
-function sharesOf(o: UnsignedOrder): Shares {
-  return (o.side === 'BUY' ? o.takerAmount : o.makerAmount) as Shares;
-}
-
-/** Consecutive same-priority runs, cut into chunks of at most 15. */
-function chunkByPriority<T>(items: readonly T[], priorityOf: (t: T) => string): T[][] {
-  const out: T[][] = [];
-  let cur: T[] = [];
-  let pr: string | null = null;
-  for (const it of items) {
-    const p = priorityOf(it);
-    if (cur.length === MAX_ORDERS_PER_BATCH || (pr !== null && p !== pr)) {
-      out.push(cur);
-      cur = [];
-    }
-    cur.push(it);
-    pr = p;
-  }
-  if (cur.length > 0) out.push(cur);
-  return out;
 }
