@@ -46,7 +46,7 @@ import {
 } from '../execution/risk.js';
 import type { ReconcilePlan } from '../execution/types.js';
 import type { CycleInput, DailyPnl, LedgerFill, LedgerPosition } from '../ledger/types.js';
-import type { BookCache, CachedMarket, TickChange } from '../marketdata/book-cache.js';
+import type { ApplyResult, BookCache, CachedMarket, TickChange } from '../marketdata/book-cache.js';
 import type { MarketSnapshot } from '../marketdata/types.js';
 import type { MarketView, StrategyFill, StrategyInput, TokenView } from '../strategy/context.js';
 import type { StrategyRunner } from '../strategy/define.js';
@@ -63,11 +63,14 @@ export interface LedgerView {
   fills(afterSeq?: number, limit?: number): LedgerFill[];
 }
 
-export interface CycleContext {
+/** What a cycle's decisions read of the executor of its plans (every executor has it). */
+export type ExecutorView = Pick<OrderExecutor, 'liveOrders' | 'placementHold' | 'rejections'>;
+
+export interface CycleContext<E extends ExecutorView = OrderExecutor> {
   readonly clock: Clock;
   readonly cache: BookCache;
   readonly runner: StrategyRunner;
-  readonly executor: OrderExecutor;
+  readonly executor: E;
   readonly ledger: LedgerView;
   readonly limits: RiskLimits;
   readonly capital: Micros;
@@ -310,7 +313,7 @@ export function scoreMillionths(score: number): number {
 }
 
 /** Everything between the books and the plan (no I/O but ledger reads). */
-export function planCycle(ctx: CycleContext, control: CycleControl, nowMs: number): PlannedCycle {
+export function planCycle(ctx: CycleContext<ExecutorView>, control: CycleControl, nowMs: number): PlannedCycle {
   const { cache, ledger, executor } = ctx;
   const ledgerPositions = ledger.positions();
   // The strategy is offered what it can sell (shares held); risk sees every signed position, so a
@@ -425,6 +428,28 @@ export function strategyFill(f: LedgerFill, tags: ReadonlyMap<string, string>): 
   };
 }
 
+/** A cycle between its plan and the order manager's report: what finishCycle needs. */
+export interface StartedCycle {
+  readonly startedAtMs: number;
+  readonly t0: number;
+  readonly applied: ApplyResult;
+  readonly planned: PlannedCycle;
+  /** Tags of our open orders by id, for the fills the strategy hears of. */
+  readonly tags: Map<string, string>;
+}
+
+/** The cycle up to its plan: cache update, strategy, risk, reconcile (synchronous). */
+export function beginCycle(ctx: CycleContext<ExecutorView>, control: CycleControl, snapshot: MarketSnapshot): StartedCycle {
+  const { clock, cache } = ctx;
+  const startedAtMs = clock.now();
+  const t0 = clock.monotonic();
+  const applied = cache.apply(snapshot);
+  const planned = planCycle(ctx, control, clock.now());
+  const tags = new Map<string, string>();
+  for (const o of planned.input.openOrders) if (o.tag !== undefined) tags.set(o.id, o.tag);
+  return { startedAtMs, t0, applied, planned, tags };
+}
+
 /**
  * A full cycle on a snapshot: cache update, plan, order manager, fills. Errors of the order
  * manager propagate (the poller counts them); a strategy error does not (it is in the report).
@@ -434,15 +459,9 @@ export async function runCycle(
   control: CycleControl,
   snapshot: MarketSnapshot,
 ): Promise<CycleReport> {
-  const { clock, cache, executor, ledger } = ctx;
-  const startedAtMs = clock.now();
-  const t0 = clock.monotonic();
-  const applied = cache.apply(snapshot);
-  const planned = planCycle(ctx, control, clock.now());
-  const tags = new Map<string, string>();
-  for (const o of planned.input.openOrders) if (o.tag !== undefined) tags.set(o.id, o.tag);
-  const done: ApplyReport = await executor.apply(planned.plan, marketsByToken(cache));
-
+  const { cache, executor } = ctx;
+  const started = beginCycle(ctx, control, snapshot);
+  const done: ApplyReport = await executor.apply(started.planned.plan, marketsByToken(cache));
   if (control.pollFills) {
     // Trades first (exact prices, fees and settlement status); lookups then book only what no
     // trade has (the ledger claims shares across the two, never counting them twice).
@@ -455,6 +474,22 @@ export async function runCycle(
     });
     await executor.resolveUnknown();
   }
+  return finishCycle(ctx, control, snapshot, started, done);
+}
+
+/**
+ * The cycle after the order manager's report (and, when due, the fill reads): new fills told to
+ * the strategy, the report, the ledger's cycle row (synchronous).
+ */
+export function finishCycle(
+  ctx: CycleContext<ExecutorView>,
+  control: CycleControl,
+  snapshot: Pick<MarketSnapshot, 'complete'>,
+  started: StartedCycle,
+  done: ApplyReport,
+): CycleReport {
+  const { clock, cache, executor, ledger } = ctx;
+  const { startedAtMs, t0, applied, planned, tags } = started;
   const fills = newFills(ledger, control.fillSeq);
   const fillSeq = fills.length === 0 ? control.fillSeq : (fills[fills.length - 1] as LedgerFill).seq;
   if (fills.length > 0 && planned.strategyError === null) {

@@ -86,9 +86,8 @@ import {
   type ResolutionWatchOptions,
 } from '../marketdata/resolution-watch.js';
 import type { Settlement } from '../ledger/types.js';
-import { fromPino, type StrategyInput } from '../strategy/context.js';
+import type { StrategyInput } from '../strategy/context.js';
 import type { StrategyModule, StrategyRunner } from '../strategy/define.js';
-import { registry } from '../../strategies/index.js';
 import {
   buildStrategyInput,
   collateral,
@@ -102,8 +101,7 @@ import {
 } from './cycle.js';
 import type { CancelAllReport, CircuitState, FillReadStatus, OrderExecutor } from './executor.js';
 import { unsupportedVersionReason } from '../exchange/order-version.js';
-import { IncrementalReconciler } from './incremental-reconcile.js';
-import { capitalFromConfig, reconcileOptionsFromConfig, riskLimitsFromConfig } from './limits.js';
+import { cyclePartsFromConfig } from './cycle-parts.js';
 import type { Logger } from './logger.js';
 import { PositionsCheck, type PositionsCheckResult, type PositionsCheckStatus } from './positions-check.js';
 import { BalanceCheck, type BalanceCheckStatus } from './balance-check.js';
@@ -318,18 +316,10 @@ export class Daemon {
     this.recorder = opts.recorder;
     this.limiter = opts.limiter;
     this.feed = opts.feed ?? 'poll';
-    this.limits = riskLimitsFromConfig(opts.config);
-    this.cache = new BookCache({
-      maxBookAgeMs: opts.config.poll.maxBookAgeMs,
-      midHistory: opts.config.poll.midHistory,
-    });
-    const strategy = opts.strategy ?? registry.get(opts.config.strategy.name);
-    const strategyLog = this.log.child({ strategy: strategy.name });
-    this.runner = strategy.create(opts.config.strategy.params, {
-      clock: { now: () => this.clock.now(), monotonic: () => this.clock.monotonic() },
-      log: fromPino(strategyLog),
-      path: 'strategy.params',
-    });
+    const parts = cyclePartsFromConfig(opts.config, opts.clock, this.log, opts.strategy);
+    this.limits = parts.limits;
+    this.cache = parts.cache;
+    this.runner = parts.runner;
     this.universe = new Universe({
       port: opts.gateway,
       spec: opts.config.markets,
@@ -367,8 +357,8 @@ export class Daemon {
       executor: opts.executor,
       ledger: opts.ledger,
       limits: this.limits,
-      capital: capitalFromConfig(opts.config),
-      reconciler: new IncrementalReconciler(reconcileOptionsFromConfig(opts.config)),
+      capital: parts.capital,
+      reconciler: parts.reconciler,
       ...(this.balanceCheck !== null ? { exchangeBalance: () => this.balanceCheck?.balance() ?? null } : {}),
       ...(opts.tradeFeed !== undefined ? { tradeFeed: opts.tradeFeed } : {}),
     };
