@@ -20,7 +20,7 @@ import type { WritePriority } from '../exchange/gateway.js';
 import type { BuildOrderOptions, OrderIntent, SignatureType, SignedOrder, UnsignedOrder } from '../exchange/signing/index.js';
 import type { SignedOrderInput } from '../ledger/index.js';
 import type { WaitQuery } from '../ratelimit/types.js';
-import type { FillEvent } from './fill-tracker.js';
+import type { FillEvent, FillOutcome } from './fill-tracker.js';
 import type { OrderBookState, TrackedOrder } from './order-book-state.js';
 import type {
   ApplyReport,
@@ -345,4 +345,33 @@ export function placementVerdict(orderId: string, r: PlacementResult): Placement
 export function moveTo(t: TrackedOrder, to: LiveOrderState): void {
   checkLiveTransition(t.id, t.state, to);
   t.state = to;
+}
+
+/**
+ * Mirrors a ledger outcome (after a placement answer or a lookup) into the tracked order: live
+ * stays tracked, terminal is removed. True when the order is now owed its final read (its cancel
+ * was answered before this stale read).
+ */
+export function mirrorOutcome(book: OrderBookState, t: TrackedOrder, out: FillOutcome): boolean {
+  if (out.state === 'live' || out.state === 'sent' || out.state === 'signed') {
+    book.setMatched(t.id, out.sizeMatched);
+    t.acknowledged = true;
+    // A lookup never undoes a cancel in flight; it only confirms the order rests.
+    if (t.state !== 'cancelling') moveTo(t, 'live');
+  } else if (out.state === 'unknown') {
+    book.setMatched(t.id, out.sizeMatched);
+    moveTo(t, 'unknown');
+  } else if (out.state === 'cancelling') {
+    // A stale lookup left our cancel pending: the order rests until it is cancelled again.
+    book.setMatched(t.id, out.sizeMatched);
+    t.acknowledged = true;
+    moveTo(t, 'live');
+  } else if (out.state === 'closing') {
+    // A stale lookup of an order whose cancel was answered: its final read is still owed.
+    book.remove(t.id);
+    return true;
+  } else {
+    book.remove(t.id);
+  }
+  return false;
 }

@@ -86,7 +86,7 @@ function chargeOf(model: FeeModel | null, role: FeeRole, price: number, size: nu
 
 export class FillTracker {
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: Pick<Ledger, 'order' | 'markAccepted' | 'markLookup'>,
     private readonly clock: Clock,
     private readonly fees: (tokenId: string) => FeeRates | undefined,
   ) {}

@@ -90,6 +90,7 @@ import {
   isIdlePlan,
   isNeverSendable,
   keepUnderPressure,
+  mirrorOutcome,
   moveTo,
   orderToBuild,
   PLACE_ROUTE,
@@ -1353,26 +1354,7 @@ export class OrderManager {
   /** Mirrors a ledger outcome into the tracked order: live stays tracked, terminal is removed. */
   private mirror(t: TrackedOrder, out: FillOutcome, fills: FillEvent[]): void {
     fills.push(...out.events);
-    if (out.state === 'live' || out.state === 'sent' || out.state === 'signed') {
-      this.book.setMatched(t.id, out.sizeMatched);
-      t.acknowledged = true;
-      // A lookup never undoes a cancel in flight; it only confirms the order rests.
-      if (t.state !== 'cancelling') moveTo(t, 'live');
-    } else if (out.state === 'unknown') {
-      this.book.setMatched(t.id, out.sizeMatched);
-      moveTo(t, 'unknown');
-    } else if (out.state === 'cancelling') {
-      // A stale lookup left our cancel pending: the order rests until it is cancelled again.
-      this.book.setMatched(t.id, out.sizeMatched);
-      t.acknowledged = true;
-      moveTo(t, 'live');
-    } else if (out.state === 'closing') {
-      // A stale lookup of an order whose cancel was answered: its final read is still owed.
-      this.book.remove(t.id);
-      this.oweFinalRead(t.id, true);
-    } else {
-      this.book.remove(t.id);
-    }
+    if (mirrorOutcome(this.book, t, out)) this.oweFinalRead(t.id, true);
   }
 
   private toUnknown(t: TrackedOrder, reason: string, delayMs: number): void {
