@@ -12,6 +12,7 @@ import { register as registerRun } from './run.js';
 import { register as registerSim } from './sim.js';
 import { register as registerStrategies } from './strategies.js';
 import { register as registerStatus } from './status.js';
+import { register as registerSynth } from './synth.js';
 
 export function registerAll(program: Command): void {
   registerRun(program);
@@ -21,6 +22,7 @@ export function registerAll(program: Command): void {
   registerSim(program);
   registerRecord(program);
   registerImport(program);
+  registerSynth(program);
   registerBacktest(program);
   registerStrategies(program);
   registerOrderBuild(program);

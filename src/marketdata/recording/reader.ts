@@ -9,7 +9,7 @@
 // - chunk-start restatements update state silently unless includeRestatements is set.
 import { createReadStream } from 'node:fs';
 import { brotliDecompressSync, inflateRawSync } from 'node:zlib';
-import type { Book, Level } from '../../core/book.js';
+import type { Book } from '../../core/book.js';
 import { InvariantError } from '../../core/errors.js';
 import type { Price, Shares } from '../../core/money.js';
 import {
@@ -23,11 +23,11 @@ import {
   REC_SETTINGS,
   REC_TRADE,
   RecordingFormatError,
-  SIZE_LOT,
   type Codec,
   type LevelChange,
   type RecordedMarketSettings,
 } from './format.js';
+import { readSettings, readSide, readSize } from './decode.js';
 import { frames, type TailReport } from './frames.js';
 import { Ladder } from './ladder.js';
 
@@ -90,24 +90,6 @@ interface TokenState {
   exTs: number;
   hash: string;
   lastTradePrice: Price | null;
-}
-
-function readSize(src: ByteSource): Shares {
-  const v = src.uvar();
-  return (v % 2 === 0 ? (v / 2) * SIZE_LOT : (v - 1) / 2) as Shares;
-}
-
-function readSide(src: ByteSource, grid: number, desc: boolean): Level[] {
-  const n = src.uvar();
-  const out = new Array<Level>(n);
-  let idx = 0;
-  for (let i = 0; i < n; i++) {
-    const v = src.uvar();
-    idx = i === 0 ? v : desc ? idx - v - 1 : idx + v + 1;
-    if (idx <= 0) throw new RecordingFormatError('book level below the price grid');
-    out[i] = { price: (idx * grid) as Price, size: readSize(src) };
-  }
-  return out;
 }
 
 export class RecordingReader implements AsyncIterable<RecordingEvent> {
@@ -270,28 +252,6 @@ export class RecordingReader implements AsyncIterable<RecordingEvent> {
       }
     }
   }
-}
-
-function readSettings(src: ByteSource): RecordedMarketSettings {
-  const tokenId = src.str();
-  const conditionId = src.str();
-  const tick = src.uvar();
-  const minSize = src.uvar();
-  const neg = src.u8();
-  const maker = src.uvar();
-  const taker = src.uvar();
-  const hasRewards = src.u8();
-  const rewards = hasRewards === 0 ? null : { dailyRate: src.uvar(), minSize: src.uvar(), maxSpread: src.uvar() };
-  return {
-    tokenId,
-    conditionId,
-    tickSize: tick === 0 ? null : (tick as Price),
-    minOrderSize: minSize === 0 ? null : ((minSize - 1) as Shares),
-    negRisk: neg === 0 ? null : neg === 2,
-    makerFeeBps: maker === 0 ? null : maker - 1,
-    takerFeeBps: taker === 0 ? null : taker - 1,
-    rewards: rewards as RecordedMarketSettings['rewards'],
-  };
 }
 
 function bookAt(st: TokenState): () => Book {
