@@ -1,74 +1,29 @@
-// backtest_replay_rate: recorded book updates replayed per second by runBacktest with the real
-// bands strategy quoting on every update: cadence `update`, so every recorded update instant (a
-// YES and a mirrored NO book of one binary market, 20 levels a side) is followed by a full daemon
-// cycle (strategy, risk, reconcile, order manager, ledger) on one core. Detail lines split the
-// cost: the same through the poller (poll interval = update interval), decoding the recording
-// alone, decoding plus feeding the paper venue (no daemon), and the daemon polling at 1 s over
-// 10 ms updates (many updates per cycle).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The backtester's speed on the workload the anchors publish (issue #15), one core unless stated:
+// - `backtest_replay_rate`: recorded events replayed per second (an event = one record the reader
+//   yields: a token's book or delta, a trade, a setting). Recording (synthesized, seeded): one
+//   binary market for 1 h, an update every 10 ms on average (a YES delta and the mirrored NO delta
+//   at each instant), 20-level books where 3 levels change per update, a trade every 10 updates.
+//   The daemon's strategy (the real bands strategy, 2 levels a side) steps every 100 ms of recorded
+//   time (cadence poll, poll.intervalMs 100), fill model `queue-probabilistic`, order-entry latency
+//   on (50 ms place, 30 ms cancel), rate limiter on. Target ≥ 1,000,000 events/s.
+// - `backtest_cycle_rate`: the same recording with cadence `update`: a daemon cycle after every
+//   recorded update instant; daemon cycles per second. Target ≥ 100,000.
+// - `backtest_sweep_rate`: combinations per minute of a 16-combination grid of the bands strategy
+//   on a day-long recording of 4 markets (an update every 2 s per market), worker threads on both
+//   cores.
+// Detail lines: the cursor's decode rate alone on the same file (the ceiling of the replay; the
+// replay's share of it is printed as a ratio measured in the same run), the counts of each run.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBacktest } from '../src/backtest/engine.js';
+import { combinations, runSweepPool } from '../src/backtest/sweep/index.js';
+import type { BacktestOptions } from '../src/backtest/types.js';
 import { validateConfig } from '../src/config/load.js';
-import type { Level } from '../src/core/book.js';
-import { VirtualClock } from '../src/core/clock.js';
-import { SCALE, type Micros, type Price, type Shares } from '../src/core/money.js';
-import { mulberry32 } from '../src/core/random.js';
-import { RecordingReader } from '../src/marketdata/recording/reader.js';
-import { RecordingWriter } from '../src/marketdata/recording/writer.js';
-import { PaperVenue } from '../src/sim/paper/index.js';
+import { RecordingCursor } from '../src/marketdata/recording/cursor.js';
+import { synthesizeRecording } from '../src/marketdata/recording/synthesize.js';
 
-const COND = `0x${'cd'.repeat(32)}`;
-const YES = '1000000000000000000000000000000000000000000000000000000000000000000000000001';
-const NO = '1000000000000000000000000000000000000000000000000000000000000000000000000002';
-const TICK = 10_000;
-
-export async function writeRecording(path: string, steps: number, stepMs: number): Promise<number> {
-  const w = await RecordingWriter.open(path);
-  const clock = new VirtualClock(Date.UTC(2026, 5, 1));
-  for (const tokenId of [YES, NO]) {
-    w.settings(
-      {
-        tokenId,
-        conditionId: COND,
-        tickSize: TICK as Price,
-        minOrderSize: (5 * SCALE) as Shares,
-        negRisk: false,
-        makerFeeBps: 0,
-        takerFeeBps: 0,
-        rewards: null,
-      },
-      clock.now(),
-      clock.now(),
-    );
-  }
-  const rnd = mulberry32(99);
-  let mid = 50; // in ticks
-  const sizes = Array.from({ length: 40 }, () => 50 + Math.floor(rnd() * 200));
-  let updates = 0;
-  for (let i = 0; i < steps; i++) {
-    const r = rnd();
-    if (r < 0.05 && mid > 25) mid--;
-    else if (r > 0.95 && mid < 75) mid++;
-    for (let k = 0; k < 3; k++) sizes[Math.floor(rnd() * 40)] = 10 + Math.floor(rnd() * 300);
-    const bids: Level[] = [];
-    const asks: Level[] = [];
-    for (let j = 0; j < 20; j++) {
-      bids.push({ price: ((mid - 1 - j) * TICK) as Price, size: ((sizes[j] as number) * SCALE) as Shares });
-      asks.push({ price: ((mid + 1 + j) * TICK) as Price, size: ((sizes[20 + j] as number) * SCALE) as Shares });
-    }
-    const t = clock.now();
-    w.book(YES, t, t, { bids, asks });
-    w.book(NO, t, t, {
-      bids: asks.map((l) => ({ price: (SCALE - l.price) as Price, size: l.size })),
-      asks: bids.map((l) => ({ price: (SCALE - l.price) as Price, size: l.size })),
-    });
-    updates += 2;
-    clock.advance(stepMs);
-  }
-  await w.close();
-  return updates;
-}
+const START = Date.UTC(2026, 5, 1);
 
 function config(pollMs: number): ReturnType<typeof validateConfig> {
   return validateConfig({
@@ -97,87 +52,115 @@ function config(pollMs: number): ReturnType<typeof validateConfig> {
   });
 }
 
+function line(name: string, value: number, unit: string): void {
+  process.stdout.write(`BENCH ${name} ${value} ${unit}\n`);
+}
+
+function note(text: string): void {
+  process.stdout.write(`# ${text}\n`);
+}
+
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'om-backtest-bench-'));
   try {
-    // Every update followed by a daemon cycle.
-    const steps = 20_000;
-    const path = join(dir, 'every.omrc');
-    const updates = await writeRecording(path, steps, 100);
+    const path = join(dir, 'hour.omrc');
+    const synth = await synthesizeRecording(path, {
+      markets: 1,
+      durationMs: 3_600_000,
+      startMs: START,
+      seed: 7,
+      updateEveryMs: 10,
+      levels: 20,
+      changesPerUpdate: 3,
+      tradeEvery: 10,
+    });
+    const bytes = statSync(path).size;
 
+    // The ceiling: the cursor alone over the same file.
     let t0 = performance.now();
     let n = 0;
-    const reader = RecordingReader.fromFile(path);
-    for await (const ev of reader)
-      if (ev.kind === 'book' || ev.kind === 'delta') {
-        ev.book();
-        n++;
-      }
+    const c = RecordingCursor.open(path);
+    while (c.next()) n++;
+    c.close();
     const decodeRate = n / ((performance.now() - t0) / 1000);
 
-    const clock = new VirtualClock(Date.UTC(2026, 5, 1));
-    const venue = new PaperVenue({ clock, capital: (1_000 * SCALE) as Micros });
-    venue.addMarket({
-      conditionId: COND,
-      tokens: [YES, NO],
-      outcomes: ['Yes', 'No'],
-      tick: TICK as Price,
-      minSize: 0 as Shares,
-      makerFeeBps: 0,
-      takerFeeBps: 0,
-      negRisk: false,
-    });
-    t0 = performance.now();
-    n = 0;
-    for await (const ev of RecordingReader.fromFile(path)) {
-      if (ev.kind !== 'book' && ev.kind !== 'delta') continue;
-      clock.advanceTo(ev.localTs);
-      venue.applyBook(ev.book());
-      n++;
-    }
-    const venueRate = n / ((performance.now() - t0) / 1000);
-
-    // Warm-up (JIT) on a short recording, untimed.
-    const warm = join(dir, 'warm.omrc');
-    await writeRecording(warm, 2_000, 100);
-    await runBacktest({ recording: warm, config: config(100), seed: 1, recordMids: false, cadence: 'update' });
-
-    // Cadence `update`: a daemon cycle on every recorded update instant (a YES and a NO book).
-    t0 = performance.now();
-    const r = await runBacktest({
-      recording: path,
-      config: config(100),
+    const workload: Omit<BacktestOptions, 'recording' | 'config'> = {
       seed: 1,
+      fillModel: 'queue-probabilistic',
+      latency: { placeMs: 50, cancelMs: 30 },
       recordMids: false,
-      cadence: 'update',
+    };
+    // Warm-up (JIT) on the first ten minutes, untimed.
+    const warm = join(dir, 'warm.omrc');
+    await synthesizeRecording(warm, {
+      markets: 1,
+      durationMs: 600_000,
+      startMs: START,
+      seed: 8,
+      updateEveryMs: 10,
+      levels: 20,
+      changesPerUpdate: 3,
+      tradeEvery: 10,
     });
-    const fullMs = performance.now() - t0;
-    const rate = updates / (fullMs / 1000);
+    await runBacktest({ recording: warm, config: config(100), ...workload });
+    await runBacktest({ recording: warm, config: config(100), ...workload, cadence: 'update' });
 
-    // The same through the poller: the update interval is 100 ms a step, so a 100 ms poll cycles once per step.
     t0 = performance.now();
-    const rp = await runBacktest({ recording: path, config: config(100), seed: 1, recordMids: false });
-    const pollMs = performance.now() - t0;
+    const polled = await runBacktest({ recording: path, config: config(100), ...workload, cadence: 'poll' });
+    const pollSec = (performance.now() - t0) / 1000;
+    const replayRate = polled.events / pollSec;
 
-    const path2 = join(dir, 'dense.omrc');
-    const updates2 = await writeRecording(path2, 50_000, 10);
     t0 = performance.now();
-    const r2 = await runBacktest({ recording: path2, config: config(1_000), seed: 1, recordMids: false });
-    const denseRate = updates2 / ((performance.now() - t0) / 1000);
+    const updated = await runBacktest({ recording: path, config: config(100), ...workload, cadence: 'update' });
+    const updateSec = (performance.now() - t0) / 1000;
+    const cycleRate = updated.cycles / updateSec;
 
-    process.stdout.write(
-      `# cadence update: ${updates} book updates (20 levels a side), ${r.cycles} daemon cycles (one per update instant: a YES and a NO book), ${r.orders.length} orders, ${r.fills.length} fills, ${(fullMs / 1000).toFixed(2)} s, ${((fullMs * 1000) / r.cycles).toFixed(0)} µs per cycle (strategy → risk → reconcile → order manager → ledger)\n`,
+    note(
+      `recording: 1 market, 1 h, ${synth.events} events (${synth.deltaEvents} deltas, ${synth.bookEvents} books, ${synth.trades} trades), 20 levels, 3 changes per update, ${(bytes / 1e6).toFixed(1)} MB`,
     );
-    process.stdout.write(
-      `# cadence poll (100 ms poll over 100 ms steps): ${rp.cycles} cycles, ${rp.orders.length} orders, ${((pollMs * 1000) / rp.cycles).toFixed(0)} µs per cycle, ${Math.round(updates / (pollMs / 1000))} updates/s\n`,
+    note(`decode only (RecordingCursor): ${Math.round(decodeRate)} events/s`);
+    note(
+      `cadence poll (100 ms), queue-probabilistic, latency 50/30 ms: ${polled.events} events, ${polled.cycles} cycles, ${polled.orders.length} orders, ${polled.fills.length} fills in ${pollSec.toFixed(2)} s; ${(replayRate / decodeRate).toFixed(3)} of the decode-only rate`,
     );
-    process.stdout.write(
-      `# decode only (reader + book()): ${Math.round(decodeRate)} updates/s; decode + paper venue feed (cross, no daemon): ${Math.round(venueRate)} updates/s\n`,
+    note(
+      `cadence update: ${updated.cycles} cycles, ${updated.orders.length} orders, ${updated.fills.length} fills in ${updateSec.toFixed(2)} s, ${((updateSec * 1e6) / updated.cycles).toFixed(2)} µs per cycle (events included)`,
     );
-    process.stdout.write(
-      `# daemon at a 1 s cadence over 10 ms updates (${updates2} updates, ${r2.cycles} cycles): ${Math.round(denseRate)} updates/s\n`,
+    line('backtest_replay_rate', Math.round(replayRate), 'events/s');
+    line('backtest_cycle_rate', Math.round(cycleRate), 'cycles/s');
+
+    // A 16-combination grid on a day-long recording, on worker threads over both cores.
+    const day = join(dir, 'day.omrc');
+    const daySynth = await synthesizeRecording(day, {
+      markets: 4,
+      durationMs: 86_400_000,
+      startMs: START,
+      seed: 9,
+      updateEveryMs: 2_000,
+      levels: 20,
+      changesPerUpdate: 3,
+      tradeEvery: 10,
+    });
+    const combos = combinations({
+      keys: ['levels.0.margin', 'levels.0.size', 'levels.1.margin', 'maxPosition'],
+      values: [
+        [0.01, 0.02],
+        [10, 20],
+        [0.03, 0.04],
+        [100, 1_000],
+      ],
+    });
+    const workers = Math.min(2, cpus().length);
+    t0 = performance.now();
+    const rows = await runSweepPool({
+      setup: { recording: day, config: config(1_000), fillModel: 'queue-probabilistic', seed: 1 },
+      combinations: combos,
+      workers,
+    });
+    const sweepMin = (performance.now() - t0) / 60_000;
+    note(
+      `sweep: ${rows.length} combinations (bands: 2 first margins × 2 first sizes × 2 second margins × 2 max positions) on a day of 4 markets (${daySynth.events} events, an update every 2 s per market, poll 1 s, queue-probabilistic), ${workers} worker threads, ${(sweepMin * 60).toFixed(1)} s`,
     );
-    process.stdout.write(`BENCH backtest_replay_rate ${Math.round(rate)} updates/s\n`);
+    line('backtest_sweep_rate', Math.round((rows.length / sweepMin) * 10) / 10, 'combinations/min');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

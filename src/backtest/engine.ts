@@ -1,144 +1,55 @@
-// runBacktest: replays a recording on a VirtualClock through the daemon's own code. What runs is
-// what paper mode runs, with the recording as the exchange's market data:
-//   recording events → RecordedMarketData (books as of the virtual time, mids from books, market
-//   settings from SETTINGS records) → PaperGateway/PaperVenue (kind 'backtest', fill model
-//   `cross`/`queue`/`queue-probabilistic`) ← LatentGateway (rate limiter + order-entry latency in
-//   virtual time) ← the real OrderManager (orders get their real ids but no ECDSA signature:
-//   signer.ts; the key is derived from the seed) ← the
-//   real Daemon (universe, poller at config.poll.intervalMs, strategy, risk, reconcile, ledger), both
-//   wired by createDaemon (src/runtime/create-daemon.ts) as every run mode wires them.
-// Every recorded book update is fed to the venue when it happens (so fills follow the recorded
-// market between polls); the daemon sees books only when it polls, as in paper mode, or, with
-// cadence `update`, after every recorded book update of its universe: the daemon's push feed
-// then runs one cycle on the books as of that update (all universe tokens, as a poll would
-// answer), with no poll timer, gateway round trip or interval in between.
+// runBacktest: replays a recording through the daemon's own decisions, synchronously, in virtual
+// time (src/backtest/replay/: the loop, the executor of plans, the cycle driver, the session).
+// What runs is what every mode runs: the cycle (src/runtime/cycle.ts: book cache, strategy, risk,
+// reconcile) built from the config by cycle-parts.ts, and the order manager's decisions
+// (src/execution/apply-decisions.ts), executed against the backtest venue with order-entry latency
+// and the rate limiter's waits as events on the virtual clock. The recording is the exchange's
+// market data: every recorded book (or delta) and trade reaches the venue at its local time (so
+// fills follow the recorded market between polls); the daemon sees books when it polls
+// (config.poll.intervalMs, cadence `poll`) or after every recorded update instant of its universe
+// (cadence `update`: one cycle per instant, on the books as of it).
 // Invariants kept:
-// - the clock never moves past an event before every timer due before it has fired and the
-//   promises it started have settled (drain); an event is applied once the clock reaches its local
-//   timestamp (never backwards), so a cycle sees exactly the events up to its own time;
+// - the clock never moves past a record before every scheduled event due before it has fired; a
+//   record is applied once the clock reaches its local timestamp (never backwards), so a cycle
+//   sees exactly the records up to its own time;
 // - determinism: no wall time, no unseeded randomness (key, salts, latency draws, queue draws all
-//   come from `seed`), no real I/O after the recording is read; the result is plain data built in a
-//   fixed order, so equal inputs give byte-identical JSON;
-// - the daemon starts at the first event after which a book exists and some market has both its
-//   tokens' settings; its universe is the recording's: when the config names no markets, every
-//   market complete at that moment (markets completed later are replayed as data only); the ledger is ':memory:' with synchronous NORMAL
-//   and stays open across the daemon's stop (which would close it) until the result is read.
-// - a RESOLVED record settles its market (resolution.ts): the venue cancels and refuses its orders,
-//   the ledger pays 1 to the winner and 0 to the loser, its later books are neither fed nor served,
-//   and its tokens' marks become their payouts.
-// drain() waits one macrotask turn (setImmediate): all promise continuations queued by a timer run
-// before it. It is not a timer of the simulated world and never advances or reads time.
+//   come from `seed`), no real I/O after the recording is read; the result is plain data built in
+//   a fixed order, so equal inputs give byte-identical JSON;
+// - the daemon starts at the first record after which a book exists and some market has both its
+//   tokens' settings; its universe is the config's markets, else every market complete then;
+// - the ledger is in memory (src/ledger/memory-ledger.ts: the SQLite ledger's interface and
+//   results, written to a file only when `ledgerPath` asks);
+// - a RESOLVED record settles its market (resolution.ts).
+// A file is read by the synchronous cursor: the loop creates no promise per record. Records handed
+// in as objects (an array, an async reader) go through the same loop body one by one.
 import { createHash } from 'node:crypto';
-import type { Book } from '../core/book.js';
 import { VirtualClock } from '../core/clock.js';
 import type { Price } from '../core/money.js';
 import { mulberry32 } from '../core/random.js';
 import { dialectOfConfig } from '../config/dialect.js';
 import type { Config } from '../config/schema.js';
-import type { OrderManager } from '../execution/order-manager.js';
-import { Ledger } from '../ledger/index.js';
+import type { MemoryLedger } from '../ledger/memory-ledger.js';
 import type { LedgerFill } from '../ledger/types.js';
-import { RecordingReader, type RecordingEvent, type TradeEvent } from '../marketdata/recording/reader.js';
-import { ClockRefreshScheduler } from '../marketdata/refresh-scheduler.js';
-import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
 import type { CycleReport } from '../runtime/cycle.js';
-import { createDaemon } from '../runtime/create-daemon.js';
-import type { Daemon, DaemonLedger } from '../runtime/daemon.js';
-import { capitalFromConfig, rateLimitFromConfig } from '../runtime/limits.js';
+import { capitalFromConfig } from '../runtime/limits.js';
 import { createLogger } from '../runtime/logger.js';
-import {
-  PaperError,
-  PaperGateway,
-  PaperVenue,
-  paperMarketFromSettings,
-  type FillModel,
-  type PaperFill,
-} from '../sim/paper/index.js';
-import { QueueFillModel, restingFromVenue } from './fill-queue.js';
-import { LatentGateway, latencySampler } from './latency.js';
-import { bookMid, RecordedMarketData } from './market-data.js';
-import { digestOnlySigner } from './signer.js';
-import { BacktestResolutions } from './resolution.js';
-import type { BacktestFill, BacktestOptions, BacktestOrder, BacktestResult, EquitySample } from './types.js';
+import type { PaperFill } from '../sim/paper/index.js';
 import { BacktestError } from './errors.js';
-
-const UNIVERSE_REFRESH_MS = 3_600_000;
-
-/** Lets every queued promise continuation run (one macrotask turn; see the header). */
-function drain(): Promise<void> {
-  return new Promise((resolve) => {
-    setImmediate(resolve);
-  });
-}
-
-/**
- * Whether everything started in the simulated world has run: false after any step that may have
- * left promise work waiting for a macrotask turn (a timer fired, a settle that needed a drain).
- * A quiet step (a cycle that finished within microtasks, an event applied synchronously) leaves it
- * as it was, so the next event skips a macrotask turn it does not need.
- */
-interface Quiet {
-  settled: boolean;
-}
-
-/** Fires the clock's timers in order up to `t` (inclusive), settling promises after each. */
-async function runTimersUntil(clock: VirtualClock, t: number, q: Quiet): Promise<void> {
-  if (!q.settled) await drain();
-  q.settled = true;
-  for (;;) {
-    const next = clock.nextTimerAt();
-    if (next === null || next > t) break;
-    clock.advanceTo(next);
-    await drain();
-  }
-  clock.advanceTo(t);
-}
-
-/** Microtask turns tried before a macrotask drain: a cycle with nothing to send settles in a few. */
-const QUICK_TURNS = 8;
-
-/** Awaits `p`, firing timers in time order while it waits (it may sleep on the clock). */
-async function settle<T>(clock: VirtualClock, p: Promise<T>, q: Quiet): Promise<T> {
-  let done = false;
-  const watched = p.finally(() => {
-    done = true;
-  });
-  // A failure still reaches the caller (watched is returned); this only keeps it handled meanwhile.
-  watched.catch(() => undefined);
-  // Most pushed cycles finish within microtasks (no request, no timer): skip the macrotask turn.
-  for (let i = 0; i < QUICK_TURNS && !done; i++) await undefined;
-  if (done) return watched;
-  q.settled = false;
-  await drain();
-  while (!done) {
-    const next = clock.nextTimerAt();
-    if (next === null) break;
-    clock.advanceTo(next);
-    await drain();
-  }
-  return watched;
-}
+import { latencySampler } from './latency.js';
+import { RecordedMarketData } from './market-data.js';
+import { openReplayLedger } from './replay/open-ledger.js';
+import type { ReplayRecord } from './replay/records.js';
+import { Replay, type Running } from './replay/replay.js';
+import { startSession } from './replay/session.js';
+import { openRecordSource } from './replay/source.js';
+import { openReplayVenue } from './replay/open-venue.js';
+import { BacktestResolutions } from './resolution.js';
+import { digestOnlySigner } from './signer.js';
+import type { BacktestFill, BacktestOptions, BacktestOrder, BacktestProgress, BacktestResult } from './types.js';
 
 /** A secp256k1 key from the seed (never a real account: backtests sign for nobody). */
 function seededKey(seed: number): string {
   return `0x${createHash('sha256').update(`oddsmaker-backtest-key:${seed}`).digest('hex')}`;
-}
-
-/**
- * The ledger as the daemon sees it. Its stop() must not close what the engine still reads, and a
- * backtest keeps no cycle log (one row per cycle, for operators; the report has its own series).
- * Plain delegation, not a Proxy: these run on every cycle.
- */
-function backtestLedgerView(ledger: Ledger): DaemonLedger {
-  return {
-    positions: (opts) => ledger.positions(opts),
-    dailyPnl: (mids) => ledger.dailyPnl(mids),
-    recordCycle: () => undefined,
-    fills: (afterSeq, limit) => ledger.fills(afterSeq, limit),
-    pnlSnapshot: (mids) => ledger.pnlSnapshot(mids),
-    openOrders: () => ledger.openOrders(),
-    close: () => undefined,
-  };
 }
 
 /** The last [t, mid] at or before t in a time-ordered series, else null. */
@@ -155,52 +66,27 @@ function midAt(series: ReadonlyArray<readonly [number, number]> | undefined, t: 
   return (series[lo] as readonly [number, number])[1];
 }
 
-interface Running {
-  readonly clock: VirtualClock;
-  readonly venue: PaperVenue;
-  readonly gateway: LatentGateway;
-  readonly limiter: RateLimiter;
-  readonly ledger: Ledger;
-  readonly manager: OrderManager;
-  readonly daemon: Daemon;
-  readonly placedIds: string[];
-  readonly venueFills: PaperFill[];
-}
-
 export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult> {
   const seed = opts.seed >>> 0;
   const fillModelName = opts.fillModel ?? 'cross';
   const cadence = opts.cadence ?? 'poll';
   const md = new RecordedMarketData(opts.defaults ?? {});
   const recordMids = opts.recordMids ?? true;
-  const mids = new Map<string, Array<readonly [number, number]>>();
-  const lastMid = new Map<string, number | null>();
-  const equity: EquitySample[] = [];
   const capital = capitalFromConfig(opts.config);
   // The venue charges fills by the fee fields the dialect's exchange charges by, as the ledger books them.
   const feeSchedule = dialectOfConfig(opts.config).fees;
-  let events = 0;
-  let bookUpdates = 0;
   let cycles = 0;
-  let startMs = 0;
-  let endMs = 0;
-  let rt: Running | null = null;
   let config: Readonly<Config> = opts.config;
   const resolutions = new BacktestResolutions();
-  // What the daemon is served (polled or pushed): the recording less the resolved markets.
-  const served = resolutions.marketData(md);
-
-  const noteMid = (tokenId: string, t: number, m: number | null): void => {
-    if (lastMid.get(tokenId) === m) return;
-    lastMid.set(tokenId, m);
-    if (m === null) return;
-    let s = mids.get(tokenId);
-    if (s === undefined) {
-      s = [];
-      mids.set(tokenId, s);
-    }
-    s.push([t, m]);
-  };
+  const replay = new Replay({ md, resolutions, cadence, feeSchedule, recordMids, config: () => config });
+  const placedIds: string[] = [];
+  const venueFills: PaperFill[] = [];
+  /** The token's mid when each venue fill happened (the report's midAtFill without a mid series). */
+  const venueFillMids: Array<number | null> = [];
+  const equity = replay.equity;
+  const lastMid = replay.lastMid;
+  let clockRef: VirtualClock | null = null;
+  const run: { ledger: MemoryLedger | null } = { ledger: null };
 
   // Cadence `update` cycles on every update: a cycle that changed nothing the equity sample shows
   // (no fill, no order placed or cancelled, the same quote and order counts, the same marks of
@@ -221,29 +107,36 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     for (const [token, mark] of sampleMarks) if ((lastMid.get(token) ?? null) !== mark) return false;
     return true;
   };
-
-  const feed = (book: Book, t: number): void => {
-    // A resolved market's book is no market any more: its marks stay at the payouts.
-    if (resolutions.isTokenResolved(book.assetId)) return;
-    md.applyBook(book);
-    noteMid(book.assetId, t, bookMid(book));
-    if (rt === null) return;
-    const venue = rt.venue;
-    if (!venue.hasMarket(book.market)) {
-      const s = md.settingsOf(book.market);
-      if (s === null) return;
-      try {
-        venue.addMarket(paperMarketFromSettings(s, feeSchedule));
-      } catch (e) {
-        if (e instanceof PaperError) return; // a market the venue cannot simulate: data only
-        throw e;
-      }
+  const onCycle = (r: CycleReport): void => {
+    cycles++;
+    if (cadence === 'update' && unchangedSince(r)) return;
+    const ledger = run.ledger as MemoryLedger;
+    const positions = ledger.positions({ openOnly: true });
+    const marks = new Map<string, Price>();
+    for (const p of positions) {
+      const m = lastMid.get(p.tokenId);
+      if (m !== undefined && m !== null) marks.set(p.tokenId, m as Price);
     }
-    venue.applyBook(book);
+    const mtm = ledger.markToMarket(marks);
+    equity.push({
+      t: (clockRef as VirtualClock).now(),
+      equity: capital + mtm.total,
+      pnl: mtm.total,
+      realized: mtm.realized,
+      unrealized: mtm.unrealized,
+      fees: mtm.fees,
+      inventory: positions
+        .map((p) => [p.tokenId, p.size] as const)
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+      quotes: r.quotes,
+      openOrders: r.openOrders,
+    });
+    sampleMarks = new Map(positions.map((p) => [p.tokenId, lastMid.get(p.tokenId) ?? null] as const));
   };
 
-  const build = async (t: number): Promise<Running> => {
+  const start = async (t: number): Promise<Running> => {
     const clock = new VirtualClock(t);
+    clockRef = clock;
     md.clock = clock;
     const explicit = config.markets.conditions.length > 0 || config.markets.tokens.length > 0;
     if (!explicit)
@@ -251,56 +144,19 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
         ...config,
         markets: { ...config.markets, conditions: md.conditionIds().filter((c) => !resolutions.isResolved(c)) },
       };
-    let model: FillModel | 'cross' = 'cross';
-    let queue: QueueFillModel | null = null;
-    if (fillModelName !== 'cross') {
-      queue = new QueueFillModel(
-        fillModelName === 'queue'
-          ? {}
-          : { tradeProbability: opts.queueTradeProbability ?? 0.5, random: mulberry32(seed ^ 0x51ed270b) },
-      );
-      model = queue;
-    }
-    const venue = new PaperVenue({ clock, capital, fillModel: model, retainFinishedMs: Number.POSITIVE_INFINITY });
-    queue?.attach(restingFromVenue(venue));
-    const venueFills: PaperFill[] = [];
+    const venue = openReplayVenue({
+      clock,
+      capital,
+      fillModel: fillModelName,
+      tradeProbability: opts.queueTradeProbability ?? 0.5,
+      random: mulberry32(seed ^ 0x51ed270b),
+    });
     venue.onFill((f) => {
       venueFills.push(f);
+      venueFillMids.push(lastMid.get(f.tokenId) ?? null);
     });
-    const dialect = dialectOfConfig(config);
-    const paper = new PaperGateway({
-      marketData: served,
-      venue,
-      dialect,
-      clock,
-      kind: 'backtest',
-      closeMarketData: false,
-    });
-    const limiter = await createRateLimiter({
-      clock,
-      config: { ...rateLimitFromConfig(config), backend: { kind: 'memory' } },
-    });
-    const placedIds: string[] = [];
-    const latent = new LatentGateway(
-      paper,
-      clock,
-      latencySampler(opts.latency, mulberry32(seed ^ 0x1a7e9c3d)),
-      limiter,
-    );
-    const gateway = new Proxy(latent, {
-      get(target, prop) {
-        if (prop === 'postOrders') {
-          return async (...args: Parameters<LatentGateway['postOrders']>) => {
-            const r = await target.postOrders(...args);
-            for (const p of r) if (p.orderId !== null) placedIds.push(p.orderId);
-            return r;
-          };
-        }
-        const v: unknown = Reflect.get(target, prop, target);
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
-    const ledger = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
+    const ledger = openReplayLedger(clock);
+    run.ledger = ledger;
     const logger = createLogger({
       clock,
       pretty: false,
@@ -308,146 +164,86 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       level: opts.logLevel ?? 'error',
       destination: { write: () => undefined },
     });
-    // Wired as the run modes wire it (create-daemon.ts); no address: no positions check.
-    const { daemon, manager } = createDaemon({
+    const rt = await startSession({
       config,
       clock,
       logger,
-      gateway,
+      md,
+      venue,
       ledger,
-      daemonLedger: backtestLedgerView(ledger),
-      ...(opts.strategy !== undefined ? { strategy: opts.strategy } : {}),
+      latency: latencySampler(opts.latency, mulberry32(seed ^ 0x1a7e9c3d)),
       signer: digestOnlySigner(seededKey(seed), config),
-      owner: 'backtest',
-      limiter,
       random: mulberry32(seed ^ 0x5a17),
-      feed: cadence === 'update' ? 'push' : 'poll',
-      refreshScheduler: new ClockRefreshScheduler(clock, UNIVERSE_REFRESH_MS),
-      hooks: {
-        onCycle: (r) => {
-          cycles++;
-          if (cadence === 'update' && unchangedSince(r)) return;
-          const positions = ledger.positions({ openOnly: true });
-          const marks = new Map<string, Price>();
-          for (const p of positions) {
-            const m = lastMid.get(p.tokenId);
-            if (m !== undefined && m !== null) marks.set(p.tokenId, m as Price);
-          }
-          const mtm = ledger.markToMarket(marks);
-          equity.push({
-            t: clock.now(),
-            equity: capital + mtm.total,
-            pnl: mtm.total,
-            realized: mtm.realized,
-            unrealized: mtm.unrealized,
-            fees: mtm.fees,
-            inventory: positions
-              .map((p) => [p.tokenId, p.size] as const)
-              .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
-            quotes: r.quotes,
-            openOrders: r.openOrders,
-          });
-          sampleMarks = new Map(positions.map((p) => [p.tokenId, lastMid.get(p.tokenId) ?? null] as const));
-        },
-      },
+      strategy: opts.strategy,
+      cadence,
+      onPlaced: (id) => placedIds.push(id),
+      onCycle,
     });
-    return { clock, venue, gateway: latent, limiter, ledger, manager, daemon, placedIds, venueFills };
-  };
-
-  const source: AsyncIterable<RecordingEvent> | Iterable<RecordingEvent> =
-    typeof opts.recording === 'string' ? RecordingReader.fromFile(opts.recording) : opts.recording;
-
-  // A recorded public trade goes to the venue's fill model at its local time (fill-model.ts,
-  // fill-queue.ts): it fills our resting orders it reaches; before the daemon runs, or for a
-  // market the venue does not hold or that resolved, it is data only.
-  const feedTrade = (ev: TradeEvent): void => {
-    if (rt === null || resolutions.isTokenResolved(ev.tokenId)) return;
-    rt.venue.applyTrade({
-      tokenId: ev.tokenId,
-      price: ev.price,
-      size: ev.size,
-      side: ev.side,
-      timestampMs: ev.exchangeTs,
-    });
-  };
-
-  const apply = (ev: RecordingEvent, t: number): void => {
-    if (ev.kind === 'settings') md.applySettings(ev.settings);
-    else if (ev.kind === 'book' || ev.kind === 'delta') {
-      bookUpdates++;
-      feed(ev.book(), t);
-    } else if (ev.kind === 'trade') feedTrade(ev);
-    else if (ev.kind === 'resolved') {
-      for (const [token, mark] of resolutions.apply(ev, t, md, rt?.venue ?? null, rt?.ledger ?? null))
-        noteMid(token, t, mark);
+    replay.started(rt, t);
+    if (cadence === 'poll') {
+      // As the poller: the first cycle at once, then one every interval (a tick while a cycle runs is skipped).
+      const tick = (): void => rt.driver.cycle(replay.snapshot(rt));
+      const id = clock.setInterval(tick, config.poll.intervalMs);
+      rt.stopTicks = () => clock.clearInterval(id);
+      tick();
     }
-    // MID records: the backtest's mids come from the books (the same rule for every recording).
+    return rt;
   };
 
-  const quiet: Quiet = { settled: false };
-  // Cadence `update`: the universe's tokens (fixed by the recording's catalog) and the push.
-  let universeTokens: ReadonlySet<string> | null = null;
-  let universeList: string[] = [];
-  let pushDue = false;
-  const pushTokens = (r: Running): ReadonlySet<string> => {
-    if (universeTokens === null) {
-      universeList = r.daemon.status().markets.flatMap((m) => m.tokens);
-      universeTokens = new Set(universeList);
-    }
-    return universeTokens;
+  const source = openRecordSource(opts.recording);
+  const report = (onProgress: (p: BacktestProgress) => void): void => {
+    const p = source.progress();
+    if (p !== null) onProgress({ records: replay.events, bytesRead: p.done, bytesTotal: p.total });
   };
-  const pushBooks = async (r: Running): Promise<void> => {
-    const [books, mids] = await Promise.all([served.getBooks(universeList), served.getMidpoints(universeList)]);
-    await settle(r.clock, r.daemon.push({ receivedAtMs: r.clock.now(), books, mids, complete: true }), quiet);
-  };
-
+  let rec: ReplayRecord | null;
   try {
-    for await (const ev of source) {
-      events++;
-      const t = ev.localTs;
-      if (rt === null) {
-        // The daemon starts once a book has been recorded and some market has both tokens' settings
-        // (a stream recording may name a market's second token only at its first change).
-        apply(ev, t);
-        if (md.conditionIds().length === 0 || !md.hasBooks()) continue;
-        startMs = t;
-        rt = await build(t);
-        await settle(rt.clock, rt.daemon.start(), quiet);
-        continue;
-      }
-      // Updates stamped with one instant are one observation (a websocket message carries both
-      // tokens' changes): the cycle runs once all of them are in.
-      if (pushDue && t > rt.clock.now()) {
-        pushDue = false;
-        await pushBooks(rt);
-      }
-      await runTimersUntil(rt.clock, t, quiet);
-      apply(ev, rt.clock.now());
-      if (cadence === 'update' && (ev.kind === 'book' || ev.kind === 'delta') && pushTokens(rt).has(ev.tokenId))
-        pushDue = true;
+    for (;;) {
+      rec = source.sync !== null ? source.sync() : await source.next();
+      if (rec === null) break;
+      replay.record(rec);
+      if (opts.onProgress !== undefined && (replay.events & 0xffff) === 0) report(opts.onProgress);
+      // The daemon starts once a book has been recorded and some market has both tokens' settings.
+      if (replay.rt === null && replay.canStart()) await start(rec.localTs);
     }
-    if (rt === null)
-      throw new BacktestError(
-        'BACKTEST_NOTHING_TO_REPLAY',
-        'the recording holds no book of a market with two recorded tokens: nothing to replay',
-      );
-    const running: Running = rt;
-    if (pushDue) await pushBooks(running);
-    // One more poll interval, so the last books are seen by a cycle.
-    endMs = running.clock.now() + config.poll.intervalMs;
-    await runTimersUntil(running.clock, endMs, quiet);
-    await settle(running.clock, running.daemon.stop(), quiet);
-    return collect(running);
+    if (opts.onProgress !== undefined) report(opts.onProgress);
   } finally {
-    if (rt !== null) {
-      await rt.limiter.close();
-      await rt.gateway.close();
-      if (rt.ledger.isOpen) rt.ledger.close();
-    }
+    source.close();
   }
+  const rt = replay.rt;
+  if (rt === null)
+    throw new BacktestError(
+      'BACKTEST_NOTHING_TO_REPLAY',
+      'the recording holds no book of a market with two recorded tokens: nothing to replay',
+    );
+  replay.flushPush();
+  // One more poll interval, so the last books are seen by a cycle.
+  const endMs = rt.clock.now() + config.poll.intervalMs;
+  rt.clock.advanceTo(endMs);
+  rt.stopTicks();
+  // The running plan finishes (its requests' events fire), then everything is cancelled and read.
+  let stopped = false;
+  const drainUntil = (done: () => boolean): void => {
+    for (;;) {
+      if (done()) return;
+      const next = rt.clock.nextTimerAt();
+      if (next === null) return;
+      rt.clock.advanceTo(next);
+    }
+  };
+  drainUntil(() => !rt.driver.running);
+  rt.driver.stop(() => {
+    stopped = true;
+  });
+  drainUntil(() => stopped);
+  if (opts.ledgerPath !== undefined) (run.ledger as MemoryLedger).saveTo(opts.ledgerPath);
+  return collect(rt);
 
   function collect(r: Running): BacktestResult {
     const ledger = r.ledger;
+    const mids = replay.mids;
+    const events = replay.events;
+    const bookUpdates = replay.bookUpdates;
+    const startMs = replay.startMs;
     const allFills: LedgerFill[] = [];
     for (let after = 0; ;) {
       const page = ledger.fills(after, 10_000);
@@ -456,23 +252,27 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       after = (page[page.length - 1] as LedgerFill).seq;
     }
     // Venue trade times by order, as cumulative sizes (a ledger fill may sum several trades).
-    const byOrder = new Map<string, Array<{ cum: number; t: number }>>();
-    for (const v of r.venueFills) {
+    const byOrder = new Map<string, Array<{ cum: number; t: number; mid: number | null }>>();
+    venueFills.forEach((v, i) => {
       let l = byOrder.get(v.orderId);
       if (l === undefined) {
         l = [];
         byOrder.set(v.orderId, l);
       }
-      l.push({ cum: (l.at(-1)?.cum ?? 0) + v.size, t: v.timeMs });
-    }
+      l.push({ cum: (l.at(-1)?.cum ?? 0) + v.size, t: v.timeMs, mid: venueFillMids[i] ?? null });
+    });
     const ledgerCum = new Map<string, number>();
     const fills: BacktestFill[] = allFills.map((f) => {
       let venueTimeMs = f.timeMs;
+      let fillMid: number | null = null;
       if (f.orderId !== null) {
         const cum = (ledgerCum.get(f.orderId) ?? 0) + f.size;
         ledgerCum.set(f.orderId, cum);
         const hit = byOrder.get(f.orderId)?.find((x) => x.cum >= cum);
-        if (hit !== undefined) venueTimeMs = hit.t;
+        if (hit !== undefined) {
+          venueTimeMs = hit.t;
+          fillMid = hit.mid;
+        }
       }
       return {
         seq: f.seq,
@@ -488,11 +288,12 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
         timeMs: f.timeMs,
         venueTimeMs,
         realizedDelta: f.realizedDelta,
-        midAtFill: midAt(mids.get(f.tokenId), venueTimeMs),
+        // With the mid series kept, the mid as of the venue's trade time; without, the mid when it traded.
+        midAtFill: recordMids ? midAt(mids.get(f.tokenId), venueTimeMs) : fillMid,
       };
     });
     const orders: BacktestOrder[] = [];
-    for (const id of [...new Set(r.placedIds)]) {
+    for (const id of [...new Set(placedIds)]) {
       const o = ledger.order(id);
       if (o === null) continue;
       orders.push({
@@ -562,7 +363,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       mids: midsOut,
       venue: { booksFed: venueStats.booksFed, fills: venueStats.fills },
       resolutions: resolutions.collect(ledger),
-      venueFills: r.venueFills.map((v) => ({
+      venueFills: venueFills.map((v) => ({
         tradeId: v.tradeId,
         orderId: v.orderId,
         tokenId: v.tokenId,

@@ -9,7 +9,7 @@ export {
   type RestingOrder,
   type RestingSource,
 } from './fill-queue.js';
-export { LatentGateway, latencySampler, type LatencySampler } from './latency.js';
+export { latencySampler, type LatencySampler } from './latency.js';
 export { bookMid, DEFAULT_RECORDED, RecordedMarketData } from './market-data.js';
 export type {
   BacktestCadence,
@@ -23,6 +23,7 @@ export type {
   BacktestSettlement,
   EquitySample,
   LatencySpec,
+  BacktestProgress,
   RecordedDefaults,
 } from './types.js';
 export { BacktestResolutions } from './resolution.js';

@@ -20,10 +20,9 @@
 // - the result lists resolutions in the order the recording holds them, each with the ledger's own
 //   settlement rows (exact integers), so equal inputs give byte-identical results.
 import { ONE, type Price } from '../core/money.js';
-import type { MarketDataPort } from '../exchange/gateway.js';
 import type { Ledger } from '../ledger/index.js';
 import type { ResolvedEvent } from '../marketdata/recording/reader.js';
-import type { PaperVenue } from '../sim/paper/index.js';
+import type { ReplayVenuePort } from './replay/venue-port.js';
 import type { RecordedMarketData } from './market-data.js';
 import type { BacktestResolution } from './types.js';
 import { BacktestError } from './errors.js';
@@ -60,11 +59,11 @@ export class BacktestResolutions {
    * ([token, payout]); empty when the record repeats an earlier resolution.
    */
   apply(
-    ev: ResolvedEvent,
+    ev: Pick<ResolvedEvent, 'conditionId' | 'tokenId' | 'exchangeTs'>,
     timeMs: number,
     md: RecordedMarketData,
-    venue: PaperVenue | null,
-    ledger: Ledger | null,
+    venue: Pick<ReplayVenuePort, 'hasMarket' | 'openOrderCount' | 'resolveMarket'> | null,
+    ledger: Pick<Ledger, 'resolveMarket'> | null,
   ): Array<readonly [string, Price]> {
     const cid = ev.conditionId;
     const winner = ev.tokenId;
@@ -86,8 +85,8 @@ export class BacktestResolutions {
       );
     let ordersCanceled = 0;
     if (venue !== null && venue.hasMarket(cid)) {
-      for (const o of venue.openOrders()) if (o.market === cid) ordersCanceled++;
-      venue.engine.resolve(cid, winner);
+      ordersCanceled = venue.openOrderCount(cid);
+      venue.resolveMarket(cid, winner);
     }
     if (ledger !== null) ledger.resolveMarket(cid, winner, timeMs);
     this.byCondition.set(cid, {
@@ -103,23 +102,8 @@ export class BacktestResolutions {
     return tokens.map((t) => [t, (t === winner ? ONE : 0) as Price] as const);
   }
 
-  /**
-   * The market data the daemon (through the paper gateway) polls: the recorded data without the
-   * resolved markets' books and mids. Settings stay served, so a universe refresh naming the
-   * market still resolves; its tokens simply have no book any more.
-   */
-  marketData(inner: MarketDataPort): MarketDataPort {
-    const live = (ids: readonly string[]): string[] => ids.filter((t) => !this.resolvedTokens.has(t));
-    return {
-      getBooks: (tokenIds, signal) => inner.getBooks(live(tokenIds), signal),
-      getMidpoints: (tokenIds, signal) => inner.getMidpoints(live(tokenIds), signal),
-      samplingMarkets: (signal) => inner.samplingMarkets(signal),
-      getMarketSettings: (conditionId, signal) => inner.getMarketSettings(conditionId, signal),
-    };
-  }
-
   /** The resolutions with the ledger's settlement rows, in record order (plain data). */
-  collect(ledger: Ledger): BacktestResolution[] {
+  collect(ledger: Pick<Ledger, 'settlements'>): BacktestResolution[] {
     const out: BacktestResolution[] = [];
     for (const r of this.byCondition.values()) {
       const rows = r.inLedger ? ledger.settlements(r.conditionId) : [];

@@ -15,7 +15,10 @@ import type { BatchSigner } from '../execution/order-manager.js';
 const UNSIGNED = `0x${'00'.repeat(65)}`;
 
 /** Ids as live (digests under the config's dialect), no signature; `privateKey` names the address. */
-export function digestOnlySigner(privateKey: string, config: Readonly<Config>): BatchSigner {
+export function digestOnlySigner(
+  privateKey: string,
+  config: Readonly<Config>,
+): BatchSigner & { signNow(os: readonly UnsignedOrder[]): SignedOrder[] } {
   const dialect = dialectOfConfig(config);
   const keyed = new OrderSigner(privateKey, dialect);
   const one = (o: UnsignedOrder): SignedOrder => {
@@ -25,5 +28,6 @@ export function digestOnlySigner(privateKey: string, config: Readonly<Config>): 
   return {
     address: keyed.address,
     signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> => Promise.resolve(os.map(one)),
+    signNow: (os: readonly UnsignedOrder[]): SignedOrder[] => os.map(one),
   };
 }

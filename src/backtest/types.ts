@@ -49,6 +49,19 @@ export interface BacktestOptions {
   readonly cadence?: BacktestCadence;
   /** The strategy, resolved by the config loader (user modules included); default: the built-in named in config. */
   readonly strategy?: StrategyModule;
+  /** Write the run's ledger (kept in memory while it runs) to this new SQLite file at the end. */
+  readonly ledgerPath?: string;
+  /** Called every 65,536 records and at the end, when the recording is a file. */
+  readonly onProgress?: (p: BacktestProgress) => void;
+}
+
+/** How far a replay of a file has come. */
+export interface BacktestProgress {
+  /** Records replayed so far. */
+  readonly records: number;
+  /** Bytes of the file read so far, of `bytesTotal`. */
+  readonly bytesRead: number;
+  readonly bytesTotal: number;
 }
 
 export type BacktestCadence = 'poll' | 'update';

@@ -20,7 +20,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { runBacktest, type BacktestCadence, type BacktestFillModel, type LatencySpec } from '../backtest/index.js';
+import {
+  runBacktest,
+  type BacktestCadence,
+  type BacktestFillModel,
+  type BacktestProgress,
+  type LatencySpec,
+} from '../backtest/index.js';
 import { reportInputFromBacktest } from '../backtest/report/from-backtest.js';
 import { ProgressBar, writeReport, type Report } from '../backtest/report/index.js';
 import type { ReportSettings } from '../backtest/report/input.js';
@@ -40,7 +46,6 @@ import {
 import { loadConfig } from '../config/load.js';
 import { formatMicros } from '../core/money.js';
 import { readSidecar } from '../marketdata/recording/importers/sidecar.js';
-import { RecordingReader, type RecordingEvent } from '../marketdata/recording/reader.js';
 import { UsageError } from './exit-codes.js';
 
 const FILL_MODELS: readonly BacktestFillModel[] = ['cross', 'queue', 'queue-probabilistic'];
@@ -117,24 +122,28 @@ function checkRecording(path: string): void {
   if (!isFile) throw new UsageError(`--recording ${JSON.stringify(path)}: no such file`);
 }
 
-/** Counts the recording's events (a streaming pass, for the progress bar's total). */
-async function countEvents(path: string): Promise<number> {
-  let n = 0;
-  for await (const _ of RecordingReader.fromFile(path)) n++;
-  return n;
+/** A rate in human units: 1234567 → "1.23M". */
+function compact(x: number): string {
+  if (x >= 1e6) return `${(x / 1e6).toFixed(2)}M`;
+  if (x >= 1e3) return `${(x / 1e3).toFixed(1)}k`;
+  return String(Math.round(x));
 }
 
-async function* counted(
-  src: AsyncIterable<RecordingEvent>,
-  bar: ProgressBar,
-  total: number,
-): AsyncGenerator<RecordingEvent> {
-  let done = 0;
-  for await (const e of src) {
-    yield e;
-    bar.update(++done, total);
-  }
-  bar.finish(total, total);
+/** Seconds as "42 s" or "3 min 5 s". */
+function duration(sec: number): string {
+  const s = Math.max(0, Math.round(sec));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/**
+ * The backtest's progress on the bar: the share of the file read, events per second and the time
+ * left at that pace (wall time, measured here at the edge; the replay itself runs on its virtual clock).
+ */
+export function progressDetail(p: BacktestProgress, elapsedSec: number): string {
+  const rate = elapsedSec > 0 ? p.records / elapsedSec : 0;
+  const frac = p.bytesTotal > 0 ? p.bytesRead / p.bytesTotal : 0;
+  const left = frac > 0 ? (elapsedSec * (1 - frac)) / frac : null;
+  return `${compact(rate)} events/s, ${left === null ? '-' : duration(left)} left`;
 }
 
 const fmtRatio = (x: number | null): string => (x === null ? '-' : x.toFixed(4));
@@ -165,13 +174,14 @@ export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo =
   const { config, strategy } = await loadConfig(o.config);
   checkRecording(o.recording);
   const bar = new ProgressBar(io.stderr, { label: 'backtest' });
-  const tty = io.stderr.isTTY === true;
-  // Counting costs a second read of the file: only worth it when someone watches the bar.
-  const recording = tty
-    ? counted(RecordingReader.fromFile(o.recording), bar, await countEvents(o.recording))
-    : o.recording;
+  const t0 = performance.now();
+  let last: BacktestProgress | null = null;
   const result = await runBacktest({
-    recording,
+    recording: o.recording,
+    onProgress: (p) => {
+      last = p;
+      bar.update(p.bytesRead, p.bytesTotal, progressDetail(p, (performance.now() - t0) / 1000));
+    },
     config,
     strategy,
     fillModel: common.fillModel,
@@ -179,6 +189,9 @@ export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo =
     cadence: common.cadence,
     ...(common.latency !== undefined ? { latency: common.latency } : {}),
   });
+  const done = last as BacktestProgress | null;
+  if (done !== null)
+    bar.finish(done.bytesTotal, done.bytesTotal, progressDetail(done, (performance.now() - t0) / 1000));
   const sidecar = readSidecar(o.recording);
   if (sidecar?.depth === 'L1') {
     io.stderr.write(

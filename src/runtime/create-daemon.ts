@@ -1,7 +1,8 @@
 // createDaemon: the one composition root of a daemon. The run modes (modes.ts: live, sandbox,
-// paper), the backtest engine (src/backtest/engine.ts) and the strategy comparison
-// (src/cli/compare/run.ts) all build their order manager, trade feed and daemon here, so a daemon
-// is wired the same way whatever it trades against. What differs between them is handed in as an
+// paper) and the strategy comparison (src/cli/compare/run.ts) build their order manager, trade
+// feed and daemon here, so a daemon is wired the same way whatever it trades against. (The
+// backtest runs the same cycle and order-manager decisions synchronously, with no Daemon: its
+// session, src/backtest/replay/session.ts, derives them from the config the same way.) What differs between them is handed in as an
 // explicit dependency (the gateway, clock, ledger, signer, limiter, logger, strategy, schedulers,
 // hooks); everything that follows from the config is derived here, once:
 // - the order manager's settings (managerConfigFromConfig), the dialect (dialectOfConfig), the
@@ -58,8 +59,6 @@ export interface DaemonDeps {
   readonly strategy?: StrategyModule;
   /** The account whose positions the scheduled check compares with the ledger; absent: no check. */
   readonly address?: string;
-  /** 'poll' (default) or 'push' (the backtest's update cadence). */
-  readonly feed?: 'poll' | 'push';
   /** Universe refresh schedule (default: node-cron on markets.refreshCron). */
   readonly refreshScheduler?: RefreshScheduler;
   /** GET /markets pages: markets leaving the universe are watched until they resolve. */
@@ -143,7 +142,6 @@ export function createDaemon(deps: DaemonDeps): BuiltDaemon {
     ...(deps.limiter !== undefined ? { limiter: deps.limiter } : {}),
     ...(deps.strategy !== undefined ? { strategy: deps.strategy } : {}),
     ...(deps.address !== undefined ? { address: deps.address } : {}),
-    ...(deps.feed !== undefined ? { feed: deps.feed } : {}),
     ...(deps.refreshScheduler !== undefined ? { refreshScheduler: deps.refreshScheduler } : {}),
     ...(deps.marketsListing !== undefined ? { marketsListing: deps.marketsListing } : {}),
     ...(deps.recorder !== undefined ? { recorder: deps.recorder } : {}),

@@ -439,7 +439,11 @@ export interface StartedCycle {
 }
 
 /** The cycle up to its plan: cache update, strategy, risk, reconcile (synchronous). */
-export function beginCycle(ctx: CycleContext<ExecutorView>, control: CycleControl, snapshot: MarketSnapshot): StartedCycle {
+export function beginCycle(
+  ctx: CycleContext<ExecutorView>,
+  control: CycleControl,
+  snapshot: MarketSnapshot,
+): StartedCycle {
   const { clock, cache } = ctx;
   const startedAtMs = clock.now();
   const t0 = clock.monotonic();

@@ -32,10 +32,6 @@
 //   snapshot (with our open orders, which it takes out of the books) and every universe (at start
 //   and on change) is handed to it before the cycle runs;
 //   the recorder reports its own failures and never throws into the loop.
-// - market data arrives by polling (`feed: 'poll'`, every mode that talks to a venue) or is pushed
-//   by the caller (`feed: 'push'`, the backtester's update-by-update cadence): then the poller
-//   never starts and each push() runs one cycle on the snapshot given, pushes queued in order and
-//   never overlapping, exactly as polled snapshots would be.
 // - the exchange's dead-man switch (a gateway with the heartbeat route and `exchange.heartbeat`,
 //   heartbeat.ts): beats from the end of startup reconciliation until the end of the stop's
 //   cancelAll; when none is accepted for longer than the expiry (the exchange has cancelled our
@@ -155,8 +151,6 @@ export interface DaemonOptions {
   readonly onCycle?: (report: CycleReport) => void;
   /** The market-data recorder (src/marketdata/recorder.ts), when recording is on. */
   readonly recorder?: DaemonRecorder;
-  /** 'poll' (default): the poller fetches books every poll interval; 'push': the caller calls push(). */
-  readonly feed?: 'poll' | 'push';
   /** One page of GET /markets: with it, markets leaving the universe are watched until they resolve. */
   readonly marketsListing?: MarketsPageLister;
   /**
@@ -302,9 +296,6 @@ export class Daemon {
   private snapshotTimer: TimerId | null = null;
   private readonly onCycle: ((report: CycleReport) => void) | undefined;
   private readonly recorder: DaemonRecorder | undefined;
-  private readonly feed: 'poll' | 'push';
-  /** The last pushed cycle (push feed): the next push runs after it. */
-  private pushed: Promise<void> = Promise.resolve();
 
   constructor(opts: DaemonOptions) {
     this.config = opts.config;
@@ -315,7 +306,6 @@ export class Daemon {
     this.onCycle = opts.onCycle;
     this.recorder = opts.recorder;
     this.limiter = opts.limiter;
-    this.feed = opts.feed ?? 'poll';
     const parts = cyclePartsFromConfig(opts.config, opts.clock, this.log, opts.strategy);
     this.limits = parts.limits;
     this.cache = parts.cache;
@@ -412,7 +402,7 @@ export class Daemon {
       this.runnerStarted = true;
       if (this.stopping !== null) return; // stop() was called meanwhile
       this.state = 'running';
-      if (this.feed === 'poll') this.poller.start();
+      this.poller.start();
       this.universe.start();
       this.positionsCheck?.start();
       this.watchHeldOutsideUniverse();
@@ -428,20 +418,6 @@ export class Daemon {
     }
   }
 
-  /**
-   * Runs one cycle on a snapshot the caller brings (feed 'push' only), after every earlier push's
-   * cycle. A push while not running does nothing, as a poll would not happen.
-   */
-  push(snapshot: MarketSnapshot): Promise<void> {
-    if (this.feed !== 'push') throw new InvariantError("daemon: push() needs feed 'push' (this daemon polls)");
-    const next = this.pushed.then(() => this.onSnapshot(snapshot));
-    this.pushed = next.catch((err: unknown) => {
-      this.log.error({ err }, 'pushed cycle failed');
-    });
-    return next;
-  }
-
-  /** Stops in the fixed order (see the header); idempotent. */
   stop(): Promise<StopReport> {
     if (this.stopping === null) this.stopping = this.doStop();
     return this.stopping;
@@ -471,7 +447,7 @@ export class Daemon {
       this.positionsCheck?.stop();
       await this.balanceCheck?.stop();
       this.tradeFeed?.close();
-      if ((await within(this.feed === 'poll' ? this.poller.stop() : this.pushed)) === TIMED_OUT) timedOut = true;
+      if ((await within(this.poller.stop())) === TIMED_OUT) timedOut = true;
       this.universe.stop();
       // Before the ledger closes: a resolution found meanwhile settles it (its request is aborted).
       if (this.watch !== null && (await within(this.watch.stop())) === TIMED_OUT) timedOut = true;

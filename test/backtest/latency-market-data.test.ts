@@ -1,15 +1,14 @@
 // The latency sampler (constant, seeded uniform within its bounds, repeatable; bad bounds refused)
 // and the recorded market-data port (settings assembled from the recording with stated defaults
 // for unknown values, books stamped with the virtual time they are served at, mids from books,
-// unknown markets a 404); the latent gateway's rate limiter and delays in virtual time.
+// unknown markets a 404). (The latency and the limiter in virtual time: test/backtest/replay/executor.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { LatentGateway, latencySampler } from '../../src/backtest/latency.js';
+import { latencySampler } from '../../src/backtest/latency.js';
 import { RecordedMarketData } from '../../src/backtest/market-data.js';
 import { makeBook } from '../../src/core/book.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import { mulberry32 } from '../../src/core/random.js';
-import { createRateLimiter } from '../../src/ratelimit/index.js';
 import { OptionError } from '../../src/core/errors.js';
 
 describe('latencySampler', () => {
@@ -75,38 +74,5 @@ describe('RecordedMarketData', () => {
     expect(b?.timestampMs).toBe(6_000);
     expect(md.book('a')?.timestampMs).toBe(900);
     expect(await md.getMidpoints(['a', 'b'])).toEqual(new Map([['a', 415_500]]));
-  });
-});
-
-describe('LatentGateway', () => {
-  it('passes order entry through the rate limiter and the latency, in virtual time', async () => {
-    const clock = new VirtualClock(0);
-    const limiter = await createRateLimiter({
-      clock,
-      config: {
-        marginMs: 0,
-        budgets: { buckets: { slow: [{ limit: 1, windowMs: 5_000 }] }, routes: { 'clob POST /orders': ['slow'] } },
-      },
-    });
-    const arrived: number[] = [];
-    const inner = {
-      kind: 'fake',
-      postOrders: () => {
-        arrived.push(clock.now());
-        return Promise.resolve([]);
-      },
-      cancelOrder: () => {
-        arrived.push(-clock.now());
-        return Promise.resolve({ canceled: [], notCanceled: new Map() });
-      },
-    } as unknown as ConstructorParameters<typeof LatentGateway>[0];
-    const gw = new LatentGateway(inner, clock, latencySampler({ placeMs: 100, cancelMs: 30 }, mulberry32(1)), limiter);
-    const done = Promise.all([gw.postOrders([], 'new'), gw.postOrders([], 'new'), gw.cancelOrder('x')]);
-    await clock.runUntil(() => arrived.length === 3, 60_000);
-    await done;
-    // First placement at 100 ms; the second waits for the window (5 000 ms) then its 100 ms; the
-    // cancel is not in the placement bucket: 30 ms.
-    expect(arrived).toEqual([-30, 100, 5_100]);
-    await limiter.close();
   });
 });

@@ -4,7 +4,8 @@
 // - it redraws only when the visible line changes (whole percent or bar cell), so calling update()
 //   on every book update costs a comparison, not a write;
 // - each redraw is one `\r`-prefixed line padded to the previous line's length; finish() ends it
-//   with a newline, once. No clock: it shows progress, not rates, so it needs none.
+//   with a newline, once. No clock: a caller that shows a rate or the time left computes it and
+//   hands it in as the line's detail (it then replaces the done/total counts).
 export interface ProgressStream {
   readonly isTTY?: boolean;
   /** Terminal width, when known. */
@@ -35,19 +36,19 @@ export class ProgressBar {
     this.width = Math.max(5, opts.width ?? Math.min(40, cols - this.label.length - 30));
   }
 
-  /** The line for (done, total), without the carriage return. */
-  render(done: number, total: number): string {
+  /** The line for (done, total), without the carriage return; `detail` replaces the counts. */
+  render(done: number, total: number, detail?: string): string {
     const frac = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0;
     const cells = Math.floor(frac * this.width);
     const pct = Math.floor(frac * 100);
     const bar = `${'#'.repeat(cells)}${'.'.repeat(this.width - cells)}`;
     const head = this.label === '' ? '' : `${this.label} `;
-    return `${head}[${bar}] ${String(pct).padStart(3)}% ${done}/${total}`;
+    return `${head}[${bar}] ${String(pct).padStart(3)}% ${detail ?? `${done}/${total}`}`;
   }
 
-  update(done: number, total: number): void {
+  update(done: number, total: number, detail?: string): void {
     if (!this.on || this.finished) return;
-    const line = this.render(done, total);
+    const line = this.render(done, total, detail);
     if (line === this.last) return;
     // Counts change every call; redraw only when the bar or the percentage moved (or at the end).
     if (
@@ -62,9 +63,9 @@ export class ProgressBar {
   }
 
   /** Draws the final state and ends the line. Idempotent. */
-  finish(done: number, total: number): void {
+  finish(done: number, total: number, detail?: string): void {
     if (!this.on || this.finished) return;
-    this.update(done, total);
+    this.update(done, total, detail);
     this.finished = true;
     this.stream.write('\n');
   }

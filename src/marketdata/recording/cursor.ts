@@ -13,7 +13,7 @@
 //   undecompressable chunk stops the cursor, and `tail` reports the same status, chunk count,
 //   validBytes and fileBytes as RecordingReader.fromFile on the same file (read here in the same
 //   64 KiB pieces as its stream, because fileBytes of a corrupt chunk counts the bytes read so far).
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { brotliDecompressSync, crc32 as nativeCrc32, inflateRawSync } from 'node:zlib';
 import type { Book, Level } from '../../core/book.js';
 import { InvariantError } from '../../core/errors.js';
@@ -60,6 +60,13 @@ export const TAKER_SELL = 1;
 export interface CursorOptions {
   /** Also visit chunk-start restatements (RecordingReader's includeRestatements). */
   readonly restated?: boolean;
+  /**
+   * Leave a BOOK or DELTA record out of its token's ladder until commit() (or the next next()):
+   * between next() and commit() the ladders (book(), ladder(), bestBid/Ask) are as they were
+   * before the record, while its fields already hold it. A replay that must act on time t before
+   * the record stamped t is applied (its clock's events due by t) reads the book as of then.
+   */
+  readonly deferLadder?: boolean;
 }
 
 /** A token's current ladder, read-only to callers: indices < bidCount / askCount are valid, best first. */
@@ -206,9 +213,20 @@ interface Input {
   /** Appends the next piece to the pending bytes; false at the end. */
   more(p: Pending): boolean;
   close(): void;
+  /** The whole input's length in bytes. */
+  readonly size: number;
 }
 
 const EMPTY_SOURCE = new ByteSource(EMPTY);
+
+/** `b`'s arrays, grown (contents dropped) to hold n levels. */
+function sized(b: { px: Float64Array; sz: Float64Array }, n: number): { px: Float64Array; sz: Float64Array } {
+  if (b.px.length < n) {
+    b.px = new Float64Array(Math.max(n, 2 * b.px.length));
+    b.sz = new Float64Array(b.px.length);
+  }
+  return b;
+}
 
 function levels(px: Float64Array, sz: Float64Array, n: number): Level[] {
   const out = new Array<Level>(n);
@@ -264,12 +282,23 @@ export class RecordingCursor {
   private readonly numbers = new Map<string, number>();
   private readonly withRestated: boolean;
   private currentSettings: RecordedMarketSettings | null = null;
+  // ---- deferred ladder updates (deferLadder) ----
+  private readonly defer: boolean;
+  /** The token whose ladder the current record still has to change; null when none. */
+  private owed: TokenState | null = null;
+  private owedKind: RecordKind = RecordKind.NONE;
+  private owedExTs = 0;
+  private owedHash = '';
+  private owedLtp = -1;
+  private owedBid = { px: new Float64Array(64), sz: new Float64Array(64), n: 0 };
+  private owedAsk = { px: new Float64Array(64), sz: new Float64Array(64), n: 0 };
 
   private constructor(
     private readonly input: Input,
     opts: CursorOptions,
   ) {
     this.withRestated = opts.restated === true;
+    this.defer = opts.deferLadder === true;
     this.readHeader();
   }
 
@@ -278,6 +307,7 @@ export class RecordingCursor {
     const fd = openSync(path, 'r');
     let closed = false;
     const input: Input = {
+      size: fstatSync(fd).size,
       more(c) {
         if (closed) return false;
         if (c.buf.length - c.end < PIECE) {
@@ -316,6 +346,7 @@ export class RecordingCursor {
     let given = false;
     const bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     const input: Input = {
+      size: bytes.length,
       more(c) {
         if (given || bytes.length === 0) return false;
         given = true;
@@ -458,8 +489,42 @@ export class RecordingCursor {
     this.input.close();
   }
 
+  /** Bytes of the input read so far (read ahead by at most one piece) and in all. */
+  progress(): { readonly done: number; readonly total: number } {
+    return { done: this.pending.read, total: this.input.size };
+  }
+
+  /** Applies the current record to its token's ladder (deferLadder); idempotent, a no-op otherwise. */
+  commit(): void {
+    const st = this.owed;
+    if (st === null) return;
+    this.owed = null;
+    if (this.owedKind === RecordKind.DELTA) {
+      const n = this.changeCount;
+      for (let i = 0; i < n; i++)
+        st.set(this.changeIsAsk[i] === 1, this.changePrice[i] as number, this.changeSize[i] as number);
+      st.hash = '';
+    } else {
+      const b = this.owedBid;
+      const a = this.owedAsk;
+      st.reserveBids(b.n);
+      st.bidPrice.set(b.px.subarray(0, b.n));
+      st.bidSize.set(b.sz.subarray(0, b.n));
+      st.bidCount = b.n;
+      st.reserveAsks(a.n);
+      st.askPrice.set(a.px.subarray(0, a.n));
+      st.askSize.set(a.sz.subarray(0, a.n));
+      st.askCount = a.n;
+      st.hash = this.owedHash;
+      st.lastTradePrice = this.owedLtp;
+    }
+    st.version++;
+    st.exTs = this.owedExTs;
+  }
+
   /** Advances to the next record; false at the end of the good part of the file. */
   next(): boolean {
+    if (this.owed !== null) this.commit();
     for (;;) {
       const src = this.src;
       if (src.pos >= src.buf.length) {
@@ -491,14 +556,13 @@ export class RecordingCursor {
       const st = this.tableState(index, 'record for unknown token index');
       const token = this.table[index] as number;
       if (type === REC_DELTA) {
-        this.deltaRecord(src, st);
-        st.exTs = exchangeTs;
+        this.deltaRecord(src, st, exchangeTs);
         this.token = token;
         this.set(RecordKind.DELTA, exchangeTs, localTs, false);
         return true;
       }
       if (type === REC_BOOK) {
-        this.bookRecord(src, st, exchangeTs);
+        this.bookRecord(src, st, exchangeTs, this.defer && (!restated || this.withRestated));
         if (!restated || this.withRestated) {
           this.token = token;
           this.set(RecordKind.BOOK, exchangeTs, localTs, restated);
@@ -567,32 +631,52 @@ export class RecordingCursor {
     this.currentSettings = settings;
   }
 
-  private bookRecord(src: ByteSource, st: TokenState, exchangeTs: number): void {
+  private bookRecord(src: ByteSource, st: TokenState, exchangeTs: number, defer: boolean): void {
     const hash = src.str();
     const ltp = src.uvar();
+    const lastTradePrice = ltp === 0 ? -1 : ltp - 1;
     const nb = src.uvar();
-    st.reserveBids(nb);
-    readSideInto(src, nb, st.grid, true, st.bidPrice, st.bidSize);
-    st.bidCount = nb;
-    const na = src.uvar();
-    st.reserveAsks(na);
-    readSideInto(src, na, st.grid, false, st.askPrice, st.askSize);
-    st.askCount = na;
-    st.version++;
-    st.exTs = exchangeTs;
-    st.hash = hash;
-    st.lastTradePrice = ltp === 0 ? -1 : ltp - 1;
+    let bid: { px: Float64Array; sz: Float64Array };
+    let ask: { px: Float64Array; sz: Float64Array };
+    if (defer) {
+      // Decoded beside the ladder: commit() copies it in.
+      bid = sized(this.owedBid, nb);
+      readSideInto(src, nb, st.grid, true, bid.px, bid.sz);
+      this.owedBid.n = nb;
+      const na = src.uvar();
+      ask = sized(this.owedAsk, na);
+      readSideInto(src, na, st.grid, false, ask.px, ask.sz);
+      this.owedAsk.n = na;
+      this.owe(st, RecordKind.BOOK, exchangeTs);
+      this.owedHash = hash;
+      this.owedLtp = lastTradePrice;
+      this.askCount = na;
+    } else {
+      st.reserveBids(nb);
+      readSideInto(src, nb, st.grid, true, st.bidPrice, st.bidSize);
+      st.bidCount = nb;
+      const na = src.uvar();
+      st.reserveAsks(na);
+      readSideInto(src, na, st.grid, false, st.askPrice, st.askSize);
+      st.askCount = na;
+      st.version++;
+      st.exTs = exchangeTs;
+      st.hash = hash;
+      st.lastTradePrice = lastTradePrice;
+      bid = { px: st.bidPrice, sz: st.bidSize };
+      ask = { px: st.askPrice, sz: st.askSize };
+      this.askCount = na;
+    }
     this.hash = hash;
-    this.lastTradePrice = st.lastTradePrice;
+    this.lastTradePrice = lastTradePrice;
     this.bidCount = nb;
-    this.askCount = na;
-    this.bidPrice = st.bidPrice;
-    this.bidSize = st.bidSize;
-    this.askPrice = st.askPrice;
-    this.askSize = st.askSize;
+    this.bidPrice = bid.px;
+    this.bidSize = bid.sz;
+    this.askPrice = ask.px;
+    this.askSize = ask.sz;
   }
 
-  private deltaRecord(src: ByteSource, st: TokenState): void {
+  private deltaRecord(src: ByteSource, st: TokenState, exchangeTs: number): void {
     const n = readUvar(src);
     if (n > this.changePrice.length) {
       const cap = Math.max(n, this.changePrice.length * 2);
@@ -611,10 +695,21 @@ export class RecordingCursor {
       cs[i] = readSize(src);
       ca[i] = isAsk;
     }
-    for (let i = 0; i < n; i++) st.set(ca[i] === 1, cp[i] as number, cs[i] as number);
     this.changeCount = n;
+    if (this.defer) {
+      this.owe(st, RecordKind.DELTA, exchangeTs);
+      return;
+    }
+    for (let i = 0; i < n; i++) st.set(ca[i] === 1, cp[i] as number, cs[i] as number);
     st.version++;
     st.hash = '';
+    st.exTs = exchangeTs;
+  }
+
+  private owe(st: TokenState, kind: RecordKind, exchangeTs: number): void {
+    this.owed = st;
+    this.owedKind = kind;
+    this.owedExTs = exchangeTs;
   }
 
   private tableState(index: number, what: string): TokenState {

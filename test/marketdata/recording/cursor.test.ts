@@ -227,6 +227,46 @@ describe('RecordingCursor on synthetic recordings', () => {
   });
 });
 
+describe('RecordingCursor with deferLadder', () => {
+  it('holds a book or delta out of its ladder until commit(), then equals the reader; progress reaches the file size', async () => {
+    const path = join(dir, 'defer.omrc');
+    await synthesizeRecording(path, {
+      markets: 2,
+      durationMs: 60_000,
+      startMs: 1_767_225_600_000,
+      seed: 6,
+      updateEveryMs: 300,
+      levels: 5,
+      changesPerUpdate: 2,
+      moveChance: 0.5,
+      chunkBytes: 1024,
+    });
+    const reader = RecordingReader.fromFile(path);
+    const c = RecordingCursor.open(path, { deferLadder: true });
+    let before: Map<number, unknown> = new Map();
+    let deferred = 0;
+    for await (const _ of reader) {
+      expect(c.next()).toBe(true);
+      if (c.kind === RecordKind.BOOK || c.kind === RecordKind.DELTA) {
+        // Before commit(): the token's book as the previous record left it.
+        if (before.has(c.token)) {
+          expect(c.book(c.token)).toEqual(before.get(c.token));
+          deferred++;
+        }
+        c.commit();
+        c.commit();
+      }
+      for (let t = 0; t < c.tokenCount; t++) expect(c.book(t)).toEqual(reader.bookOf(c.tokenId(t)));
+      before = new Map(Array.from({ length: c.tokenCount }, (_, t) => [t, c.book(t)] as const));
+    }
+    expect(c.next()).toBe(false);
+    expect(deferred).toBeGreaterThan(300);
+    const p = c.progress();
+    expect(p.done).toBe(p.total);
+    expect(p.total).toBe(readFileSync(path).length);
+  });
+});
+
 describe('RecordingCursor on random recordings', () => {
   const token = fc.constantFrom('A', 'B', 'C');
   const price = (tick: number) => fc.integer({ min: 1, max: Math.ceil(1_000_000 / tick) - 1 }).map((k) => k * tick);

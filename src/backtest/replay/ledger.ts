@@ -1,0 +1,27 @@
+// What the replay writes and reads of a ledger: the order manager's order steps and fill records
+// (executor.ts, through the same FillTracker as live), the cycle's positions, daily PnL and new
+// fills (src/runtime/cycle.ts), settlements (resolution.ts) and the report's reads (engine.ts).
+// Both the write-ahead SQLite Ledger and the in-memory ledger satisfy it, with the same results
+// (test/ledger/memory-ledger.test.ts); a backtest runs on the in-memory one and writes SQLite once
+// at the end when a ledger file is asked for.
+import type { Ledger } from '../../ledger/index.js';
+
+export type ReplayLedger = Pick<
+  Ledger,
+  | 'recordSignedOrders'
+  | 'markSent'
+  | 'markAccepted'
+  | 'markRejected'
+  | 'markUnknown'
+  | 'markCancelling'
+  | 'markCancelAnswered'
+  | 'markLookup'
+  | 'transaction'
+  | 'order'
+  | 'positions'
+  | 'dailyPnl'
+  | 'fills'
+  | 'markToMarket'
+  | 'resolveMarket'
+  | 'settlements'
+>;

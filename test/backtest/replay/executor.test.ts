@@ -1,0 +1,140 @@
+// The backtest executor's requests in virtual time: each one passes the rate limiter (its wait is
+// an event on the clock, not a promise), then its latency, and only then reaches the venue; cancels
+// are answered before a plan's placements go; a plan that waits makes the executor busy until its
+// report is handed back; with no latency and no wait a plan completes synchronously.
+import { describe, expect, it } from 'vitest';
+import { BacktestExecutor } from '../../../src/backtest/replay/executor.js';
+import { paperVenuePort, type ReplayVenuePort } from '../../../src/backtest/replay/venue-port.js';
+import { RecordedMarketData } from '../../../src/backtest/market-data.js';
+import { latencySampler } from '../../../src/backtest/latency.js';
+import { digestOnlySigner } from '../../../src/backtest/signer.js';
+import { VirtualClock } from '../../../src/core/clock.js';
+import { SCALE, type Micros, type Price, type Shares } from '../../../src/core/money.js';
+import { mulberry32 } from '../../../src/core/random.js';
+import { validateConfig } from '../../../src/config/load.js';
+import { resolveManagerConfig, type ApplyReport, type MarketInfo } from '../../../src/execution/order-manager-types.js';
+import { reconcile } from '../../../src/execution/reconcile.js';
+import { MemoryLedger } from '../../../src/ledger/memory-ledger.js';
+import { MemoryRateLimiter } from '../../../src/ratelimit/index.js';
+import { PaperVenue, paperMarketFromSettings } from '../../../src/sim/paper/index.js';
+import { seededKey } from '../../support/keys.js';
+
+const COND = `0x${'5e'.repeat(32)}`;
+const YES = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
+const NO = '52114319501245915516055106046884209969926127482827954674443846427813813222426';
+const MARKET: MarketInfo = {
+  conditionId: COND,
+  tickSize: 10_000 as Price,
+  negRisk: false,
+  makerBaseFeeBps: 0,
+  takerBaseFeeBps: 0,
+};
+const MARKETS = new Map([
+  [YES, MARKET],
+  [NO, MARKET],
+]);
+
+function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
+  const clock = new VirtualClock(0);
+  const md = new RecordedMarketData();
+  for (const tokenId of [YES, NO])
+    md.applySettings({
+      tokenId,
+      conditionId: COND,
+      tickSize: 10_000 as Price,
+      minOrderSize: (5 * SCALE) as Shares,
+      negRisk: false,
+      makerFeeBps: 0,
+      takerFeeBps: 0,
+      rewards: null,
+    });
+  const paper = new PaperVenue({ clock, capital: (1_000 * SCALE) as Micros });
+  paper.addMarket(paperMarketFromSettings(md.settingsOf(COND) as NonNullable<ReturnType<typeof md.settingsOf>>));
+  const arrived: number[] = [];
+  const inner = paperVenuePort(paper);
+  const venue: ReplayVenuePort = {
+    ...inner,
+    place: (o) => {
+      arrived.push(clock.now());
+      return inner.place(o);
+    },
+    cancel: (id) => {
+      arrived.push(-clock.now());
+      return inner.cancel(id);
+    },
+  };
+  const limiter = new MemoryRateLimiter({
+    clock,
+    config: {
+      marginMs: 0,
+      budgets: { buckets: { slow: [{ limit: 2, windowMs: 10_000 }] }, routes: { 'clob POST /orders': ['slow'] } },
+    },
+  });
+  const signer = digestOnlySigner(seededKey('executor test'), validateConfig({}));
+  // A horizon past the waits below: the limiter delays the placements instead of the pressure rule dropping them.
+  const config = resolveManagerConfig({ pressureHorizonMs: 60_000 });
+  const ex = new BacktestExecutor({
+    clock,
+    venue,
+    ledger: MemoryLedger.open({ clock }),
+    limiter,
+    latency: latencySampler(latency, mulberry32(1)),
+    sign: (os) => signer.signNow(os),
+    parties: {
+      maker: signer.address,
+      signerAddress: signer.address,
+      signatureType: undefined,
+      postOnlyDefault: config.postOnly,
+      random: mulberry32(2),
+    },
+    config,
+    owner: 'test',
+    strategy: 'test',
+  });
+  return { clock, ex, arrived };
+}
+
+const bid = (price: number, size = 10) => ({
+  tokenId: YES,
+  side: 'BUY' as const,
+  price: Math.round(price * SCALE) as Price,
+  size: (size * SCALE) as Shares,
+});
+
+describe('BacktestExecutor in virtual time', () => {
+  it('passes order entry through the rate limiter and the latency, cancels before placements', () => {
+    const { clock, ex, arrived } = setup({ placeMs: 100, cancelMs: 30 });
+    const reports: ApplyReport[] = [];
+    ex.apply(reconcile([bid(0.4)], ex.liveOrders()), MARKETS, (r) => reports.push(r));
+    expect(ex.busy).toBe(true);
+    clock.advanceTo(100);
+    expect(reports).toHaveLength(1);
+    expect(ex.busy).toBe(false);
+    // The first bid rests; now replace it by two others: its cancel goes first (30 ms), then the
+    // placements in two chunks (a replacement, a new quote): the first takes the bucket's second
+    // slot at once, the second waits for the first placement's slot to free (10 s after 0), each
+    // then 100 ms on the way.
+    ex.apply(reconcile([bid(0.41), bid(0.42)], ex.liveOrders()), MARKETS, (r) => reports.push(r));
+    for (let next = clock.nextTimerAt(); next !== null && reports.length < 2; next = clock.nextTimerAt())
+      clock.advanceTo(next);
+    expect(arrived).toEqual([100, -130, 230, 10_100]);
+    expect(reports[1]).toMatchObject({ cancelled: 1, accepted: 2, placementsSent: 2 });
+    expect(
+      ex
+        .liveOrders()
+        .map((o) => o.price)
+        .sort(),
+    ).toEqual([410_000, 420_000]);
+  });
+
+  it('with no latency and no limiter wait a plan completes before apply returns', () => {
+    const { ex, arrived } = setup(undefined);
+    let report: ApplyReport | null = null;
+    ex.apply(reconcile([bid(0.4)], ex.liveOrders()), MARKETS, (r) => {
+      report = r;
+    });
+    expect(report).toMatchObject({ accepted: 1 });
+    expect(arrived).toEqual([0]);
+    expect(ex.busy).toBe(false);
+  });
+});
