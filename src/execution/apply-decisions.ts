@@ -17,7 +17,13 @@ import type { Shares } from '../core/money.js';
 import { checkLiveTransition } from '../core/order-lifecycle.js';
 import { MAX_ORDERS_PER_BATCH, type LiveOrderState, type PlacementResult } from '../core/order.js';
 import type { WritePriority } from '../exchange/gateway.js';
-import type { BuildOrderOptions, OrderIntent, SignatureType, SignedOrder, UnsignedOrder } from '../exchange/signing/index.js';
+import type {
+  BuildOrderOptions,
+  OrderIntent,
+  SignatureType,
+  SignedOrder,
+  UnsignedOrder,
+} from '../exchange/signing/index.js';
 import type { SignedOrderInput } from '../ledger/index.js';
 import type { WaitQuery } from '../ratelimit/types.js';
 import type { FillEvent, FillOutcome } from './fill-tracker.js';
@@ -191,7 +197,11 @@ export function chunkByPriority<T>(items: readonly T[], priorityOf: (t: T) => st
 }
 
 /** A question to the limiter: the wait before the k-th chunk of ours could be sent on POST /orders. */
-export type PressureQuestion = WaitQuery & { readonly priority: PlacePriority; readonly cost: number; readonly tokens: number };
+export type PressureQuestion = WaitQuery & {
+  readonly priority: PlacePriority;
+  readonly cost: number;
+  readonly tokens: number;
+};
 
 /**
  * Keeps the placements whose POST /orders chunk the limiter can send within `horizonMs`; the

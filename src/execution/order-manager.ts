@@ -377,12 +377,7 @@ export class OrderManager {
    * resolves as `superseded`).
    */
   apply(plan: ReconcilePlan, markets: MarketsByToken): Promise<ApplyReport> {
-    if (
-      isIdlePlan(plan) &&
-      this.pumping === null &&
-      this.pending === null &&
-      this.breaker.state !== 'open'
-    ) {
+    if (isIdlePlan(plan) && this.pumping === null && this.pending === null && this.breaker.state !== 'open') {
       // Nothing to send, nothing running to supersede, no breaker pulling quotes: executing it
       // would only record the markets. Most cycles are like this (every one, between changes).
       this.updateMarkets(markets);
@@ -576,7 +571,7 @@ export class OrderManager {
     const limiter = this.opts.limiter;
     if (limiter === undefined) return chosen;
     const decide = keepUnderPressure(chosen, this.config.pressureHorizonMs, tally);
-    for (let step = decide.next(0); ; ) {
+    for (let step = decide.next(0); ;) {
       if (step.done === true) return step.value;
       let wait: number;
       try {
