@@ -44,7 +44,7 @@ import { startSession } from './replay/session.js';
 import { openRecordSource } from './replay/source.js';
 import { openReplayVenue } from './replay/open-venue.js';
 import { BacktestResolutions } from './resolution.js';
-import { digestOnlySigner } from './signer.js';
+import { sequenceIdSigner } from './signer.js';
 import type { BacktestFill, BacktestOptions, BacktestOrder, BacktestProgress, BacktestResult } from './types.js';
 
 /** A secp256k1 key from the seed (never a real account: backtests sign for nobody). */
@@ -172,7 +172,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       venue,
       ledger,
       latency: latencySampler(opts.latency, mulberry32(seed ^ 0x1a7e9c3d)),
-      signer: digestOnlySigner(seededKey(seed), config),
+      signer: sequenceIdSigner(seededKey(seed), config, seed),
       random: mulberry32(seed ^ 0x5a17),
       strategy: opts.strategy,
       cadence,

@@ -1,8 +1,14 @@
-// The backtest's order "signer": every order gets its real id (the EIP-712 digest, as live), but
-// no ECDSA signature. A backtest's venue is the paper venue, which verifies no signature (it has
-// no account to check against), so the elliptic-curve work, about a third of the order path's
-// cost, would buy nothing; the address is derived once from the seeded key, so orders still name
-// a consistent maker and signer. Never used where a request can reach an exchange.
+// The backtest's order "signers": no ECDSA signature (a backtest's venue verifies none, and the
+// elliptic-curve work would buy nothing); the address is derived once from the seeded key, so
+// orders still name a consistent maker and signer. Never used where a request can reach an
+// exchange. Two kinds of id:
+// - digestOnlySigner: the real id (the EIP-712 digest under the config's dialect), for orders that
+//   pass an exchange-shaped gateway which derives the id from the order itself (the paper gateway
+//   answers with the digest, and the order manager checks the answer names our id);
+// - sequenceIdSigner: the replay's own orders, which reach the venue straight from the executor and
+//   are never sent anywhere: a run-unique, deterministic id (the seed's tag and the order's
+//   number, as 32 bytes of hex), at no hashing cost (two Keccak passes an order were the largest
+//   single cost of a replay's order path).
 import type { Config } from '../config/schema.js';
 import { dialectOfConfig } from '../config/dialect.js';
 import { orderDigest, OrderSigner, type SignedOrder, type UnsignedOrder } from '../exchange/signing/index.js';
@@ -14,20 +20,30 @@ import type { BatchSigner } from '../execution/order-manager.js';
  */
 const UNSIGNED = `0x${'00'.repeat(65)}`;
 
-/** Ids as live (digests under the config's dialect), no signature; `privateKey` names the address. */
-export function digestOnlySigner(
-  privateKey: string,
-  config: Readonly<Config>,
-): BatchSigner & { signNow(os: readonly UnsignedOrder[]): SignedOrder[] } {
-  const dialect = dialectOfConfig(config);
-  const keyed = new OrderSigner(privateKey, dialect);
+export type BacktestSigner = BatchSigner & { signNow(os: readonly UnsignedOrder[]): SignedOrder[] };
+
+function signerOf(privateKey: string, config: Readonly<Config>, idOf: (o: UnsignedOrder) => string): BacktestSigner {
+  const keyed = new OrderSigner(privateKey, dialectOfConfig(config));
   const one = (o: UnsignedOrder): SignedOrder => {
     keyed.checkSigner(o);
-    return { ...o, signature: UNSIGNED, id: orderDigest(o, dialect) };
+    return { ...o, signature: UNSIGNED, id: idOf(o) };
   };
   return {
     address: keyed.address,
     signBatch: (os: readonly UnsignedOrder[]): Promise<SignedOrder[]> => Promise.resolve(os.map(one)),
     signNow: (os: readonly UnsignedOrder[]): SignedOrder[] => os.map(one),
   };
+}
+
+/** Ids as live (digests under the config's dialect), no signature; `privateKey` names the address. */
+export function digestOnlySigner(privateKey: string, config: Readonly<Config>): BacktestSigner {
+  const dialect = dialectOfConfig(config);
+  return signerOf(privateKey, config, (o) => orderDigest(o, dialect));
+}
+
+/** Ids `0x` + the seed (8 hex digits) + the order's number (56 hex digits), no signature. */
+export function sequenceIdSigner(privateKey: string, config: Readonly<Config>, seed: number): BacktestSigner {
+  const tag = (seed >>> 0).toString(16).padStart(8, '0');
+  let n = 0;
+  return signerOf(privateKey, config, () => `0x${tag}${(++n).toString(16).padStart(56, '0')}`);
 }

@@ -161,9 +161,17 @@ export interface CycleReport {
 
 const DAY_MS = 86_400_000;
 
-/** The UTC day of an epoch ms, as risk names days ("2026-01-01"). */
+let lastDayIndex = Number.NaN;
+let lastDayName = '';
+
+/** The UTC day of an epoch ms, as risk names days ("2026-01-01"); the last one is remembered (a cycle asks every time). */
 export function utcDay(ms: number): string {
-  return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== lastDayIndex) {
+    lastDayIndex = day;
+    lastDayName = new Date(day * DAY_MS).toISOString().slice(0, 10);
+  }
+  return lastDayName;
 }
 
 /**

@@ -1,11 +1,11 @@
-// The backtest's venue for a fill model: the paper venue (src/sim/paper) with the backtester's
-// queue models attached, seen through the replay's port.
+// The backtest's venue: the delta venue (src/backtest/venue/), which takes recorded deltas as
+// deltas on flat typed arrays and answers, fills and queues exactly as the paper venue with the
+// backtester's fill models does (test/backtest/venue/delta-venue.equivalence.test.ts).
 import type { Clock } from '../../core/clock.js';
 import type { Micros } from '../../core/money.js';
-import { PaperVenue, type FillModel } from '../../sim/paper/index.js';
-import { QueueFillModel, restingFromVenue } from '../fill-queue.js';
+import { DeltaVenue } from '../venue/index.js';
 import type { BacktestFillModel } from '../types.js';
-import { paperVenuePort, type ReplayVenuePort } from './venue-port.js';
+import type { ReplayVenuePort } from './venue-port.js';
 
 export interface ReplayVenueOptions {
   readonly clock: Clock;
@@ -18,20 +18,13 @@ export interface ReplayVenueOptions {
 }
 
 export function openReplayVenue(o: ReplayVenueOptions): ReplayVenuePort {
-  let model: FillModel | 'cross' = 'cross';
-  let queue: QueueFillModel | null = null;
-  if (o.fillModel !== 'cross') {
-    queue = new QueueFillModel(
-      o.fillModel === 'queue' ? {} : { tradeProbability: o.tradeProbability, random: o.random },
-    );
-    model = queue;
-  }
-  const venue = new PaperVenue({
+  return new DeltaVenue({
     clock: o.clock,
     capital: o.capital,
-    fillModel: model,
+    fillModel: o.fillModel,
+    tradeProbability: o.tradeProbability,
+    random: o.random,
+    // A backtest reads every order it placed at the end (the report's order table).
     retainFinishedMs: Number.POSITIVE_INFINITY,
   });
-  queue?.attach(restingFromVenue(venue));
-  return paperVenuePort(venue);
 }

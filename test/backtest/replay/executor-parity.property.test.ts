@@ -1,14 +1,15 @@
 // The two executors of a plan decide alike (issue #15): the live OrderManager (asynchronous, over
 // the paper gateway's HTTP-shaped routes, SQLite ledger) and the backtest's BacktestExecutor
-// (synchronous, straight against the venue, in-memory ledger) are fed the same random sequences of
+// (synchronous, straight against its venue, in-memory ledger) are fed the same random sequences of
 // books, desired quotes (planned by reconcile from each one's own live orders), fill reads and
-// clock steps, each against its own copy of the same paper venue. After every step: the plans are
+// clock steps, each against its own venue: the paper venue behind the paper gateway for the live
+// one, the backtest's delta venue for the backtest one. After every step: the plans are
 // equal, the apply reports are equal, the fills found are equal, the live orders are equal, and
 // the two ledgers hold the same orders, fills and positions.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paperVenuePort } from '../../../src/backtest/replay/venue-port.js';
 import { BacktestExecutor } from '../../../src/backtest/replay/executor.js';
+import { DeltaVenue } from '../../../src/backtest/venue/index.js';
 import { RecordedMarketData } from '../../../src/backtest/market-data.js';
 import { digestOnlySigner } from '../../../src/backtest/signer.js';
 import type { Book, Level } from '../../../src/core/book.js';
@@ -174,11 +175,20 @@ describe('the live order manager and the backtest executor decide alike', () => 
           config: managerConfig,
         });
         const bt = world();
+        const btVenue = new DeltaVenue({
+          clock: bt.clock,
+          capital: (1_000 * SCALE) as Micros,
+          fillModel: 'cross',
+          retainFinishedMs: Number.POSITIVE_INFINITY,
+        });
+        btVenue.addMarket(
+          paperMarketFromSettings(bt.md.settingsOf(COND) as NonNullable<ReturnType<RecordedMarketData['settingsOf']>>),
+        );
         const btLedger = MemoryLedger.open({ clock: bt.clock });
         const config = resolveManagerConfig(managerConfig);
         const ex = new BacktestExecutor({
           clock: bt.clock,
-          venue: paperVenuePort(bt.venue),
+          venue: btVenue,
           ledger: btLedger,
           limiter: null,
           latency: { place: () => 0, cancel: () => 0 },
@@ -198,7 +208,7 @@ describe('the live order manager and the backtest executor decide alike', () => 
           for (const s of steps) {
             if (s.kind === 'book') {
               live.venue.applyBook(bookOf(s, live.clock.now()));
-              bt.venue.applyBook(bookOf(s, bt.clock.now()));
+              btVenue.applyBook(bookOf(s, bt.clock.now()));
             } else if (s.kind === 'advance') {
               // The live manager's timers start asynchronous lookups: let them finish.
               await live.clock.advanceAsync(s.ms);

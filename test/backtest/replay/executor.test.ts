@@ -4,7 +4,8 @@
 // report is handed back; with no latency and no wait a plan completes synchronously.
 import { describe, expect, it } from 'vitest';
 import { BacktestExecutor } from '../../../src/backtest/replay/executor.js';
-import { paperVenuePort, type ReplayVenuePort } from '../../../src/backtest/replay/venue-port.js';
+import type { ReplayVenuePort } from '../../../src/backtest/replay/venue-port.js';
+import { DeltaVenue } from '../../../src/backtest/venue/index.js';
 import { RecordedMarketData } from '../../../src/backtest/market-data.js';
 import { latencySampler } from '../../../src/backtest/latency.js';
 import { digestOnlySigner } from '../../../src/backtest/signer.js';
@@ -16,7 +17,7 @@ import { resolveManagerConfig, type ApplyReport, type MarketInfo } from '../../.
 import { reconcile } from '../../../src/execution/reconcile.js';
 import { MemoryLedger } from '../../../src/ledger/memory-ledger.js';
 import { MemoryRateLimiter } from '../../../src/ratelimit/index.js';
-import { PaperVenue, paperMarketFromSettings } from '../../../src/sim/paper/index.js';
+import { paperMarketFromSettings } from '../../../src/sim/paper/index.js';
 import { seededKey } from '../../support/keys.js';
 
 const COND = `0x${'5e'.repeat(32)}`;
@@ -48,12 +49,10 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
       takerFeeBps: 0,
       rewards: null,
     });
-  const paper = new PaperVenue({ clock, capital: (1_000 * SCALE) as Micros });
-  paper.addMarket(paperMarketFromSettings(md.settingsOf(COND) as NonNullable<ReturnType<typeof md.settingsOf>>));
+  const inner = new DeltaVenue({ clock, capital: (1_000 * SCALE) as Micros, fillModel: 'cross' });
+  inner.addMarket(paperMarketFromSettings(md.settingsOf(COND) as NonNullable<ReturnType<typeof md.settingsOf>>));
   const arrived: number[] = [];
-  const inner = paperVenuePort(paper);
   const venue: ReplayVenuePort = {
-    ...inner,
     place: (o) => {
       arrived.push(clock.now());
       return inner.place(o);
@@ -62,6 +61,15 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
       arrived.push(-clock.now());
       return inner.cancel(id);
     },
+    order: (id) => inner.order(id),
+    hasMarket: (c) => inner.hasMarket(c),
+    addMarket: (m) => inner.addMarket(m),
+    applyBook: (b) => inner.applyBook(b),
+    applyTrade: (t) => inner.applyTrade(t),
+    openOrderCount: (c) => inner.openOrderCount(c),
+    resolveMarket: (c, w) => inner.resolveMarket(c, w),
+    onFill: (l) => inner.onFill(l),
+    stats: () => inner.stats(),
   };
   const limiter = new MemoryRateLimiter({
     clock,
