@@ -73,6 +73,8 @@ export class Replay {
   readonly equity: EquitySample[] = [];
   private readonly served = new Map<string, Served>();
   private readonly venueHasBook = new Set<string>();
+  /** Each market's YES token (its first), the one whose book the venue takes. */
+  private readonly yesOf = new Map<string, string>();
   private universe: ReadonlySet<string> = new Set();
   private pushDue = false;
 
@@ -169,12 +171,24 @@ export class Replay {
         throw e;
       }
     }
+    // One book per market, as the exchange keeps one (the NO book is the YES book mirrored): the
+    // venue takes the YES token's, and the NO token's only while it has had no YES book.
+    if (!this.feedsVenue(cid, tokenId)) return;
     if (r.kind === KIND.DELTA && venue.applyDelta !== undefined && this.venueHasBook.has(tokenId)) {
       venue.applyDelta(tokenId, r.changeCount, r.changePrice, r.changeSize, r.changeIsAsk, r.exchangeTs);
       return;
     }
     venue.applyBook(r.book());
     this.venueHasBook.add(tokenId);
+  }
+
+  private feedsVenue(cid: string, tokenId: string): boolean {
+    let yes = this.yesOf.get(cid);
+    if (yes === undefined) {
+      yes = this.o.md.settingsOf(cid)?.tokens[0]?.tokenId ?? tokenId;
+      this.yesOf.set(cid, yes);
+    }
+    return tokenId === yes || !this.venueHasBook.has(yes);
   }
 
   /** The daemon's poll: the universe's books as of now (resolved markets have none), mids from them. */
