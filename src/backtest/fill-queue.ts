@@ -1,5 +1,7 @@
 // The `queue` fill models of the backtester, behind the paper venue's FillModel interface (the
-// venue and its `cross` model are unchanged). Our resting order joins the BACK of its price level:
+// venue and its `cross` model are unchanged). This is the models' reference: the delta venue the
+// replay runs on (src/backtest/venue/) implements the same rules on typed arrays and is proven to
+// fill exactly as the paper venue with this model (test/backtest/venue/). Our resting order joins the BACK of its price level:
 // - the queue ahead of it is the recorded size at its price on its side in the book fed just
 //   before the order arrived (the book it was placed against); 0 when it improved the book;
 // Two regimes per market: book-driven (the recording has no trades of the market: every rule below

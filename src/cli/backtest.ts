@@ -15,7 +15,7 @@
 //   only the summary line (backtest) or the table (sweep).
 // `backtest` has two subcommands, `run` (the default, so `oddsmaker backtest --config ...` runs it)
 // and `sweep`: commander would otherwise let `backtest`'s own options swallow sweep's.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
@@ -64,6 +64,8 @@ export interface BacktestCommonOptions {
 
 export interface BacktestCliOptions extends BacktestCommonOptions {
   out: string;
+  /** Write the run's ledger to this new SQLite file. */
+  ledger?: string;
 }
 
 export interface SweepCliOptions extends BacktestCommonOptions {
@@ -173,11 +175,16 @@ export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo =
   const common = parseCommon(o);
   const { config, strategy } = await loadConfig(o.config);
   checkRecording(o.recording);
+  if (o.ledger !== undefined && (o.ledger === '' || existsSync(o.ledger)))
+    throw new UsageError(
+      `--ledger ${JSON.stringify(o.ledger)}: name a new file (the ledger is written once, never over another)`,
+    );
   const bar = new ProgressBar(io.stderr, { label: 'backtest' });
   const t0 = performance.now();
   let last: BacktestProgress | null = null;
   const result = await runBacktest({
     recording: o.recording,
+    ...(o.ledger !== undefined ? { ledgerPath: o.ledger } : {}),
     onProgress: (p) => {
       last = p;
       bar.update(p.bytesRead, p.bytesTotal, progressDetail(p, (performance.now() - t0) / 1000));
@@ -316,6 +323,7 @@ export function register(program: Command): void {
   commonOptions(backtest.command('run', { isDefault: true }))
     .description('backtest one config on a recording; writes report.json and report.html to --out')
     .requiredOption('--out <dir>', 'report directory (created)')
+    .option('--ledger <file>', "write the run's ledger (orders, fills, settlements) to this new SQLite file")
     .action(async (o: BacktestCliOptions) => {
       await runBacktestCommand(o);
     });

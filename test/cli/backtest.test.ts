@@ -17,6 +17,8 @@ import { runCombination, type SweepRow } from '../../src/backtest/sweep/index.js
 import { runBacktestCommand } from '../../src/cli/backtest.js';
 import { testConfig, writeSynthetic } from '../backtest/helpers.js';
 import { assertBuilt, CLI, tempDir } from '../e2e/harness.js';
+import { SystemClock } from '../../src/core/clock.js';
+import { Ledger } from '../../src/ledger/index.js';
 
 const RAW_CONFIG = {
   poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
@@ -176,6 +178,34 @@ describe('oddsmaker backtest', () => {
     );
     expect(lines).toHaveLength(2);
   }, 60_000);
+
+  it('--ledger writes the run ledger once to a new SQLite file, equal to the report; an existing file is refused', () => {
+    const out = join(dir, 'with-ledger');
+    const ledgerFile = join(dir, 'run-ledger.sqlite');
+    const args = ['backtest', '--config', config, '--recording', recording, '--out', out, '--fill-model', 'cross'];
+    const r = cli(...args, '--ledger', ledgerFile);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
+      fills: { count: number };
+      pnl: { realizedMicros: number; feesMicros: number };
+    };
+    const ledger = Ledger.open(ledgerFile, { clock: new SystemClock() });
+    try {
+      const fills = ledger.fills(0, 100_000);
+      expect(fills).toHaveLength(report.fills.count);
+      expect(report.fills.count).toBeGreaterThan(0);
+      expect(ledger.openOrders()).toEqual([]);
+      const pnl = ledger.markToMarket(new Map());
+      expect(pnl.realized).toBe(report.pnl.realizedMicros);
+      expect(pnl.fees).toBe(report.pnl.feesMicros);
+    } finally {
+      ledger.close();
+    }
+    const again = cli(...args, '--ledger', ledgerFile);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('--ledger');
+  });
 
   it('exits 2 on a bad config, naming the path and the value', () => {
     const bad = join(dir, 'bad.json');
