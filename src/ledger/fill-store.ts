@@ -125,6 +125,24 @@ interface SettlementRow {
 
 const FILL_SOURCES: readonly FillSource[] = ['placement', 'lookup', 'sim', 'backtest', 'trade'];
 
+/** A resolution's arguments as every ledger checks them (InvariantError on a bad one). */
+export function checkSettlement(
+  conditionId: string,
+  payouts: ReadonlyMap<string, Price>,
+  winnerTokenId: string | null,
+  resolvedAtMs: number,
+): void {
+  if (conditionId === '') throw new InvariantError('resolution of an empty condition id');
+  if (!Number.isSafeInteger(resolvedAtMs))
+    throw new InvariantError(`resolution of ${conditionId}: bad time ${String(resolvedAtMs)}`);
+  if (winnerTokenId !== null && winnerTokenId === '')
+    throw new InvariantError(`resolution of ${conditionId}: empty winner token id`);
+  for (const [token, p] of payouts) {
+    if (!Number.isSafeInteger(p) || p < 0 || p > SCALE)
+      throw new InvariantError(`payout of ${token} outside [0, 1]: ${String(p)}`);
+  }
+}
+
 export class FillStore {
   private readonly selectFillByKey;
   private readonly insertFill;
@@ -419,15 +437,7 @@ export class FillStore {
     winnerTokenId: string | null,
     resolvedAtMs: number,
   ): Settlement[] {
-    if (conditionId === '') throw new InvariantError('resolution of an empty condition id');
-    if (!Number.isSafeInteger(resolvedAtMs))
-      throw new InvariantError(`resolution of ${conditionId}: bad time ${String(resolvedAtMs)}`);
-    if (winnerTokenId !== null && winnerTokenId === '')
-      throw new InvariantError(`resolution of ${conditionId}: empty winner token id`);
-    for (const [token, p] of payouts) {
-      if (!Number.isSafeInteger(p) || p < 0 || p > SCALE)
-        throw new InvariantError(`payout of ${token} outside [0, 1]: ${String(p)}`);
-    }
+    checkSettlement(conditionId, payouts, winnerTokenId, resolvedAtMs);
     const payoutsJson = JSON.stringify([...payouts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const existing = this.selectResolution.get(conditionId);
     if (existing !== undefined) {

@@ -30,7 +30,6 @@ import { ONE, SCALE, type Micros, type Price, type Shares } from '../core/money.
 import { canTransition, isOpenState, type OrderState } from '../core/order-lifecycle.js';
 import type { Side } from '../core/order.js';
 import { applyFill, FLAT, settlePosition } from '../core/pnl.js';
-import { markToMarket as markPositions } from '../core/pnl-mark.js';
 import { LedgerError } from './errors.js';
 import { IDENTITY_FIELDS, type BindResult, type BoundIdentity, type LedgerIdentity } from './identity.js';
 import { Ledger, type LedgerOptions } from './ledger.js';
@@ -54,6 +53,8 @@ import {
 import { ReplayClock } from './memory/replay-clock.js';
 import { TimeSums } from './memory/time-sums.js';
 import { isDuplicateRejection, isImmediateOrderType } from './order-state.js';
+import { markToMarketAt } from './pnl-report.js';
+import { checkSettlement } from './fill-store.js';
 import type { LedgerStore } from './store.js';
 import type {
   AcceptedPlacement,
@@ -69,7 +70,6 @@ import type {
   Liquidity,
   LookupOutcome,
   LookupResult,
-  MarkedPosition,
   MarketResolution,
   MarkToMarket,
   OrderEvent,
@@ -494,24 +494,7 @@ export class MemoryLedger implements LedgerStore {
 
   markToMarket(mids: ReadonlyMap<string, Price>): MarkToMarket {
     this.assertOpen();
-    const m = markPositions(this.positions(), (t) => mids.get(t));
-    return {
-      atMs: this.clock.now(),
-      positions: m.marked.map(({ position: p, mark, value, unrealized }): MarkedPosition => ({
-        tokenId: p.tokenId,
-        conditionId: p.conditionId,
-        size: p.size,
-        cost: p.cost,
-        mark,
-        value,
-        unrealized,
-      })),
-      unrealized: m.unrealized,
-      realized: m.realized,
-      fees: m.fees,
-      total: m.total,
-      unmarked: m.unmarked.map((p) => p.tokenId),
-    };
+    return markToMarketAt(this.positions(), mids, this.clock.now());
   }
 
   pnlSnapshot(mids: ReadonlyMap<string, Price>): PnlSnapshot {
@@ -558,15 +541,7 @@ export class MemoryLedger implements LedgerStore {
     this.assertOpen();
     const now = this.clock.now();
     const resolvedAtMs = timeMs ?? now;
-    if (conditionId === '') throw new InvariantError('resolution of an empty condition id');
-    if (!Number.isSafeInteger(resolvedAtMs))
-      throw new InvariantError(`resolution of ${conditionId}: bad time ${String(resolvedAtMs)}`);
-    if (winnerTokenId !== null && winnerTokenId === '')
-      throw new InvariantError(`resolution of ${conditionId}: empty winner token id`);
-    for (const [token, p] of payouts) {
-      if (!Number.isSafeInteger(p) || p < 0 || p > SCALE)
-        throw new InvariantError(`payout of ${token} outside [0, 1]: ${String(p)}`);
-    }
+    checkSettlement(conditionId, payouts, winnerTokenId, resolvedAtMs);
     const entries = [...payouts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const payoutsJson = JSON.stringify(entries);
     const existing = this.resolutionsByCondition.get(conditionId);

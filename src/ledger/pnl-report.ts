@@ -14,7 +14,33 @@ import type { Clock } from '../core/clock.js';
 import type { Micros, Price } from '../core/money.js';
 import { markToMarket } from '../core/pnl-mark.js';
 import type { FillStore } from './fill-store.js';
-import type { DailyPnl, MarkedPosition, MarkToMarket, PnlSnapshot } from './types.js';
+import type { DailyPnl, LedgerPosition, MarkedPosition, MarkToMarket, PnlSnapshot } from './types.js';
+
+/** The ledger's mark-to-market of `positions` at `mids` (unmarked tokens listed, never marked at 0), at `atMs`. */
+export function markToMarketAt(
+  positions: readonly LedgerPosition[],
+  mids: ReadonlyMap<string, Price>,
+  atMs: number,
+): MarkToMarket {
+  const m = markToMarket(positions, (t) => mids.get(t));
+  return {
+    atMs,
+    positions: m.marked.map(({ position: p, mark, value, unrealized }): MarkedPosition => ({
+      tokenId: p.tokenId,
+      conditionId: p.conditionId,
+      size: p.size,
+      cost: p.cost,
+      mark,
+      value,
+      unrealized,
+    })),
+    unrealized: m.unrealized,
+    realized: m.realized,
+    fees: m.fees,
+    total: m.total,
+    unmarked: m.unmarked.map((p) => p.tokenId),
+  };
+}
 
 const DAY_MS = 86_400_000;
 
@@ -55,24 +81,7 @@ export class PnlReporter {
   }
 
   markToMarket(mids: ReadonlyMap<string, Price>): MarkToMarket {
-    const m = markToMarket(this.fills.positions(false), (t) => mids.get(t));
-    return {
-      atMs: this.clock.now(),
-      positions: m.marked.map(({ position: p, mark, value, unrealized }): MarkedPosition => ({
-        tokenId: p.tokenId,
-        conditionId: p.conditionId,
-        size: p.size,
-        cost: p.cost,
-        mark,
-        value,
-        unrealized,
-      })),
-      unrealized: m.unrealized,
-      realized: m.realized,
-      fees: m.fees,
-      total: m.total,
-      unmarked: m.unmarked.map((p) => p.tokenId),
-    };
+    return markToMarketAt(this.fills.positions(false), mids, this.clock.now());
   }
 
   snapshot(mids: ReadonlyMap<string, Price>): PnlSnapshot {
