@@ -61,6 +61,7 @@ import {
 } from '../../sim/engine/index.js';
 import { OurOrders, toOrderRecord, type OurOrder } from '../../sim/paper/our-orders.js';
 import {
+  checkVenueOptions,
   EXTERNAL_ACCOUNT,
   PAPER_ACCOUNT,
   PaperError,
@@ -76,7 +77,6 @@ import {
 } from '../../sim/paper/index.js';
 import { GRID, MarketState, OurNode, QState, SLOTS } from './market-state.js';
 
-const HOUR_MS = 3_600_000;
 const TRADE_PREFIX = 'paper-trade-';
 const EXT_PREFIX = 'ext-';
 const NO_TRADES: readonly Trade[] = Object.freeze([]);
@@ -186,16 +186,7 @@ export class DeltaVenue {
   private dueN = 0;
 
   constructor(opts: DeltaVenueOptions) {
-    if (!Number.isSafeInteger(opts.capital) || opts.capital < 0) {
-      throw new PaperError(
-        'PAPER_CONFIG',
-        `capital must be a non-negative integer of millionths, got ${String(opts.capital)}`,
-      );
-    }
-    const retain = opts.retainFinishedMs ?? HOUR_MS;
-    if (!(retain === Number.POSITIVE_INFINITY || (Number.isSafeInteger(retain) && retain >= 0))) {
-      throw new PaperError('PAPER_CONFIG', `retainFinishedMs must be a non-negative integer, got ${String(retain)}`);
-    }
+    const retain = checkVenueOptions(opts.capital, opts.retainFinishedMs);
     const model = opts.fillModel;
     if (model !== 'cross' && model !== 'queue' && model !== 'queue-probabilistic')
       throw new PaperError('PAPER_CONFIG', `unknown fill model ${JSON.stringify(model)}`);

@@ -4,6 +4,7 @@
 export { PaperGateway, placement, type PaperGatewayOptions, type PaperGatewayStats } from './gateway.js';
 export {
   PaperVenue,
+  checkVenueOptions,
   PAPER_ACCOUNT,
   EXTERNAL_ACCOUNT,
   type BookFeed,

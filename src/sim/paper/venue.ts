@@ -143,6 +143,24 @@ interface TokenRef {
 
 export type FillListener = (fill: PaperFill) => void;
 
+/**
+ * A venue's capital and record retention, checked (PaperError naming the bad one); returns the
+ * retention in ms (default 1 h). The paper venue and the backtest's delta venue take the same.
+ */
+export function checkVenueOptions(capital: number, retainFinishedMs: number | undefined): number {
+  if (!Number.isSafeInteger(capital) || capital < 0) {
+    throw new PaperError(
+      'PAPER_CONFIG',
+      `capital must be a non-negative integer of millionths, got ${String(capital)}`,
+    );
+  }
+  const retain = retainFinishedMs ?? HOUR_MS;
+  if (!(retain === Number.POSITIVE_INFINITY || (Number.isSafeInteger(retain) && retain >= 0))) {
+    throw new PaperError('PAPER_CONFIG', `retainFinishedMs must be a non-negative integer, got ${String(retain)}`);
+  }
+  return retain;
+}
+
 export class PaperVenue {
   readonly engine: MatchingEngine;
   readonly fillModel: FillModel;
@@ -163,16 +181,7 @@ export class PaperVenue {
   private fillCount = 0;
 
   constructor(opts: PaperVenueOptions) {
-    if (!Number.isSafeInteger(opts.capital) || opts.capital < 0) {
-      throw new PaperError(
-        'PAPER_CONFIG',
-        `capital must be a non-negative integer of millionths, got ${String(opts.capital)}`,
-      );
-    }
-    const retain = opts.retainFinishedMs ?? HOUR_MS;
-    if (!(retain === Number.POSITIVE_INFINITY || (Number.isSafeInteger(retain) && retain >= 0))) {
-      throw new PaperError('PAPER_CONFIG', `retainFinishedMs must be a non-negative integer, got ${String(retain)}`);
-    }
+    const retain = checkVenueOptions(opts.capital, opts.retainFinishedMs);
     const model = opts.fillModel ?? 'cross';
     if (typeof model === 'string') {
       const m = (FILL_MODELS as Readonly<Record<string, FillModel>>)[model];
