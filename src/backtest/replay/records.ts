@@ -17,6 +17,8 @@ export interface ReplayRecord {
   readonly exchangeTs: number;
   /** The record's token id. */
   tokenId(): string;
+  /** The record's token as a dense number (0, 1, … in order of first appearance). */
+  tokenNo(): number;
   /**
    * Applies a BOOK / DELTA record to its token's book. Until then the token's book (book(),
    * bookLater(), bestBid/Ask) is as the previous record left it: what is due before the record's
@@ -61,12 +63,20 @@ export class EventRecord implements ReplayRecord {
   conditionId = '';
   private ev: RecordingEvent | null = null;
   private built: Book | null = null;
+  private readonly numbers = new Map<string, number>();
+  private no = -1;
 
   set(ev: RecordingEvent): this {
     this.ev = ev;
     this.built = null;
     this.localTs = ev.localTs;
     this.exchangeTs = ev.exchangeTs;
+    let no = this.numbers.get(ev.tokenId);
+    if (no === undefined) {
+      no = this.numbers.size;
+      this.numbers.set(ev.tokenId, no);
+    }
+    this.no = no;
     this.changeCount = 0;
     switch (ev.kind) {
       case 'settings':
@@ -110,6 +120,9 @@ export class EventRecord implements ReplayRecord {
 
   tokenId(): string {
     return (this.ev as RecordingEvent).tokenId;
+  }
+  tokenNo(): number {
+    return this.no;
   }
   /** An event object carries its book already: nothing to apply. */
   commit(): void {}

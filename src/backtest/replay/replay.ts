@@ -47,9 +47,23 @@ export function midOf(bid: number, ask: number): Price | null {
 }
 
 /** A token's book as served to the daemon: built at the first poll after a change. */
-interface Served {
-  later: (() => Book) | null;
-  book: Book | null;
+/** What the replay keeps of one token. */
+class TokenSlot {
+  /** Builds the token's book as of its last update (until a poll asks); null before any. */
+  later: (() => Book) | null = null;
+  /** The book served since the last update, once built. */
+  book: Book | null = null;
+  conditionId: string | undefined = undefined;
+  /** Its market's YES token (whose book the venue takes); null until the market is known. */
+  yes: TokenSlot | null = null;
+  venueHasBook = false;
+  /** The last mid noted: -1 one-sided, NaN never. */
+  mid = Number.NaN;
+  constructor(
+    readonly tokenId: string,
+    public inUniverse: boolean,
+    public resolved = false,
+  ) {}
 }
 
 export interface ReplayOptions {
@@ -71,10 +85,9 @@ export class Replay {
   /** Each token's latest mid (null: one-sided). */
   readonly lastMid = new Map<string, number | null>();
   readonly equity: EquitySample[] = [];
-  private readonly served = new Map<string, Served>();
-  private readonly venueHasBook = new Set<string>();
-  /** Each market's YES token (its first), the one whose book the venue takes. */
-  private readonly yesOf = new Map<string, string>();
+  /** Per-token state by the record's dense token number, and by token id (polls, resolutions). */
+  private readonly slots: Array<TokenSlot | undefined> = [];
+  private readonly slotById = new Map<string, TokenSlot>();
   private universe: ReadonlySet<string> = new Set();
   private pushDue = false;
 
@@ -89,6 +102,19 @@ export class Replay {
     this.rt = rt;
     this.startMs = t;
     this.universe = new Set(rt.tokens);
+    for (const slot of this.slotById.values()) slot.inUniverse = this.universe.has(slot.tokenId);
+  }
+
+  private slotOf(r: ReplayRecord): TokenSlot {
+    const no = r.tokenNo();
+    let slot = this.slots[no];
+    if (slot === undefined) {
+      const tokenId = r.tokenId();
+      slot = new TokenSlot(tokenId, this.universe.has(tokenId), this.o.resolutions.isTokenResolved(tokenId));
+      this.slots[no] = slot;
+      this.slotById.set(tokenId, slot);
+    }
+    return slot;
   }
 
   /** One record (see the header). */
@@ -116,7 +142,7 @@ export class Replay {
         return;
       case KIND.TRADE:
         if (rt === null) return;
-        if (this.o.resolutions.isTokenResolved(r.tokenId())) return;
+        if (this.slotOf(r).resolved) return;
         rt.venue.applyTrade({
           tokenId: r.tokenId(),
           price: r.price as Price,
@@ -127,8 +153,17 @@ export class Replay {
         return;
       case KIND.RESOLVED: {
         const ev = { conditionId: r.conditionId, tokenId: r.tokenId(), exchangeTs: r.exchangeTs };
-        for (const [token, mark] of this.o.resolutions.apply(ev, now, this.o.md, rt?.venue ?? null, rt?.ledger ?? null))
+        for (const [token, mark] of this.o.resolutions.apply(
+          ev,
+          now,
+          this.o.md,
+          rt?.venue ?? null,
+          rt?.ledger ?? null,
+        )) {
+          const slot = this.slotById.get(token);
+          if (slot !== undefined) slot.resolved = true;
           this.noteMid(token, now, mark);
+        }
         return;
       }
       default:
@@ -137,29 +172,25 @@ export class Replay {
   }
 
   private onBook(r: ReplayRecord, now: number): void {
-    const tokenId = r.tokenId();
+    const slot = this.slotOf(r);
     // An update of the universe is an observation whatever it holds: with cadence `update` a
     // cycle follows (a resolved market's books are not served to it: its quotes go stale).
-    if (this.rt !== null && this.o.cadence === 'update' && this.universe.has(tokenId)) this.pushDue = true;
+    if (slot.inUniverse && this.rt !== null && this.o.cadence === 'update') this.pushDue = true;
     // A resolved market's book is no market any more: its marks stay at the payouts.
-    if (this.o.resolutions.isTokenResolved(tokenId)) return;
-    let s = this.served.get(tokenId);
-    if (s === undefined) {
-      s = { later: null, book: null };
-      this.served.set(tokenId, s);
-      if (this.rt === null) this.o.md.applyBook(r.book()); // the universe resolves from the data's books
-    }
-    s.later = r.bookLater();
-    s.book = null;
-    this.noteMid(tokenId, now, midOf(r.bestBid(), r.bestAsk()));
+    if (slot.resolved) return;
+    // The universe resolves from the data's books, before the daemon starts.
+    if (slot.later === null && this.rt === null) this.o.md.applyBook(r.book());
+    slot.later = r.bookLater();
+    slot.book = null;
+    this.noteMidOf(slot, now, midOf(r.bestBid(), r.bestAsk()));
     const rt = this.rt;
-    if (rt === null) return;
-    this.feedVenue(rt, r, tokenId);
+    if (rt !== null) this.feedVenue(rt, r, slot);
   }
 
-  private feedVenue(rt: Running, r: ReplayRecord, tokenId: string): void {
+  private feedVenue(rt: Running, r: ReplayRecord, slot: TokenSlot): void {
     const venue = rt.venue;
-    const cid = this.o.md.conditionOf(tokenId);
+    if (slot.conditionId === undefined) slot.conditionId = this.o.md.conditionOf(slot.tokenId);
+    const cid = slot.conditionId;
     if (cid === undefined) return;
     if (!venue.hasMarket(cid)) {
       const s = this.o.md.settingsOf(cid);
@@ -173,22 +204,17 @@ export class Replay {
     }
     // One book per market, as the exchange keeps one (the NO book is the YES book mirrored): the
     // venue takes the YES token's, and the NO token's only while it has had no YES book.
-    if (!this.feedsVenue(cid, tokenId)) return;
-    if (r.kind === KIND.DELTA && venue.applyDelta !== undefined && this.venueHasBook.has(tokenId)) {
-      venue.applyDelta(tokenId, r.changeCount, r.changePrice, r.changeSize, r.changeIsAsk, r.exchangeTs);
+    if (slot.yes === null) {
+      const yesId = this.o.md.settingsOf(cid)?.tokens[0]?.tokenId ?? slot.tokenId;
+      slot.yes = yesId === slot.tokenId ? slot : (this.slotById.get(yesId) ?? new TokenSlot(yesId, false));
+    }
+    if (slot.yes !== slot && slot.yes.venueHasBook) return;
+    if (r.kind === KIND.DELTA && venue.applyDelta !== undefined && slot.venueHasBook) {
+      venue.applyDelta(slot.tokenId, r.changeCount, r.changePrice, r.changeSize, r.changeIsAsk, r.exchangeTs);
       return;
     }
     venue.applyBook(r.book());
-    this.venueHasBook.add(tokenId);
-  }
-
-  private feedsVenue(cid: string, tokenId: string): boolean {
-    let yes = this.yesOf.get(cid);
-    if (yes === undefined) {
-      yes = this.o.md.settingsOf(cid)?.tokens[0]?.tokenId ?? tokenId;
-      this.yesOf.set(cid, yes);
-    }
-    return tokenId === yes || !this.venueHasBook.has(yes);
+    slot.venueHasBook = true;
   }
 
   /** The daemon's poll: the universe's books as of now (resolved markets have none), mids from them. */
@@ -197,10 +223,9 @@ export class Replay {
     const books: Book[] = [];
     const mids = new Map<string, Price>();
     for (const tokenId of rt.tokens) {
-      if (this.o.resolutions.isTokenResolved(tokenId)) continue;
-      const s = this.served.get(tokenId);
-      if (s === undefined) continue;
-      if (s.book === null) s.book = (s.later as () => Book)();
+      const s = this.slotById.get(tokenId);
+      if (s === undefined || s.resolved || s.later === null) continue;
+      if (s.book === null) s.book = s.later();
       const b = s.book;
       // Served as the paper gateway serves a recorded book: stamped no older than now.
       books.push(b.timestampMs !== null && b.timestampMs >= now ? b : { ...b, timestampMs: now });
@@ -220,8 +245,25 @@ export class Replay {
     }
   }
 
+  /** A token's mark changed to `m` at `t` (the resolution's payouts too). */
   noteMid(tokenId: string, t: number, m: number | null): void {
+    const slot = this.slotById.get(tokenId);
+    if (slot !== undefined) {
+      this.noteMidOf(slot, t, m);
+      return;
+    }
     if (this.lastMid.get(tokenId) === m) return;
+    this.noteChange(tokenId, t, m);
+  }
+
+  private noteMidOf(slot: TokenSlot, t: number, m: number | null): void {
+    const v = m === null ? -1 : m;
+    if (slot.mid === v) return;
+    slot.mid = v;
+    this.noteChange(slot.tokenId, t, m);
+  }
+
+  private noteChange(tokenId: string, t: number, m: number | null): void {
     this.lastMid.set(tokenId, m);
     if (m === null || !this.o.recordMids) return;
     let s = this.mids.get(tokenId);

@@ -54,6 +54,9 @@ export class CursorRecord implements ReplayRecord {
   tokenId(): string {
     return this.c.tokenId(this.c.token);
   }
+  tokenNo(): number {
+    return this.c.token;
+  }
   commit(): void {
     this.c.commit();
   }
