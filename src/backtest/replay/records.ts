@@ -29,8 +29,11 @@ export interface ReplayRecord {
   settings(): RecordedMarketSettings;
   /** BOOK / DELTA: the token's whole book after the record. */
   book(): Book;
-  /** BOOK / DELTA: a function that builds the token's book as of its last update (kept until the next poll). */
-  bookLater(): () => Book;
+  /**
+   * BOOK / DELTA: a function that builds the token's book as of its last update (kept until the
+   * next poll), stamped no older than `atLeastMs`, taking `reuse`'s levels where they are the same.
+   */
+  bookLater(): BookBuilder;
   /** BOOK / DELTA: best bid and ask of the token after the record (-1 when a side is empty). */
   bestBid(): number;
   bestAsk(): number;
@@ -46,6 +49,9 @@ export interface ReplayRecord {
   /** RESOLVED: the market (the record's token won). */
   readonly conditionId: string;
 }
+
+/** Builds a token's book as of its last update (see ReplayRecord.bookLater). */
+export type BookBuilder = (reuse: Book | null, atLeastMs: number) => Book;
 
 const NONE: ArrayLike<number> = new Float64Array(0);
 
@@ -138,9 +144,10 @@ export class EventRecord implements ReplayRecord {
     this.built = ev.book();
     return this.built;
   }
-  bookLater(): () => Book {
+  bookLater(): BookBuilder {
     const b = this.book();
-    return () => b;
+    return (_reuse, atLeastMs) =>
+      b.timestampMs !== null && b.timestampMs >= atLeastMs ? b : { ...b, timestampMs: atLeastMs };
   }
   bestBid(): number {
     const b = this.book();

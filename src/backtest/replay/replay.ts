@@ -25,7 +25,7 @@ import type { RecordedMarketData } from '../market-data.js';
 import type { BacktestResolutions } from '../resolution.js';
 import type { EquitySample } from '../types.js';
 import type { CycleDriver } from './driver.js';
-import { KIND, type ReplayRecord } from './records.js';
+import { KIND, type BookBuilder, type ReplayRecord } from './records.js';
 import type { ReplayLedger } from './ledger.js';
 import type { ReplayVenuePort } from './venue-port.js';
 
@@ -50,9 +50,12 @@ export function midOf(bid: number, ask: number): Price | null {
 /** What the replay keeps of one token. */
 class TokenSlot {
   /** Builds the token's book as of its last update (until a poll asks); null before any. */
-  later: (() => Book) | null = null;
-  /** The book served since the last update, once built. */
+  later: BookBuilder | null = null;
+  /** The book served since the last update, once built, and the time it is stamped with. */
   book: Book | null = null;
+  stampedMs = Number.NaN;
+  /** The last book built (its levels are reused where a delta left them alone). */
+  built: Book | null = null;
   conditionId: string | undefined = undefined;
   /** Its market's YES token (whose book the venue takes); null until the market is known. */
   yes: TokenSlot | null = null;
@@ -225,10 +228,16 @@ export class Replay {
     for (const tokenId of rt.tokens) {
       const s = this.slotById.get(tokenId);
       if (s === undefined || s.resolved || s.later === null) continue;
-      if (s.book === null) s.book = s.later();
-      const b = s.book;
       // Served as the paper gateway serves a recorded book: stamped no older than now.
-      books.push(b.timestampMs !== null && b.timestampMs >= now ? b : { ...b, timestampMs: now });
+      if (s.book === null) {
+        s.book = s.later(s.built, now);
+        s.built = s.book;
+      } else if (s.stampedMs !== now && (s.book.timestampMs === null || s.book.timestampMs < now)) {
+        s.book = { ...s.book, timestampMs: now };
+      }
+      s.stampedMs = now;
+      const b = s.book;
+      books.push(b);
       const bid = b.bids[0];
       const ask = b.asks[0];
       const m = bid === undefined || ask === undefined ? null : midOf(bid.price, ask.price);

@@ -6,7 +6,7 @@ import type { Book } from '../../core/book.js';
 import { RecordingCursor } from '../../marketdata/recording/cursor.js';
 import type { RecordedMarketSettings } from '../../marketdata/recording/format.js';
 import type { RecordingEvent } from '../../marketdata/recording/reader.js';
-import { EventRecord, type ReplayRecord } from './records.js';
+import { EventRecord, type BookBuilder, type ReplayRecord } from './records.js';
 
 export interface RecordSource {
   /** The next record, or null at the end; null when the source is asynchronous. */
@@ -19,7 +19,7 @@ export interface RecordSource {
 
 /** The cursor's current record as a ReplayRecord (one instance per run, no allocation per record). */
 export class CursorRecord implements ReplayRecord {
-  private readonly later: Array<() => Book> = [];
+  private readonly later: BookBuilder[] = [];
   constructor(private readonly c: RecordingCursor) {}
   get kind(): number {
     return this.c.kind;
@@ -66,12 +66,12 @@ export class CursorRecord implements ReplayRecord {
   book(): Book {
     return this.c.book(this.c.token);
   }
-  bookLater(): () => Book {
+  bookLater(): BookBuilder {
     const token = this.c.token;
     let f = this.later[token];
     if (f === undefined) {
       // Built when a poll asks, from the token's ladder as it is then (its latest state).
-      f = () => this.c.book(token);
+      f = (reuse, atLeastMs) => this.c.book(token, reuse ?? undefined, atLeastMs);
       this.later[token] = f;
     }
     return f;

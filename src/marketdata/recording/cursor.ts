@@ -228,9 +228,13 @@ function sized(b: { px: Float64Array; sz: Float64Array }, n: number): { px: Floa
   return b;
 }
 
-function levels(px: Float64Array, sz: Float64Array, n: number): Level[] {
+function levels(px: Float64Array, sz: Float64Array, n: number, reuse?: readonly Level[]): Level[] {
   const out = new Array<Level>(n);
-  for (let i = 0; i < n; i++) out[i] = { price: px[i] as Price, size: sz[i] as Shares };
+  for (let i = 0; i < n; i++) {
+    const r = reuse?.[i];
+    out[i] =
+      r !== undefined && r.price === px[i] && r.size === sz[i] ? r : { price: px[i] as Price, size: sz[i] as Shares };
+  }
   return out;
 }
 
@@ -419,16 +423,21 @@ export class RecordingCursor {
   }
 
   /** The token's current full book (as of the current record), built now. */
-  book(token: number): Book {
+  /**
+   * The token's current book. `reuse`: an earlier book of the token whose Level objects are taken
+   * where the same index holds the same price and size (a delta changes a few levels: the rest
+   * need no new objects); `atLeastMs`: the book's time is stamped no older than it.
+   */
+  book(token: number, reuse?: Book, atLeastMs = Number.NEGATIVE_INFINITY): Book {
     const st = this.state(token);
     const s = st.settings;
     return {
       market: s.conditionId,
       assetId: s.tokenId,
-      timestampMs: st.exTs,
+      timestampMs: st.exTs >= atLeastMs ? st.exTs : atLeastMs,
       hash: st.hash,
-      bids: levels(st.bidPrice, st.bidSize, st.bidCount),
-      asks: levels(st.askPrice, st.askSize, st.askCount),
+      bids: levels(st.bidPrice, st.bidSize, st.bidCount, reuse?.bids),
+      asks: levels(st.askPrice, st.askSize, st.askCount, reuse?.asks),
       minOrderSize: s.minOrderSize,
       tickSize: s.tickSize,
       negRisk: s.negRisk,
