@@ -93,9 +93,16 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   // what is held) adds no sample; the previous one holds, so every time-weighted figure is as if
   // it had been taken (the count-weighted quote uptime counts distinct states instead of cycles).
   let sampleMarks: ReadonlyMap<string, number | null> | null = null;
+  /** The ledger's write count when the last sample was valued (same count: same positions and PnL). */
+  let sampleVersion = -1;
+  const marksUnchanged = (): boolean => {
+    if (sampleMarks === null) return false;
+    for (const [token, mark] of sampleMarks) if ((lastMid.get(token) ?? null) !== mark) return false;
+    return true;
+  };
   const unchangedSince = (r: CycleReport): boolean => {
     const last = equity.at(-1);
-    if (last === undefined || sampleMarks === null) return false;
+    if (last === undefined) return false;
     if (
       r.fills !== 0 ||
       r.placed !== 0 ||
@@ -104,13 +111,21 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       r.openOrders !== last.openOrders
     )
       return false;
-    for (const [token, mark] of sampleMarks) if ((lastMid.get(token) ?? null) !== mark) return false;
-    return true;
+    return marksUnchanged();
   };
   const onCycle = (r: CycleReport): void => {
     cycles++;
     if (cadence === 'update' && unchangedSince(r)) return;
     const ledger = run.ledger as MemoryLedger;
+    const t = (clockRef as VirtualClock).now();
+    const last = equity.at(-1);
+    // Nothing written to the ledger and no held token re-marked since the last sample: its values
+    // hold (the same numbers a valuation would give), only the time and the quoting state are new.
+    if (last !== undefined && ledger.operations === sampleVersion && marksUnchanged()) {
+      equity.push({ ...last, t, quotes: r.quotes, openOrders: r.openOrders });
+      return;
+    }
+    sampleVersion = ledger.operations;
     const positions = ledger.positions({ openOnly: true });
     const marks = new Map<string, Price>();
     for (const p of positions) {
@@ -119,7 +134,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     }
     const mtm = ledger.markToMarket(marks);
     equity.push({
-      t: (clockRef as VirtualClock).now(),
+      t,
       equity: capital + mtm.total,
       pnl: mtm.total,
       realized: mtm.realized,
