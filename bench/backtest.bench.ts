@@ -90,7 +90,7 @@ export async function run(): Promise<void> {
       latency: { placeMs: 50, cancelMs: 30 },
       recordMids: false,
     };
-    // Warm-up (JIT) on the first ten minutes, untimed.
+    // Warm-up (JIT) on another ten minutes, twice per cadence, untimed.
     const warm = join(dir, 'warm.omrc');
     await synthesizeRecording(warm, {
       markets: 1,
@@ -102,8 +102,10 @@ export async function run(): Promise<void> {
       changesPerUpdate: 3,
       tradeEvery: 10,
     });
-    await runBacktest({ recording: warm, config: config(100), ...workload });
-    await runBacktest({ recording: warm, config: config(100), ...workload, cadence: 'update' });
+    for (let i = 0; i < 2; i++) {
+      await runBacktest({ recording: warm, config: config(100), ...workload });
+      await runBacktest({ recording: warm, config: config(100), ...workload, cadence: 'update' });
+    }
 
     t0 = performance.now();
     const polled = await runBacktest({ recording: path, config: config(100), ...workload, cadence: 'poll' });
