@@ -26,6 +26,7 @@ import { writeSidecar, type RecordingDepth, type TokenLabel } from '../marketdat
 import type { LevelChange, RecordedMarketSettings, TradeObservation } from '../marketdata/recording/format.js';
 import { RecordingWriter, type BookObservation, type RecordSink } from '../marketdata/recording/writer.js';
 import { UsageError } from './exit-codes.js';
+import { checkOutFile } from './out-file.js';
 
 export const IMPORT_KINDS = ['market-stream', 'rest-book', 'data-api-trades', 'l1-csv'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -197,14 +198,7 @@ export async function runImportCommand(
     if (!ok) throw new UsageError(`--markets ${JSON.stringify(o.markets)}: no such file`);
   }
   if (kind === 'l1-csv' && inputs.length !== 1) throw new UsageError('import l1-csv: takes exactly one CSV file');
-  let exists = false;
-  try {
-    exists = statSync(o.out).isFile();
-  } catch {
-    exists = false;
-  }
-  if (exists && o.force !== true)
-    throw new UsageError(`--out ${JSON.stringify(o.out)} exists; pass --force to replace it`);
+  const exists = checkOutFile(o.out, o.force);
   if (exists) {
     rmSync(o.out);
     rmSync(`${o.out}.meta.json`, { force: true });

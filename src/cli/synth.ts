@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { writeSidecar, type TokenLabel } from '../marketdata/recording/importers/sidecar.js';
 import { synthesizeRecording, synthMarket, type SynthStats } from '../marketdata/recording/synthesize.js';
 import { UsageError } from './exit-codes.js';
+import { checkOutFile } from './out-file.js';
 
 export interface SynthCliOptions {
   out: string;
@@ -57,14 +58,7 @@ export async function runSynthCommand(o: SynthCliOptions, stdout: (line: string)
   const tradeEvery = num('--trade-every', o.tradeEvery, (v) => v >= 0 && v <= 1e9, 'a number ≥ 0 (0: no trades)');
   const startMs = num('--start-ms', o.startMs, (v) => Number.isSafeInteger(v) && v >= 1000, 'an epoch time in ms');
   const chunkKb = num('--chunk-kb', o.chunkKb, (v) => positiveInt(v) && v <= 16 * 1024, 'an integer in [1, 16384]');
-  let exists = false;
-  try {
-    exists = statSync(o.out).isFile();
-  } catch {
-    exists = false;
-  }
-  if (exists && o.force !== true)
-    throw new UsageError(`--out ${JSON.stringify(o.out)} exists; pass --force to replace it`);
+  checkOutFile(o.out, o.force);
   await rm(`${o.out}.meta.json`, { force: true });
 
   const t0 = performance.now();
