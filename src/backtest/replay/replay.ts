@@ -57,8 +57,6 @@ class TokenSlot {
   /** The last book built (its levels are reused where a delta left them alone). */
   built: Book | null = null;
   conditionId: string | undefined = undefined;
-  /** Its market's YES token (whose book the venue takes); null until the market is known. */
-  yes: TokenSlot | null = null;
   venueHasBook = false;
   /** The last mid noted: -1 one-sided, NaN never. */
   mid = Number.NaN;
@@ -205,13 +203,10 @@ export class Replay {
         throw e;
       }
     }
-    // One book per market, as the exchange keeps one (the NO book is the YES book mirrored): the
-    // venue takes the YES token's, and the NO token's only while it has had no YES book.
-    if (slot.yes === null) {
-      const yesId = this.o.md.settingsOf(cid)?.tokens[0]?.tokenId ?? slot.tokenId;
-      slot.yes = yesId === slot.tokenId ? slot : (this.slotById.get(yesId) ?? new TokenSlot(yesId, false));
-    }
-    if (slot.yes !== slot && slot.yes.venueHasBook) return;
+    // Every token's book, as recorded: the venue keeps one book per market in YES terms and takes
+    // each token's as its latest word (a NO book mirrored). Feeding the YES token's alone would
+    // halve the work, but recorded NO books are not always the YES book's mirror, and the queue
+    // models then fill differently (the live-versus-backtest parity session shows it).
     if (r.kind === KIND.DELTA && venue.applyDelta !== undefined && slot.venueHasBook) {
       venue.applyDelta(slot.tokenId, r.changeCount, r.changePrice, r.changeSize, r.changeIsAsk, r.exchangeTs);
       return;
