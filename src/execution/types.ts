@@ -62,7 +62,4 @@ export interface ReconcilePlan {
   readonly blocked: readonly BlockedKey[];
 }
 
-/** The identity of a quote: an unchanged key keeps its order and its place in the queue. */
-export function quoteKey(tokenId: string, side: Side, price: number): string {
-  return `${tokenId}|${side}|${price}`;
-}
+export { quoteKey } from '../core/quote.js';

@@ -17,7 +17,7 @@ import { truncateSize } from '../core/amounts.js';
 import { mid as bookMid, type Book, type Level } from '../core/book.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
 import { remainingSize, type LiveOrder, type Side } from '../core/order.js';
-import type { DesiredQuote } from '../core/quote.js';
+import { quoteKey, type DesiredQuote } from '../core/quote.js';
 import type { MarketView, TokenView } from './context.js';
 
 export interface Pair {
@@ -239,7 +239,7 @@ export class Expresser {
   }
 
   private add(tokenId: string, side: Side, price: Price, size: number, tag: string | undefined): void {
-    const key = `${tokenId}|${side}|${price}`;
+    const key = quoteKey(tokenId, side, price);
     const i = this.index.get(key);
     if (i !== undefined) {
       const q = this.out[i] as DesiredQuote;

@@ -13,7 +13,7 @@
 // Output: one quote per key (quotes moved onto one price are merged, first tag kept). Pure.
 import type { Price, Shares } from '../core/money.js';
 import { remainingSize, type LiveOrder } from '../core/order.js';
-import type { DesiredQuote } from '../core/quote.js';
+import { quoteKey, type DesiredQuote } from '../core/quote.js';
 
 export interface StickyOptions {
   /** Largest |resting price − wanted price| kept, price millionths (0: the exact price only). */
@@ -36,7 +36,7 @@ export function stickToResting(
   const out: DesiredQuote[] = [];
   const index = new Map<string, number>();
   const push = (q: DesiredQuote): void => {
-    const key = `${q.tokenId}|${q.side}|${q.price}`;
+    const key = quoteKey(q.tokenId, q.side, q.price);
     const i = index.get(key);
     if (i === undefined) {
       index.set(key, out.length);
