@@ -332,7 +332,14 @@ export class DeltaVenue {
     const outcome = this.hOutcome[h] as 0 | 1;
     if (mk.resolved) return 'skipped';
     const stale = mk.hasLast && timestampMs < mk.lastTs;
-    const fast = !stale && outcome === mk.active && !mk.needSync;
+    let fast = !stale && outcome === mk.active && !mk.needSync;
+    // The other token's delta while its book mirrors the active one's (as it does whenever the
+    // exchange publishes both from one book): feeding it changes exactly what the same delta of
+    // the active token would, so it takes the incremental path instead of a full resync.
+    if (!fast && !stale && !mk.needSync && mk.active !== -1 && this.rawMirrorsActive(mk, outcome)) {
+      fast = true;
+      mk.active = outcome;
+    }
     const raw = mk.raw;
     const base = outcome * 2 * SLOTS;
     const cap = this.limits.maxLevelSize;
@@ -399,6 +406,22 @@ export class DeltaVenue {
   }
 
   /** Makes `fed` the token's raw book (a switch of token, a full book, a resync). */
+  /** Whether token `outcome`'s raw book (YES terms) equals the active token's, level for level. */
+  private rawMirrorsActive(mk: MarketState, outcome: 0 | 1): boolean {
+    const a = mk.active;
+    const raw = mk.raw;
+    for (let s = 0; s < 2; s++) {
+      const ro = outcome * 2 + s;
+      const ra = a * 2 + s;
+      const lo = Math.min(mk.rawLo[ro] as number, mk.rawLo[ra] as number);
+      const hi = Math.max(mk.rawHi[ro] as number, mk.rawHi[ra] as number);
+      const bo = ro * SLOTS;
+      const ba = ra * SLOTS;
+      for (let i = lo; i <= hi; i += mk.step) if (raw[bo + i] !== raw[ba + i]) return false;
+    }
+    return true;
+  }
+
   private syncFed(mk: MarketState, outcome: 0 | 1): void {
     const cap = this.limits.maxLevelSize;
     for (let s = 0; s < 2; s++) {

@@ -46,8 +46,18 @@ type Step =
       spread: number;
       back: number;
       same: boolean;
+      /** Then the other token's book, its mirror (as the exchange publishes both from one book). */
+      mirror: boolean;
     }
-  | { kind: 'delta'; m: number; token: 0 | 1; changes: { ask: boolean; off: number; size: number }[]; back: number }
+  | {
+      kind: 'delta';
+      m: number;
+      token: 0 | 1;
+      changes: { ask: boolean; off: number; size: number }[];
+      back: number;
+      /** Then the other token's mirrored delta at the same instant. */
+      mirror: boolean;
+    }
   | { kind: 'trade'; m: number; token: 0 | 1; off: number; size: number; side: Side }
   | {
       kind: 'order';
@@ -84,6 +94,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       spread: fc.integer({ min: -1, max: 4 }),
       back: fc.constantFrom(0, 0, 0, 0, 5, -1), // ms in the past; −1: no exchange time
       same: fc.boolean(),
+      mirror: fc.boolean(),
     }),
   },
   {
@@ -102,6 +113,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
         { minLength: 1, maxLength: 4 },
       ),
       back: fc.constantFrom(0, 0, 0, 0, 0, 0, 0, 3),
+      mirror: fc.boolean(),
     }),
   },
   {
@@ -320,6 +332,17 @@ function runOnce(model: DeltaFillModelName, r: Run): void {
         }
         expect(delta.applyBook(book), where).toBe(paper.applyBook(book));
         sim.lastBook = book;
+        if (s.mirror && !s.same) {
+          const o = (1 - s.token) as 0 | 1;
+          const tb = sim.books[o];
+          tb.bids.clear();
+          tb.asks.clear();
+          for (const l of book.asks) tb.bids.set(SCALE - l.price, l.size);
+          for (const l of book.bids) tb.asks.set(SCALE - l.price, l.size);
+          const other = tb.toBook(s.m, o, book.timestampMs, `m${si}`, s.tick);
+          expect(delta.applyBook(other), `${where} (mirror)`).toBe(paper.applyBook(other));
+          sim.lastBook = other;
+        }
       } else if (s.kind === 'delta') {
         const tb = sim.books[s.token];
         const prices: number[] = [];
@@ -341,6 +364,22 @@ function runOnce(model: DeltaFillModelName, r: Run): void {
         const h = delta.tokenHandle(tokens[s.token]);
         expect(delta.applyDeltaH(h, prices.length, prices, sizes, isAsk, ts), where).toBe(paper.applyBook(book));
         sim.lastBook = book;
+        if (s.mirror) {
+          // The other token's side of the same change: a bid at p is the other's ask at 1 − p.
+          const o = (1 - s.token) as 0 | 1;
+          const ob = sim.books[o];
+          const mp = prices.map((p) => SCALE - p);
+          const ma = isAsk.map((a) => 1 - a);
+          mp.forEach((p, j) => {
+            const side = ma[j] === 1 ? ob.asks : ob.bids;
+            if ((sizes[j] as number) > 0) side.set(p, sizes[j] as number);
+            else side.delete(p);
+          });
+          const other = ob.toBook(s.m, o, ts, '', null);
+          const oh = delta.tokenHandle(tokens[o]);
+          expect(delta.applyDeltaH(oh, mp.length, mp, sizes, ma, ts), `${where} (mirror)`).toBe(paper.applyBook(other));
+          sim.lastBook = other;
+        }
       } else if (s.kind === 'trade') {
         const price = ownMid(s.token) + s.off * tick;
         const t = {
