@@ -42,6 +42,12 @@
 // print at our price fills us in full, also those the live queue gave to orders ahead of ours.
 // Trades also reach the backtest a tape round late (receive time), after books that may already
 // show their effect.
+// Re-measured on 2026-11-25 (issue #15), eight sessions: ledger 10 fills each; queue-prob. 3, 4,
+// 4, 5, 8, 8, 8, 8; queue 2–7; cross 29–33. The session varies with the machine's timing, not the
+// backtest: the backtest engine before #15 gives exactly the same fill counts as the synchronous
+// replay on the same three recordings (queue/queue-prob./cross 3/4/30, 6/8/33, 3/5/31). So the
+// queue-probabilistic lower bound is 0.3 of the ledger's fills (it was 0.5, which a third of
+// today's sessions miss with either engine).
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +63,7 @@ import { assertBuilt } from './harness.js';
 import { runParitySession, type ParitySession, type PlacedQuote } from './parity-session.js';
 
 const TOL = {
-  probFills: [0.5, 1.5],
+  probFills: [0.3, 1.5],
   probPnlFractionOfNotional: 0.02,
   ordersMin: 0.6,
   // Measured after post-only quotes by default and trades-first fills (this stop's changes): the
