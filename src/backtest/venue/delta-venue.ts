@@ -336,7 +336,8 @@ export class DeltaVenue {
     // The other token's delta while its book mirrors the active one's (as it does whenever the
     // exchange publishes both from one book): feeding it changes exactly what the same delta of
     // the active token would, so it takes the incremental path instead of a full resync.
-    if (!fast && !stale && !mk.needSync && mk.active !== -1 && this.rawMirrorsActive(mk, outcome)) {
+    const mayMirror = !fast && !stale && !mk.needSync && mk.active !== -1;
+    if (mayMirror && this.rawMirrorsActive(mk, outcome)) {
       fast = true;
       mk.active = outcome;
     }
@@ -372,6 +373,12 @@ export class DeltaVenue {
     mk.lastToken = mk.market.tokens[outcome];
     mk.lastHash = '';
     const hadLast = mk.hasLast;
+    // Or its delta made it the mirror of the active one's (the second half of a pair of mirrored
+    // deltas): what is fed already is this book, nothing to resync.
+    if (mayMirror && !fast && this.rawMirrorsActive(mk, outcome)) {
+      fast = true;
+      mk.active = outcome;
+    }
     if (!fast) this.syncFed(mk, outcome);
     this.feed(mk, !fast, hadLast);
     this.booksFed++;
