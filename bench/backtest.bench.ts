@@ -25,6 +25,9 @@ import { synthesizeRecording } from '../src/marketdata/recording/synthesize.js';
 
 const START = Date.UTC(2026, 5, 1);
 
+/** The replay-rate recording's shape: one market, an update every ~10 ms, 20 levels, 3 changes, a trade every 10. */
+const DENSE = { markets: 1, startMs: START, updateEveryMs: 10, levels: 20, changesPerUpdate: 3, tradeEvery: 10 };
+
 function config(pollMs: number): ReturnType<typeof validateConfig> {
   return validateConfig({
     poll: {
@@ -64,16 +67,7 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'om-backtest-bench-'));
   try {
     const path = join(dir, 'hour.omrc');
-    const synth = await synthesizeRecording(path, {
-      markets: 1,
-      durationMs: 3_600_000,
-      startMs: START,
-      seed: 7,
-      updateEveryMs: 10,
-      levels: 20,
-      changesPerUpdate: 3,
-      tradeEvery: 10,
-    });
+    const synth = await synthesizeRecording(path, { ...DENSE, durationMs: 3_600_000, seed: 7 });
     const bytes = statSync(path).size;
 
     // The ceiling: the cursor alone over the same file.
@@ -92,16 +86,7 @@ export async function run(): Promise<void> {
     };
     // Warm-up (JIT) on another ten minutes, twice per cadence, untimed.
     const warm = join(dir, 'warm.omrc');
-    await synthesizeRecording(warm, {
-      markets: 1,
-      durationMs: 600_000,
-      startMs: START,
-      seed: 8,
-      updateEveryMs: 10,
-      levels: 20,
-      changesPerUpdate: 3,
-      tradeEvery: 10,
-    });
+    await synthesizeRecording(warm, { ...DENSE, durationMs: 600_000, seed: 8 });
     for (let i = 0; i < 2; i++) {
       await runBacktest({ recording: warm, config: config(100), ...workload });
       await runBacktest({ recording: warm, config: config(100), ...workload, cadence: 'update' });

@@ -78,7 +78,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   let cycles = 0;
   let config: Readonly<Config> = opts.config;
   const resolutions = new BacktestResolutions();
-  const replay = new Replay({ md, resolutions, cadence, feeSchedule, recordMids, config: () => config });
+  const replay = new Replay({ md, resolutions, cadence, feeSchedule, recordMids });
   const placedIds: string[] = [];
   const venueFills: PaperFill[] = [];
   /** The token's mid when each venue fill happened (the report's midAtFill without a mid series). */
@@ -190,7 +190,6 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       signer: sequenceIdSigner(seededKey(seed), config, seed),
       random: mulberry32(seed ^ 0x5a17),
       strategy: opts.strategy,
-      cadence,
       onPlaced: (id) => placedIds.push(id),
       onCycle,
     });

@@ -40,12 +40,14 @@ interface MarketEntry {
   readonly settings: Map<string, RecordedMarketSettings>;
 }
 
-/** The YES-or-NO mid of a book: half the best bid plus best ask, floored to a millionth; null when one-sided. */
+/** Half the best bid plus best ask, floored to a millionth; null when a side is empty (a price < 0). */
+export function midOf(bid: number, ask: number): Price | null {
+  return bid < 0 || ask < 0 ? null : (Math.floor((bid + ask) / 2) as Price);
+}
+
+/** The YES-or-NO mid of a book (midOf its best levels); null when one-sided. */
 export function bookMid(b: Book): Price | null {
-  const bid = b.bids[0];
-  const ask = b.asks[0];
-  if (bid === undefined || ask === undefined) return null;
-  return Math.floor((bid.price + ask.price) / 2) as Price;
+  return midOf(b.bids[0]?.price ?? -1, b.asks[0]?.price ?? -1);
 }
 
 export class RecordedMarketData implements MarketDataPort {

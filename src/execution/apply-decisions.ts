@@ -280,6 +280,26 @@ export interface OrderParties {
   readonly random: (() => number) | undefined;
 }
 
+/**
+ * The parties of an executor's orders: the funder makes them when there is one (proxy, safe and
+ * deposit wallets), else the signer; post-only by default as the config says.
+ */
+export function orderParties(o: {
+  readonly signerAddress: string;
+  readonly maker?: string | undefined;
+  readonly signatureType?: SignatureType | undefined;
+  readonly postOnly: boolean;
+  readonly random?: (() => number) | undefined;
+}): OrderParties {
+  return {
+    maker: o.maker ?? o.signerAddress,
+    signerAddress: o.signerAddress,
+    signatureType: o.signatureType,
+    postOnlyDefault: o.postOnly,
+    random: o.random,
+  };
+}
+
 /** Post-only unless the strategy's quote says otherwise (config orders.postOnly is the default). */
 export function postOnlyOf(c: Chosen, parties: OrderParties): boolean {
   return c.intent.quote.postOnly ?? parties.postOnlyDefault;

@@ -92,6 +92,7 @@ import {
   keepUnderPressure,
   mirrorOutcome,
   moveTo,
+  orderParties,
   orderToBuild,
   PLACE_ROUTE,
   placementVerdict,
@@ -658,13 +659,13 @@ export class OrderManager {
 
   /** Who the orders are for and how they are built (fixed options). */
   private parties(): OrderParties {
-    return {
-      maker: this.opts.maker ?? this.signer.address,
+    return orderParties({
       signerAddress: this.signer.address,
+      maker: this.opts.maker,
       signatureType: this.opts.signatureType,
-      postOnlyDefault: this.config.postOnly,
+      postOnly: this.config.postOnly,
       random: this.opts.random,
-    };
+    });
   }
 
   private async place(job: Job, chosen: readonly Chosen[], tally: Tally): Promise<void> {

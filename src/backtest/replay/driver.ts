@@ -41,7 +41,6 @@ export class CycleDriver {
   private halted = false;
   private inCycle = false;
   private stopped = false;
-  skipped = 0;
 
   constructor(private readonly o: CycleDriverOptions) {}
 
@@ -60,10 +59,7 @@ export class CycleDriver {
   /** Runs one cycle on `snapshot` unless one is running (then a skip). */
   cycle(snapshot: MarketSnapshot): void {
     if (this.stopped) return;
-    if (this.running) {
-      this.skipped++;
-      return;
-    }
+    if (this.running) return;
     const { clock, ctx } = this.o;
     const now = clock.now();
     const pollFills = now - this.lastFillPollAtMs >= this.o.orderLookupIntervalMs;

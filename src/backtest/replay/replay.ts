@@ -17,11 +17,10 @@
 import type { Book } from '../../core/book.js';
 import type { VirtualClock } from '../../core/clock.js';
 import type { Price } from '../../core/money.js';
-import type { Config } from '../../config/schema.js';
 import type { MarketSnapshot } from '../../marketdata/types.js';
 import { PaperError, paperMarketFromSettings } from '../../sim/paper/index.js';
 import type { FeeSchedule } from '../../core/fees.js';
-import type { RecordedMarketData } from '../market-data.js';
+import { bookMid, midOf, type RecordedMarketData } from '../market-data.js';
 import type { BacktestResolutions } from '../resolution.js';
 import type { EquitySample } from '../types.js';
 import type { CycleDriver } from './driver.js';
@@ -39,11 +38,6 @@ export interface Running {
   readonly tokens: readonly string[];
   /** Clears the poll schedule (cadence poll; set by the engine once the ticks run). */
   stopTicks: () => void;
-}
-
-/** The half-sum of best bid and ask, floored to a millionth; null when a side is empty. */
-export function midOf(bid: number, ask: number): Price | null {
-  return bid < 0 || ask < 0 ? null : (Math.floor((bid + ask) / 2) as Price);
 }
 
 /** A token's book as served to the daemon: built at the first poll after a change. */
@@ -73,7 +67,6 @@ export interface ReplayOptions {
   readonly cadence: 'poll' | 'update';
   readonly feeSchedule: FeeSchedule;
   readonly recordMids: boolean;
-  readonly config: () => Readonly<Config>;
 }
 
 export class Replay {
@@ -233,9 +226,7 @@ export class Replay {
       s.stampedMs = now;
       const b = s.book;
       books.push(b);
-      const bid = b.bids[0];
-      const ask = b.asks[0];
-      const m = bid === undefined || ask === undefined ? null : midOf(bid.price, ask.price);
+      const m = bookMid(b);
       if (m !== null) mids.set(tokenId, m);
     }
     return { receivedAtMs: now, books, mids, complete: true };

@@ -11,6 +11,7 @@
 import type { VirtualClock } from '../../core/clock.js';
 import type { Config } from '../../config/schema.js';
 import { dialectOfConfig } from '../../config/dialect.js';
+import { orderParties } from '../../execution/apply-decisions.js';
 import { resolveManagerConfig } from '../../execution/order-manager-types.js';
 import { resolveUniverse } from '../../marketdata/universe.js';
 import { MemoryRateLimiter } from '../../ratelimit/memory-limiter.js';
@@ -39,7 +40,6 @@ export interface SessionDeps {
   readonly signer: { readonly address: string; signNow(os: readonly UnsignedOrder[]): SignedOrder[] };
   readonly random: () => number;
   readonly strategy: StrategyModule | undefined;
-  readonly cadence: 'poll' | 'update';
   readonly onPlaced: (orderId: string) => void;
   readonly onCycle: (r: CycleReport) => void;
 }
@@ -54,7 +54,7 @@ export async function startSession(d: SessionDeps): Promise<Running> {
     clock,
     config: { ...rateLimitFromConfig(config), backend: { kind: 'memory' } },
   });
-  const funder = config.exchange.funder;
+  const managerConfig = resolveManagerConfig(managerConfigFromConfig(config));
   const executor = new BacktestExecutor({
     clock,
     venue: d.venue,
@@ -62,14 +62,14 @@ export async function startSession(d: SessionDeps): Promise<Running> {
     limiter,
     latency: d.latency,
     sign: (os) => d.signer.signNow(os),
-    parties: {
-      maker: funder ?? d.signer.address,
+    parties: orderParties({
       signerAddress: d.signer.address,
+      maker: config.exchange.funder,
       signatureType: config.exchange.signatureType,
-      postOnlyDefault: resolveManagerConfig(managerConfigFromConfig(config)).postOnly,
+      postOnly: managerConfig.postOnly,
       random: d.random,
-    },
-    config: resolveManagerConfig(managerConfigFromConfig(config)),
+    }),
+    config: managerConfig,
     owner: 'backtest',
     strategy: d.strategy?.name ?? config.strategy.name,
     onPlaced: d.onPlaced,

@@ -40,17 +40,7 @@ export class TimeSums {
   /** Σ values of the entries whose time is ≥ t. */
   sumSince(t: number): number {
     const n = this.n;
-    if (this.ordered) {
-      // First index whose time is ≥ t.
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((this.times[mid] as number) < t) lo = mid + 1;
-        else hi = mid;
-      }
-      return (this.prefix[n] as number) - (this.prefix[lo] as number);
-    }
+    if (this.ordered) return (this.prefix[n] as number) - (this.prefix[this.firstIndex(t, false)] as number);
     let s = 0;
     for (let i = 0; i < n; i++) if ((this.times[i] as number) >= t) s += this.values[i] as number;
     return s;
@@ -62,23 +52,26 @@ export class TimeSums {
    */
   latestAtOrBefore(t: number): number {
     const n = this.n;
-    if (this.ordered) {
-      // First index whose time is > t, minus one.
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((this.times[mid] as number) <= t) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo - 1;
-    }
+    if (this.ordered) return this.firstIndex(t, true) - 1;
     let best = -1;
     for (let i = 0; i < n; i++) {
       const at = this.times[i] as number;
       if (at <= t && (best < 0 || at >= (this.times[best] as number))) best = i;
     }
     return best;
+  }
+
+  /** In time order: the first index whose time is ≥ t, or (`after`) > t; n when none. */
+  private firstIndex(t: number, after: boolean): number {
+    let lo = 0;
+    let hi = this.n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.times[mid] as number;
+      if (at < t || (after && at === t)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   timeAt(i: number): number {

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BacktestExecutor } from '../../../src/backtest/replay/executor.js';
 import { DeltaVenue } from '../../../src/backtest/venue/index.js';
-import { RecordedMarketData } from '../../../src/backtest/market-data.js';
 import { digestOnlySigner } from '../../../src/backtest/signer.js';
 import type { Book, Level } from '../../../src/core/book.js';
 import { VirtualClock } from '../../../src/core/clock.js';
@@ -21,49 +20,21 @@ import { mulberry32 } from '../../../src/core/random.js';
 import { validateConfig } from '../../../src/config/load.js';
 import { DIALECTS } from '../../../src/exchange/dialect.js';
 import { OrderManager } from '../../../src/execution/order-manager.js';
-import { resolveManagerConfig, type ApplyReport, type MarketInfo } from '../../../src/execution/order-manager-types.js';
+import { resolveManagerConfig, type ApplyReport } from '../../../src/execution/order-manager-types.js';
 import { reconcile } from '../../../src/execution/reconcile.js';
 import { Ledger } from '../../../src/ledger/index.js';
 import { MemoryLedger } from '../../../src/ledger/memory-ledger.js';
 import type { LedgerOrder } from '../../../src/ledger/types.js';
-import { PaperGateway, PaperVenue, paperMarketFromSettings } from '../../../src/sim/paper/index.js';
+import { PaperGateway, PaperVenue } from '../../../src/sim/paper/index.js';
 import { seededKey } from '../../support/keys.js';
+import { COND, testMarket, TICK, YES } from './support.js';
 
 const T0 = Date.UTC(2026, 5, 12, 12, 0, 0);
-const COND = `0x${'5e'.repeat(32)}`;
-const YES = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
-const NO = '52114319501245915516055106046884209969926127482827954674443846427813813222426';
-const TICK = 10_000;
 const KEY = seededKey('executor parity');
 const CONFIG = validateConfig({});
 
-function recordedMarket(): RecordedMarketData {
-  const md = new RecordedMarketData();
-  for (const tokenId of [YES, NO])
-    md.applySettings({
-      tokenId,
-      conditionId: COND,
-      tickSize: TICK as Price,
-      minOrderSize: (5 * SCALE) as Shares,
-      negRisk: false,
-      makerFeeBps: 100,
-      takerFeeBps: 200,
-      rewards: null,
-    });
-  return md;
-}
-
-const MARKET: MarketInfo = {
-  conditionId: COND,
-  tickSize: TICK as Price,
-  negRisk: false,
-  makerBaseFeeBps: 100,
-  takerBaseFeeBps: 200,
-};
-const MARKETS = new Map([
-  [YES, MARKET],
-  [NO, MARKET],
-]);
+const FEES = { makerBps: 100, takerBps: 200 };
+const { markets: MARKETS } = testMarket(FEES);
 
 type Step =
   | { readonly kind: 'book'; readonly mid: number; readonly spread: number; readonly sizes: readonly number[] }
@@ -130,16 +101,14 @@ function orderView(o: LedgerOrder | null): unknown {
 
 function world() {
   const clock = new VirtualClock(T0);
-  const md = recordedMarket();
-  const settings = md.settingsOf(COND);
-  if (settings === null) throw new Error('no settings');
+  const { md, paper } = testMarket(FEES);
   const venue = new PaperVenue({
     clock,
     capital: (1_000 * SCALE) as Micros,
     retainFinishedMs: Number.POSITIVE_INFINITY,
   });
-  venue.addMarket(paperMarketFromSettings(settings));
-  return { clock, md, venue };
+  venue.addMarket(paper);
+  return { clock, md, paper, venue };
 }
 
 describe('the live order manager and the backtest executor decide alike', () => {
@@ -181,9 +150,7 @@ describe('the live order manager and the backtest executor decide alike', () => 
           fillModel: 'cross',
           retainFinishedMs: Number.POSITIVE_INFINITY,
         });
-        btVenue.addMarket(
-          paperMarketFromSettings(bt.md.settingsOf(COND) as NonNullable<ReturnType<RecordedMarketData['settingsOf']>>),
-        );
+        btVenue.addMarket(bt.paper);
         const btLedger = MemoryLedger.open({ clock: bt.clock });
         const config = resolveManagerConfig(managerConfig);
         const ex = new BacktestExecutor({

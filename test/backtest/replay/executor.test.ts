@@ -6,51 +6,25 @@ import { describe, expect, it } from 'vitest';
 import { BacktestExecutor } from '../../../src/backtest/replay/executor.js';
 import type { ReplayVenuePort } from '../../../src/backtest/replay/venue-port.js';
 import { DeltaVenue } from '../../../src/backtest/venue/index.js';
-import { RecordedMarketData } from '../../../src/backtest/market-data.js';
 import { latencySampler } from '../../../src/backtest/latency.js';
 import { digestOnlySigner } from '../../../src/backtest/signer.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../../src/core/money.js';
 import { mulberry32 } from '../../../src/core/random.js';
 import { validateConfig } from '../../../src/config/load.js';
-import { resolveManagerConfig, type ApplyReport, type MarketInfo } from '../../../src/execution/order-manager-types.js';
+import { resolveManagerConfig, type ApplyReport } from '../../../src/execution/order-manager-types.js';
 import { reconcile } from '../../../src/execution/reconcile.js';
 import { MemoryLedger } from '../../../src/ledger/memory-ledger.js';
 import { MemoryRateLimiter } from '../../../src/ratelimit/index.js';
-import { paperMarketFromSettings } from '../../../src/sim/paper/index.js';
 import { seededKey } from '../../support/keys.js';
+import { testMarket, YES } from './support.js';
 
-const COND = `0x${'5e'.repeat(32)}`;
-const YES = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
-const NO = '52114319501245915516055106046884209969926127482827954674443846427813813222426';
-const MARKET: MarketInfo = {
-  conditionId: COND,
-  tickSize: 10_000 as Price,
-  negRisk: false,
-  makerBaseFeeBps: 0,
-  takerBaseFeeBps: 0,
-};
-const MARKETS = new Map([
-  [YES, MARKET],
-  [NO, MARKET],
-]);
+const { paper: MARKET, markets: MARKETS } = testMarket({ makerBps: 0, takerBps: 0 });
 
 function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
   const clock = new VirtualClock(0);
-  const md = new RecordedMarketData();
-  for (const tokenId of [YES, NO])
-    md.applySettings({
-      tokenId,
-      conditionId: COND,
-      tickSize: 10_000 as Price,
-      minOrderSize: (5 * SCALE) as Shares,
-      negRisk: false,
-      makerFeeBps: 0,
-      takerFeeBps: 0,
-      rewards: null,
-    });
   const inner = new DeltaVenue({ clock, capital: (1_000 * SCALE) as Micros, fillModel: 'cross' });
-  inner.addMarket(paperMarketFromSettings(md.settingsOf(COND) as NonNullable<ReturnType<typeof md.settingsOf>>));
+  inner.addMarket(MARKET);
   const arrived: number[] = [];
   const venue: ReplayVenuePort = {
     place: (o) => {
