@@ -337,12 +337,10 @@ export class DeltaVenue {
     // exchange publishes both from one book): feeding it changes exactly what the same delta of
     // the active token would, so it takes the incremental path instead of a full resync.
     const mayMirror = !fast && !stale && !mk.needSync && mk.active !== -1;
-    if (mayMirror && this.rawMirrorsActive(mk, outcome)) {
+    if (mayMirror && mk.rawDiff === 0) {
       fast = true;
       mk.active = outcome;
     }
-    const raw = mk.raw;
-    const base = outcome * 2 * SLOTS;
     const cap = this.limits.maxLevelSize;
     for (let j = 0; j < n; j++) {
       const p = prices[j] as number;
@@ -355,7 +353,7 @@ export class DeltaVenue {
       const k = yesAsk ? SLOTS + i : i;
       const sRaw = sizes[j] as number;
       const s = sRaw > 0 ? sRaw : 0;
-      raw[base + k] = s;
+      mk.setRaw(outcome, k, s);
       if (s > 0) {
         mk.seen(i);
         const r = outcome * 2 + (yesAsk ? 1 : 0);
@@ -375,9 +373,15 @@ export class DeltaVenue {
     const hadLast = mk.hasLast;
     // Or its delta made it the mirror of the active one's (the second half of a pair of mirrored
     // deltas): what is fed already is this book, nothing to resync.
-    if (mayMirror && !fast && this.rawMirrorsActive(mk, outcome)) {
-      fast = true;
+    if (mayMirror && !fast && mk.rawDiff === 0) {
       mk.active = outcome;
+      // What is fed did not change, and when the market is settled since the last feed, feeding
+      // it again is a fixed point (see settled()).
+      if (this.settled(mk)) {
+        this.booksFed++;
+        return 'fed';
+      }
+      fast = true;
     }
     if (!fast) this.syncFed(mk, outcome);
     this.feed(mk, !fast, hadLast);
@@ -387,11 +391,9 @@ export class DeltaVenue {
 
   /** Replaces a token's raw book by a full snapshot. */
   private replaceRaw(mk: MarketState, outcome: 0 | 1, book: Book): void {
-    const raw = mk.raw;
     for (let s = 0; s < 2; s++) {
       const r = outcome * 2 + s;
-      const base = r * SLOTS;
-      for (let i = mk.rawLo[r] as number; i <= (mk.rawHi[r] as number); i += mk.step) raw[base + i] = 0;
+      for (let i = mk.rawLo[r] as number; i <= (mk.rawHi[r] as number); i += mk.step) mk.setRaw(outcome, s * SLOTS + i, 0);
       mk.rawLo[r] = SLOTS;
       mk.rawHi[r] = -1;
     }
@@ -402,7 +404,7 @@ export class DeltaVenue {
         const yesAsk = ownAsk === (outcome === 0);
         const i = outcome === 0 ? p / GRID : (SCALE - p) / GRID;
         const r = outcome * 2 + (yesAsk ? 1 : 0);
-        raw[r * SLOTS + i] = l.size;
+        mk.setRaw(outcome, (yesAsk ? SLOTS : 0) + i, l.size);
         mk.seen(i);
         if (i < (mk.rawLo[r] as number)) mk.rawLo[r] = i;
         if (i > (mk.rawHi[r] as number)) mk.rawHi[r] = i;
@@ -413,22 +415,6 @@ export class DeltaVenue {
   }
 
   /** Makes `fed` the token's raw book (a switch of token, a full book, a resync). */
-  /** Whether token `outcome`'s raw book (YES terms) equals the active token's, level for level. */
-  private rawMirrorsActive(mk: MarketState, outcome: 0 | 1): boolean {
-    const a = mk.active;
-    const raw = mk.raw;
-    for (let s = 0; s < 2; s++) {
-      const ro = outcome * 2 + s;
-      const ra = a * 2 + s;
-      const lo = Math.min(mk.rawLo[ro] as number, mk.rawLo[ra] as number);
-      const hi = Math.max(mk.rawHi[ro] as number, mk.rawHi[ra] as number);
-      const bo = ro * SLOTS;
-      const ba = ra * SLOTS;
-      for (let i = lo; i <= hi; i += mk.step) if (raw[bo + i] !== raw[ba + i]) return false;
-    }
-    return true;
-  }
-
   private syncFed(mk: MarketState, outcome: 0 | 1): void {
     const cap = this.limits.maxLevelSize;
     for (let s = 0; s < 2; s++) {
@@ -441,6 +427,29 @@ export class DeltaVenue {
     }
     mk.active = outcome;
     mk.needSync = false;
+  }
+
+  /**
+   * Whether feeding the market's unchanged `fed` book again would change nothing: no key is dirty
+   * (so every held external order is what `fed` asks for), the caps did not cut the last feed, no
+   * GTD order is due, and with a queue model our orders are the ones the last feed filtered, each
+   * with its state at these very sizes (so onBook sees no decrease and draws nothing) and nothing
+   * to prune. Each condition is one of feed()'s steps being idle.
+   */
+  private settled(mk: MarketState): boolean {
+    if (mk.dirtyN !== 0 || mk.cutPrev || this.clock.now() >= this.nextExpiry) return false;
+    if (!this.queue) return true;
+    if (mk.staleQ.length !== 0 || !this.filterCurrent(mk)) return false;
+    const fed = mk.fed;
+    for (const o of mk.ours) {
+      const st = o.qs;
+      if (st === null || st.deleted) return false;
+      const i = o.yesIdx;
+      const now = fed[o.isBid ? i : SLOTS + i] as number;
+      if (st.level !== now || st.opposite !== fed[o.isBid ? SLOTS + i : i] || (mk.tradeDriven && st.ahead > now))
+        return false;
+    }
+    return true;
   }
 
   /** One fed book of a market: the fill model's onBook and the external replacement. */
@@ -560,19 +569,9 @@ export class DeltaVenue {
 
   /** Queue models: the keys not posted (asks at our bids' prices, bids at our asks'), old and new dirty. */
   private buildFilter(mk: MarketState): void {
-    const ours = mk.ours;
     // Unchanged (the common case: same orders as at the last book): nothing to revisit.
-    if (ours.length === mk.filtN) {
-      let same = true;
-      for (let j = 0; j < ours.length; j++) {
-        const o = ours[j] as OurNode;
-        if (mk.filt[j] !== (o.isBid ? SLOTS + o.yesIdx : o.yesIdx)) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return;
-    }
+    if (this.filterCurrent(mk)) return;
+    const ours = mk.ours;
     for (let j = 0; j < mk.filtN; j++) mk.addDirty(mk.filt[j] as number);
     if (mk.filt.length < ours.length) mk.filt = new Int32Array(ours.length * 2);
     let n = 0;
@@ -582,6 +581,17 @@ export class DeltaVenue {
       mk.addDirty(k);
     }
     mk.filtN = n;
+  }
+
+  /** Whether the filter built at the last feed is still our orders' (same orders, same keys). */
+  private filterCurrent(mk: MarketState): boolean {
+    const ours = mk.ours;
+    if (ours.length !== mk.filtN) return false;
+    for (let j = 0; j < ours.length; j++) {
+      const o = ours[j] as OurNode;
+      if (mk.filt[j] !== (o.isBid ? SLOTS + o.yesIdx : o.yesIdx)) return false;
+    }
+    return true;
   }
 
   // ------------------------------------------------------------------------------- replacement

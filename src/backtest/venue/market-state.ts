@@ -75,6 +75,11 @@ export class MarketState {
   tick: number;
   minSize: number;
   readonly raw = new Float64Array(4 * SLOTS);
+  /**
+   * Keys where the two tokens' raw books (YES terms) differ: 0 exactly when one is the other's
+   * mirror. Kept by setRaw, so the mirror check costs nothing.
+   */
+  rawDiff = 0;
   /** Expand-only bounds of each raw side (token·2 + ask), for scans on a token switch. */
   readonly rawLo = new Int32Array(4).fill(SLOTS);
   readonly rawHi = new Int32Array(4).fill(-1);
@@ -162,6 +167,17 @@ export class MarketState {
     }
     this.ourBestBid = bb;
     this.ourBestAsk = ba;
+  }
+
+  /** Sets token `outcome`'s raw book at key k (side·SLOTS + index), keeping rawDiff. */
+  setRaw(outcome: 0 | 1, k: number, v: number): void {
+    const at = outcome * 2 * SLOTS + k;
+    const old = this.raw[at] as number;
+    if (old === v) return;
+    const other = this.raw[(1 - outcome) * 2 * SLOTS + k] as number;
+    if (old === other) this.rawDiff++;
+    else if (v === other) this.rawDiff--;
+    this.raw[at] = v;
   }
 
   /** Sets one fed level, keeping count, capped sum and exact bounds; true when it changed. */

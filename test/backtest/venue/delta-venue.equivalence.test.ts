@@ -450,7 +450,7 @@ describe.each<DeltaFillModelName>(['cross', 'queue', 'queue-probabilistic'])(
     it('same answers, fills, records, balances and counters on random books, deltas, trades and orders', () => {
       fc.assert(
         fc.property(runArb, (r) => runOnce(model, r)),
-        { numRuns: 300, examples: [[ID_REUSE]] },
+        { numRuns: Number(process.env.EQ_RUNS ?? 300), examples: [[ID_REUSE]] },
       );
     });
   },
