@@ -34,6 +34,7 @@ import type { CycleReport } from '../runtime/cycle.js';
 import { capitalFromConfig } from '../runtime/limits.js';
 import { createLogger } from '../runtime/logger.js';
 import type { PaperFill } from '../sim/paper/index.js';
+import { EquitySampler } from './equity-sampler.js';
 import { BacktestError } from './errors.js';
 import { latencySampler } from './latency.js';
 import { RecordedMarketData } from './market-data.js';
@@ -92,15 +93,8 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   // (no fill, no order placed or cancelled, the same quote and order counts, the same marks of
   // what is held) adds no sample; the previous one holds, so every time-weighted figure is as if
   // it had been taken (the count-weighted quote uptime counts distinct states instead of cycles).
-  let sampleMarks: ReadonlyMap<string, number | null> | null = null;
-  /** The ledger's write count when the last sample was valued (same count: same positions and PnL). */
-  let sampleVersion = -1;
-  const marksUnchanged = (): boolean => {
-    if (sampleMarks === null) return false;
-    for (const [token, mark] of sampleMarks) if ((lastMid.get(token) ?? null) !== mark) return false;
-    return true;
-  };
-  const unchangedSince = (r: CycleReport): boolean => {
+  let sampler: EquitySampler | null = null;
+  const unchangedSince = (r: CycleReport, s: EquitySampler): boolean => {
     const last = equity.at(-1);
     if (last === undefined) return false;
     if (
@@ -111,42 +105,13 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       r.openOrders !== last.openOrders
     )
       return false;
-    return marksUnchanged();
+    return s.marksUnchanged();
   };
   const onCycle = (r: CycleReport): void => {
     cycles++;
-    if (cadence === 'update' && unchangedSince(r)) return;
-    const ledger = run.ledger as MemoryLedger;
-    const t = (clockRef as VirtualClock).now();
-    const last = equity.at(-1);
-    // Nothing written to the ledger and no held token re-marked since the last sample: its values
-    // hold (the same numbers a valuation would give), only the time and the quoting state are new.
-    if (last !== undefined && ledger.operations === sampleVersion && marksUnchanged()) {
-      equity.push({ ...last, t, quotes: r.quotes, openOrders: r.openOrders });
-      return;
-    }
-    sampleVersion = ledger.operations;
-    const positions = ledger.positions({ openOnly: true });
-    const marks = new Map<string, Price>();
-    for (const p of positions) {
-      const m = lastMid.get(p.tokenId);
-      if (m !== undefined && m !== null) marks.set(p.tokenId, m as Price);
-    }
-    const mtm = ledger.markToMarket(marks);
-    equity.push({
-      t,
-      equity: capital + mtm.total,
-      pnl: mtm.total,
-      realized: mtm.realized,
-      unrealized: mtm.unrealized,
-      fees: mtm.fees,
-      inventory: positions
-        .map((p) => [p.tokenId, p.size] as const)
-        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
-      quotes: r.quotes,
-      openOrders: r.openOrders,
-    });
-    sampleMarks = new Map(positions.map((p) => [p.tokenId, lastMid.get(p.tokenId) ?? null] as const));
+    const s = sampler as EquitySampler;
+    if (cadence === 'update' && unchangedSince(r, s)) return;
+    s.sample((clockRef as VirtualClock).now(), r.quotes, r.openOrders);
   };
 
   const start = async (t: number): Promise<Running> => {
@@ -172,6 +137,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     });
     const ledger = openReplayLedger(clock);
     run.ledger = ledger;
+    sampler = new EquitySampler(ledger, capital, lastMid, equity);
     const logger = createLogger({
       clock,
       pretty: false,
