@@ -51,7 +51,18 @@ export class EquitySampler {
     const last = this.samples.at(-1);
     const current = this.ledger.operations === this.version;
     if (last !== undefined && current && this.marksUnchanged()) {
-      this.samples.push({ ...last, t, quotes, openOrders });
+      // Named fields, not a spread: a spread into a literal is several times slower here.
+      this.samples.push({
+        t,
+        equity: last.equity,
+        pnl: last.pnl,
+        realized: last.realized,
+        unrealized: last.unrealized,
+        fees: last.fees,
+        inventory: last.inventory,
+        quotes,
+        openOrders,
+      });
       return;
     }
     if (!current) this.readLedger();

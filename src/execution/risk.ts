@@ -315,9 +315,10 @@ function marketOf(
 ): MarketBook {
   const existing = markets.get(info.marketId);
   if (existing !== undefined) return existing;
-  const pair = info.complementTokenId === null ? [info.tokenId] : [info.tokenId, info.complementTokenId].sort();
-  const yes = pair[0] as string;
-  const no = pair[1] ?? null;
+  // The lexically smaller of the pair counts positively (string `<` is the default sort's order).
+  const c = info.complementTokenId;
+  const yes = c === null || info.tokenId < c ? info.tokenId : c;
+  const no = c === null ? null : yes === info.tokenId ? c : info.tokenId;
   const n = (state.positions.get(yes) ?? 0) - (no === null ? 0 : (state.positions.get(no) ?? 0));
   const yesMark = state.tokens.get(yes)?.mark ?? null;
   const noMark = no === null ? null : (state.tokens.get(no)?.mark ?? null);
