@@ -65,7 +65,7 @@ export function reconcile(
 ): ReconcilePlan {
   const wants = aggregateDesired(desired);
   const byKey = groupOrders(live);
-  const keys = [...new Set([...wants.keys(), ...byKey.keys()])].sort(compareKeys(wants, byKey));
+  const keys = sortedKeys(wants, byKey);
 
   const cancels: CancelIntent[] = [];
   const placements: Omit<PlacementIntent, 'kind'>[] = [];
@@ -195,29 +195,40 @@ function tagPlacements(
   placements: readonly Omit<PlacementIntent, 'kind'>[],
   cancels: readonly CancelIntent[],
 ): PlacementIntent[] {
-  const cancelled = new Map<string, number>();
+  // Cancels per token: [BUY, SELL] (keyed by the token id alone: a joined string key would be
+  // built and hashed anew for every lookup).
+  const cancelled = new Map<string, [number, number]>();
   for (const c of cancels) {
-    const k = `${c.tokenId}|${c.side}`;
-    cancelled.set(k, (cancelled.get(k) ?? 0) + 1);
-  }
-  const sorted = [...placements].sort((a, b) => compareQuotes(a.quote, b.quote));
-  const tagged = sorted.map((p): PlacementIntent => {
-    const k = `${p.quote.tokenId}|${p.quote.side}`;
-    const left = cancelled.get(k) ?? 0;
-    if (left > 0) {
-      cancelled.set(k, left - 1);
-      return { ...p, kind: 'replace' };
+    let n = cancelled.get(c.tokenId);
+    if (n === undefined) {
+      n = [0, 0];
+      cancelled.set(c.tokenId, n);
     }
-    return { ...p, kind: 'new' };
-  });
-  return [...tagged.filter((p) => p.kind === 'replace'), ...tagged.filter((p) => p.kind === 'new')];
+    n[c.side === 'BUY' ? 0 : 1]++;
+  }
+  const sorted = placements.length > 1 ? [...placements].sort((a, b) => compareQuotes(a.quote, b.quote)) : placements;
+  const replace: PlacementIntent[] = [];
+  const fresh: PlacementIntent[] = [];
+  for (const p of sorted) {
+    const n = cancelled.get(p.quote.tokenId);
+    const side = p.quote.side === 'BUY' ? 0 : 1;
+    if (n !== undefined && n[side] > 0) {
+      n[side]--;
+      replace.push({ key: p.key, quote: p.quote, kind: 'replace' });
+    } else fresh.push({ key: p.key, quote: p.quote, kind: 'new' });
+  }
+  for (const p of fresh) replace.push(p);
+  return replace;
 }
 
 /** Token, then BUY before SELL, then best price first (bids high → low, asks low → high). */
-function compareQuotes(
-  a: Pick<DesiredQuote, 'tokenId' | 'side' | 'price'>,
-  b: Pick<DesiredQuote, 'tokenId' | 'side' | 'price'>,
-): number {
+interface KeyParts {
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly price: number;
+}
+
+function compareQuotes(a: KeyParts, b: KeyParts): number {
   return (
     compareStrings(a.tokenId, b.tokenId) ||
     compareStrings(a.side, b.side) ||
@@ -225,15 +236,18 @@ function compareQuotes(
   );
 }
 
-function compareKeys(wants: Map<string, Want>, byKey: Map<string, LiveOrder[]>) {
-  const parts = (key: string): Pick<DesiredQuote, 'tokenId' | 'side' | 'price'> => {
-    const w = wants.get(key);
-    if (w !== undefined) return { tokenId: w.tokenId, side: w.side, price: w.price as DesiredQuote['price'] };
-    const o = byKey.get(key)?.[0];
+/** Every key of `wants` and `byKey` once, in compareQuotes order of their (token, side, price). */
+function sortedKeys(wants: Map<string, Want>, byKey: Map<string, LiveOrder[]>): string[] {
+  const entries: Array<{ readonly key: string; readonly q: KeyParts }> = [];
+  for (const [key, w] of wants) entries.push({ key, q: w });
+  for (const [key, orders] of byKey) {
+    if (wants.has(key)) continue;
+    const o = orders[0];
     if (o === undefined) throw new InvariantError(`key without quote or order: ${key}`);
-    return o;
-  };
-  return (a: string, b: string): number => compareQuotes(parts(a), parts(b));
+    entries.push({ key, q: o });
+  }
+  if (entries.length > 1) entries.sort((a, b) => compareQuotes(a.q, b.q));
+  return entries.map((e) => e.key);
 }
 
 function compareStrings(a: string, b: string): number {
