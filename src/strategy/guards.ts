@@ -183,5 +183,8 @@ export function assessPair(nowMs: number, pair: Pair, g: GuardParams): GuardVerd
       reasons.push('thin-book');
     }
   }
-  return { kind: 'quote', widen: reasons.length > 0 ? g.widenFactor : 1, reasons };
+  return reasons.length > 0 ? { kind: 'quote', widen: g.widenFactor, reasons } : QUOTE_AS_IS;
 }
+
+/** The verdict of a pair no condition widens (one frozen object: most pairs, every cycle). */
+const QUOTE_AS_IS: GuardVerdict = Object.freeze({ kind: 'quote', widen: 1, reasons: Object.freeze([]) });

@@ -46,6 +46,7 @@ import {
   z,
   SCALE,
   type DesiredQuote,
+  type LiveOrder,
   type MarketView,
   type Pair,
   type ParamDoc,
@@ -164,7 +165,7 @@ export const bands = defineStrategy<BandsParams>({
   },
   quote(ctx) {
     const out: DesiredQuote[] = [];
-    for (const market of ctx.markets) out.push(...marketQuotes(ctx.params, market, ctx.nowMs));
+    for (const market of ctx.markets) for (const q of marketQuotes(ctx.params, market, ctx.nowMs)) out.push(q);
     return out;
   },
 });
@@ -176,28 +177,25 @@ export function marketQuotes(p: BandsParams, market: MarketView, nowMs: number):
   if (p.complement === 'net') {
     for (const pair of pairsOf(market)) {
       pairs.push(pair);
-      out.push(...netLadder(p, pair, nowMs));
+      for (const q of netLadder(p, pair, nowMs)) out.push(q);
     }
   } else {
     for (const token of market.tokens) {
       const lone: Pair = { market, primary: token, complement: null };
       pairs.push(lone);
-      out.push(...separateLadder(p, lone, nowMs));
+      for (const q of separateLadder(p, lone, nowMs)) out.push(q);
     }
   }
   if (out.length === 0) return out;
-  const pairOf = new Map<string, Pair>();
-  for (const pair of pairs) {
-    pairOf.set(pair.primary.tokenId, pair);
-    if (pair.complement !== null) pairOf.set(pair.complement.tokenId, pair);
-  }
-  const open = market.tokens.flatMap((t) => t.openOrders);
+  const open: LiveOrder[] = [];
+  for (const t of market.tokens) for (const o of t.openOrders) open.push(o);
   return stickToResting(out, open, {
     tolerance: p.refreshTolerance,
     maxAgeMs: p.maxOrderAgeMs,
     nowMs,
     accept: (q, price) => {
-      const pair = pairOf.get(q.tokenId);
+      // A market has a pair or two: a scan beats building a map on every call.
+      const pair = pairs.find((x) => x.primary.tokenId === q.tokenId || x.complement?.tokenId === q.tokenId);
       if (pair === undefined || !passiveAt(pair, q, price)) return false;
       const inPrimary = primaryPrice(pair, { tokenId: q.tokenId, price: price as Price });
       return inPrimary >= p.priceFloor && inPrimary <= p.priceCeiling;
@@ -222,16 +220,24 @@ export function netLadder(p: BandsParams, pair: Pair, nowMs: number): DesiredQuo
   let bidBudget = Math.max(0, p.maxPosition - n);
   let askBudget = Math.max(0, p.maxPosition + n);
   const ex = new Expresser(pair, min);
-  const inBand = (x: number): boolean => x >= tick && x <= SCALE - tick && x >= p.priceFloor && x <= p.priceCeiling;
-  p.levels.forEach((lv, li) => {
+  const lo = Math.max(tick, p.priceFloor);
+  const hi = Math.min(SCALE - tick, p.priceCeiling);
+  for (let li = 0; li < p.levels.length; li++) {
+    const lv = p.levels[li] as (typeof p.levels)[number];
     const margin = widened(lv.margin, v.widen);
-    const tag = `band-${li}`;
+    const tag = bandTag(li);
     const bid = snapToTick(m - margin, tick, 'floor');
-    if (inBand(bid)) bidBudget -= ex.bid(bid, fit(lv.size, bidBudget, min), tag);
+    if (bid >= lo && bid <= hi) bidBudget -= ex.bid(bid, fit(lv.size, bidBudget, min), tag);
     const ask = snapToTick(m + margin, tick, 'ceil');
-    if (inBand(ask)) askBudget -= ex.ask(ask, fit(lv.size, askBudget, min), tag);
-  });
+    if (ask >= lo && ask <= hi) askBudget -= ex.ask(ask, fit(lv.size, askBudget, min), tag);
+  }
   return ex.quotes();
+}
+
+/** The tag of ladder level li ("band-0" for the innermost), one string per level. */
+const BAND_TAGS: string[] = [];
+function bandTag(li: number): string {
+  return (BAND_TAGS[li] ??= `band-${li}`);
 }
 
 /** One token's ladder with the guards, the widening and the price band applied. */
@@ -292,7 +298,7 @@ export function ladder(
     side,
     price: price as Price,
     size: ((side === 'BUY' ? bids : asks).get(price) ?? 0) as Shares,
-    tag: `band-${li}`,
+    tag: bandTag(li),
   }));
 }
 
