@@ -29,6 +29,7 @@ import { InvariantError, OddsmakerError } from '../core/errors.js';
 import { ONE, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { canTransition, isOpenState, type OrderState } from '../core/order-lifecycle.js';
 import type { Side } from '../core/order.js';
+import { markToMarket as markPositions } from '../core/pnl-mark.js';
 import { applyFill, FLAT, settlePosition } from '../core/pnl.js';
 import { LedgerError } from './errors.js';
 import { IDENTITY_FIELDS, type BindResult, type BoundIdentity, type LedgerIdentity } from './identity.js';
@@ -512,7 +513,8 @@ export class MemoryLedger implements LedgerStore {
     const dayStartMs = Math.floor(now / DAY_MS) * DAY_MS;
     const realized = this.realizedByTime.sumSince(dayStartMs);
     const b = this.snapshots.latestAtOrBefore(dayStartMs);
-    const m = this.markToMarket(mids);
+    // The one mark-to-market rule, without the report's per-position records (a cycle asks).
+    const m = markPositions(this.positions(), (t) => mids.get(t));
     const unrealizedChange = m.unrealized - (b < 0 ? 0 : this.snapshots.valueAt(b));
     return {
       dayStartMs,
@@ -520,7 +522,7 @@ export class MemoryLedger implements LedgerStore {
       unrealizedChange: unrealizedChange as Micros,
       total: (realized + unrealizedChange) as Micros,
       baselineAtMs: b < 0 ? null : this.snapshots.timeAt(b),
-      unmarked: m.unmarked,
+      unmarked: m.unmarked.map((p) => p.tokenId),
     };
   }
 

@@ -442,8 +442,6 @@ export interface StartedCycle {
   readonly t0: number;
   readonly applied: ApplyResult;
   readonly planned: PlannedCycle;
-  /** Tags of our open orders by id, for the fills the strategy hears of. */
-  readonly tags: Map<string, string>;
 }
 
 /** The cycle up to its plan: cache update, strategy, risk, reconcile (synchronous). */
@@ -457,9 +455,7 @@ export function beginCycle(
   const t0 = clock.monotonic();
   const applied = cache.apply(snapshot);
   const planned = planCycle(ctx, control, clock.now());
-  const tags = new Map<string, string>();
-  for (const o of planned.input.openOrders) if (o.tag !== undefined) tags.set(o.id, o.tag);
-  return { startedAtMs, t0, applied, planned, tags };
+  return { startedAtMs, t0, applied, planned };
 }
 
 /**
@@ -501,7 +497,7 @@ export function finishCycle(
   done: ApplyReport,
 ): CycleReport {
   const { clock, cache, executor, ledger } = ctx;
-  const { startedAtMs, t0, applied, planned, tags } = started;
+  const { startedAtMs, t0, applied, planned } = started;
   const fills = newFills(ledger, control.fillSeq);
   const fillSeq = fills.length === 0 ? control.fillSeq : (fills[fills.length - 1] as LedgerFill).seq;
   if (fills.length > 0 && planned.strategyError === null) {
@@ -510,6 +506,9 @@ export function finishCycle(
     const held = new Map<string, Shares>();
     for (const p of positions) if (p.size > 0) held.set(p.tokenId, p.size);
     const open = executor.liveOrders();
+    // Tags by order id: the orders the plan saw, then those live now (placed by it).
+    const tags = new Map<string, string>();
+    for (const o of planned.input.openOrders) if (o.tag !== undefined) tags.set(o.id, o.tag);
     for (const o of open) if (o.tag !== undefined) tags.set(o.id, o.tag);
     const input = buildStrategyInput(
       cache,
