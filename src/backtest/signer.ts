@@ -26,7 +26,24 @@ function signerOf(privateKey: string, config: Readonly<Config>, idOf: (o: Unsign
   const keyed = new OrderSigner(privateKey, dialectOfConfig(config));
   const one = (o: UnsignedOrder): SignedOrder => {
     keyed.checkSigner(o);
-    return { ...o, signature: UNSIGNED, id: idOf(o) };
+    // Named fields, not a spread of the order: a replay signs an order every few cycles.
+    return {
+      salt: o.salt,
+      maker: o.maker,
+      signer: o.signer,
+      tokenId: o.tokenId,
+      makerAmount: o.makerAmount,
+      takerAmount: o.takerAmount,
+      side: o.side,
+      signatureType: o.signatureType,
+      timestampMs: o.timestampMs,
+      metadata: o.metadata,
+      builder: o.builder,
+      conditionId: o.conditionId,
+      negRisk: o.negRisk,
+      signature: UNSIGNED,
+      id: idOf(o),
+    };
   };
   return {
     address: keyed.address,

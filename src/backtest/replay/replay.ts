@@ -51,6 +51,8 @@ class TokenSlot {
   /** The last book built (its levels are reused where a delta left them alone). */
   built: Book | null = null;
   conditionId: string | undefined = undefined;
+  /** The venue holds the token's market (added once; a venue never drops one). */
+  inVenue = false;
   venueHasBook = false;
   /** The last mid noted: -1 one-sided, NaN never. */
   mid = Number.NaN;
@@ -183,18 +185,21 @@ export class Replay {
 
   private feedVenue(rt: Running, r: ReplayRecord, slot: TokenSlot): void {
     const venue = rt.venue;
-    if (slot.conditionId === undefined) slot.conditionId = this.o.md.conditionOf(slot.tokenId);
-    const cid = slot.conditionId;
-    if (cid === undefined) return;
-    if (!venue.hasMarket(cid)) {
-      const s = this.o.md.settingsOf(cid);
-      if (s === null) return;
-      try {
-        venue.addMarket(paperMarketFromSettings(s, this.o.feeSchedule));
-      } catch (e) {
-        if (e instanceof PaperError) return; // a market the venue cannot simulate: data only
-        throw e;
+    if (!slot.inVenue) {
+      if (slot.conditionId === undefined) slot.conditionId = this.o.md.conditionOf(slot.tokenId);
+      const cid = slot.conditionId;
+      if (cid === undefined) return;
+      if (!venue.hasMarket(cid)) {
+        const s = this.o.md.settingsOf(cid);
+        if (s === null) return;
+        try {
+          venue.addMarket(paperMarketFromSettings(s, this.o.feeSchedule));
+        } catch (e) {
+          if (e instanceof PaperError) return; // a market the venue cannot simulate: data only
+          throw e;
+        }
       }
+      slot.inVenue = true;
     }
     // Every token's book, as recorded: the venue keeps one book per market in YES terms and takes
     // each token's as its latest word (a NO book mirrored). Feeding the YES token's alone would
