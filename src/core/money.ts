@@ -205,6 +205,39 @@ export function divRound(n: bigint, d: bigint, rounding: Rounding): bigint {
   }
 }
 
+/** Largest |n| and d divRoundNumber takes (see there). */
+const NUMBER_DIV_LIMIT = 2 ** 52;
+
+/**
+ * divRound on numbers, for integers |n| ≤ 2^52 and 0 < d ≤ 2^52: the same quotient with no
+ * BigInt. Outside that range: undefined (the caller takes divRound).
+ */
+function divRoundNumber(n: number, d: number, rounding: Rounding): number | undefined {
+  if (!(n >= -NUMBER_DIV_LIMIT && n <= NUMBER_DIV_LIMIT && d > 0 && d <= NUMBER_DIV_LIMIT)) return undefined;
+  // Exact: a non-integer quotient lies at least 1/d from the next integer, and the float division
+  // errs by at most |n / d| · 2^-53 ≤ 1/(2d) when |n| ≤ 2^52, so truncation lands on the true
+  // integer part; q × d and the remainder are then exact too (below 2^53).
+  const q = Math.trunc(n / d);
+  const r = n - q * d;
+  // `+ 0`: a -0 quotient (from -0.4 truncated) is 0; money never carries a signed zero.
+  if (r === 0) return q + 0;
+  switch (rounding) {
+    case 'trunc':
+      return q + 0;
+    case 'floor':
+      return (n < 0 ? q - 1 : q) + 0;
+    case 'ceil':
+      return (n > 0 ? q + 1 : q) + 0;
+    case 'half-even': {
+      const twice = 2 * (r < 0 ? -r : r);
+      const away = n < 0 ? q - 1 : q + 1;
+      if (twice > d) return away + 0;
+      if (twice < d) return q + 0;
+      return (q % 2 === 0 ? q : away) + 0;
+    }
+  }
+}
+
 /**
  * a × b / 10^6 for two millionths values (price × shares → collateral), exact, with a named
  * rounding. The one place products are computed: the product can exceed 2^53.
@@ -230,7 +263,9 @@ export function divMicros(a: number, b: number, rounding: Rounding): number {
 /** Rounds a millionths value to a multiple of `step` (also millionths) with a named rounding. */
 export function roundToStep(v: number, step: number, rounding: Rounding): number {
   if (step <= 0 || !Number.isSafeInteger(step)) throw new MoneyError(`invalid step: ${String(step)}`);
-  return Number(divRound(BigInt(v), BigInt(step), rounding)) * step;
+  // BigInt(v) throws on a fraction or a non-finite v; the number path must refuse them too.
+  const q = Number.isSafeInteger(v) ? divRoundNumber(v, step, rounding) : undefined;
+  return (q ?? Number(divRound(BigInt(v), BigInt(step), rounding))) * step;
 }
 
 export const price = (v: number): Price => assertSafeInteger(v, 'price') as Price;

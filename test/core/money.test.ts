@@ -133,3 +133,37 @@ describe('signed zero', () => {
     expect(Object.is(microsFromNumber(-1e-9, 'trunc'), 0)).toBe(true);
   });
 });
+
+describe('roundToStep without BigInt', () => {
+  // Below 2^52 roundToStep divides on numbers; the result must be the BigInt rule's for every
+  // rounding, near the limit and across it, and a -0 never comes out.
+  const modes = ['floor', 'ceil', 'trunc', 'half-even'] as const;
+  const value = fc.oneof(
+    fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+    fc.integer({ min: -(2 ** 52) - 8, max: -(2 ** 52) + 8 }),
+    fc.integer({ min: 2 ** 52 - 8, max: 2 ** 52 + 8 }),
+    fc.integer({ min: -2_000_000, max: 2_000_000 }),
+  );
+  const step = fc.oneof(
+    fc.integer({ min: 1, max: 20_000 }),
+    fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    fc.constantFrom(3, 7, 10_000, 2 ** 52 - 1, 2 ** 52, 2 ** 52 + 1),
+  );
+  it('equals the exact quotient times the step', () => {
+    fc.assert(
+      fc.property(value, step, fc.constantFrom(...modes), (v, s, mode) => {
+        const exact = Number(divRound(BigInt(v), BigInt(s), mode)) * s;
+        expect(Object.is(roundToStep(v, s, mode), exact + 0)).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(roundToStep(2 ** 52 - 1, 2 ** 52, 'floor')).toBe(0);
+    expect(roundToStep(2 ** 52 + 1, 2 ** 52, 'ceil')).toBe(2 ** 53);
+    expect(Object.is(roundToStep(-3, 10, 'trunc'), 0)).toBe(true);
+    expect(Object.is(roundToStep(-0, 10, 'floor'), 0)).toBe(true);
+    expect(roundToStep(15_000, 10_000, 'half-even')).toBe(20_000);
+    expect(roundToStep(25_000, 10_000, 'half-even')).toBe(20_000);
+    expect(roundToStep(-25_000, 10_000, 'half-even')).toBe(-20_000);
+    expect(() => roundToStep(1.5, 10, 'floor')).toThrow();
+  });
+});
