@@ -343,8 +343,12 @@ function marketOf(
 
 /** max over both directions of the mark value of the net position, rounded up. */
 function exposure(m: MarketBook, up: number, down: number): number {
-  const value = (n: number): number => (n >= 0 ? mulMicros(n, m.markYes, 'ceil') : mulMicros(-n, m.markNo, 'ceil'));
-  return Math.max(value(up), value(down));
+  return Math.max(positionValue(m, up), positionValue(m, down));
+}
+
+/** The mark value of a net position n of the market (n < 0: |n| of the NO side), rounded up. */
+function positionValue(m: MarketBook, n: number): number {
+  return n >= 0 ? mulMicros(n, m.markYes, 'ceil') : mulMicros(-n, m.markNo, 'ceil');
 }
 
 function fmt(v: number): string {
