@@ -202,9 +202,9 @@ export class Replay {
       slot.inVenue = true;
     }
     // Every token's book, as recorded: the venue keeps one book per market in YES terms and takes
-    // each token's as its latest word (a NO book mirrored). Feeding the YES token's alone would
-    // halve the work, but recorded NO books are not always the YES book's mirror, and the queue
-    // models then fill differently (the live-versus-backtest parity session shows it).
+    // each token's as its latest word (a NO book mirrored). Recorded NO books are not always the
+    // YES book's mirror, so both are fed; the venue itself finds when a NO delta leaves the books
+    // mirrored and nothing changed since the last feed, and then does no work (delta-venue.ts).
     if (r.kind === KIND.DELTA && venue.applyDelta !== undefined && slot.venueHasBook) {
       venue.applyDelta(slot.tokenId, r.changeCount, r.changePrice, r.changeSize, r.changeIsAsk, r.exchangeTs);
       return;

@@ -24,7 +24,11 @@
 // - resolution (resolveMarket, the engine's resolve): our orders cancelled, new ones not ready.
 // Cost: a delta is O(levels it changed + our orders in its market) with no allocation; a token
 // switch, a full book, binding caps and a queue fill re-check the market's whole range of prices
-// in use (stepping by the grid the prices use, market-state.ts `step`). Prices off the 0.0001 grid
+// in use (stepping by the grid the prices use, market-state.ts `step`). The other token's delta
+// while the two raw books mirror each other (a count of differing keys, kept on every raw write,
+// says so at no cost) takes the incremental path; when it leaves them mirrored (the second half
+// of a mirrored pair) nothing fed changes, and when the market is also settled since its last
+// feed (settled(): feeding again would be a fixed point) the feed is skipped outright. Prices off the 0.0001 grid
 // are ignored (PaperVenue never posts them). Not held: positions and marks (the backtest's ledger
 // books fills), applyBooks batches, the external account's balances (stats: only its post count).
 import type { Book, Level } from '../../core/book.js';
