@@ -247,6 +247,8 @@ export class Expresser {
       return;
     }
     this.index.set(key, this.out.length);
-    this.out.push({ tokenId, side, price, size: size as Shares, ...(tag !== undefined ? { tag } : {}) });
+    this.out.push(
+      tag !== undefined ? { tokenId, side, price, size: size as Shares, tag } : { tokenId, side, price, size: size as Shares },
+    );
   }
 }
