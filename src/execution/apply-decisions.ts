@@ -175,7 +175,10 @@ export function choosePlacements(
     }
     out.push({ intent: p, key, market, priority: p.kind });
   }
-  return [...out.filter((c) => c.priority === 'replace'), ...out.filter((c) => c.priority === 'new')];
+  const chosen: Chosen[] = [];
+  for (const c of out) if (c.priority === 'replace') chosen.push(c);
+  for (const c of out) if (c.priority === 'new') chosen.push(c);
+  return chosen;
 }
 
 /** Consecutive same-priority runs, cut into chunks of at most 15. */

@@ -109,13 +109,13 @@ export function reconcile(
 
     // Tolerance keeps an existing order; it never excuses an empty key.
     if (total > 0 && total >= wanted - tol) {
-      kept.push(...keptHere);
+      for (const o of keptHere) kept.push(o);
       continue;
     }
 
     const missing = wanted - total;
     if (pending.length > 0) {
-      kept.push(...keptHere);
+      for (const o of keptHere) kept.push(o);
       blocked.push({
         key,
         reason: pending.some((o) => o.state === 'unknown') ? 'unknown' : 'inflight',
@@ -124,16 +124,20 @@ export function reconcile(
       continue;
     }
     const min = opts.minOrderSize?.(want.tokenId) ?? 0;
-    const quote = (size: number): DesiredQuote => ({
-      tokenId: want.tokenId,
-      side: want.side,
-      price: want.price as DesiredQuote['price'],
-      size: size as Shares,
-      ...(want.tag !== undefined ? { tag: want.tag } : {}),
-      ...(want.postOnly !== undefined ? { postOnly: want.postOnly } : {}),
-    });
+    const quote = (size: number): DesiredQuote => {
+      // Optional fields only when set, written out (a conditional spread costs more than the rest).
+      const q: { -readonly [K in keyof DesiredQuote]: DesiredQuote[K] } = {
+        tokenId: want.tokenId,
+        side: want.side,
+        price: want.price as DesiredQuote['price'],
+        size: size as Shares,
+      };
+      if (want.tag !== undefined) q.tag = want.tag;
+      if (want.postOnly !== undefined) q.postOnly = want.postOnly;
+      return q;
+    };
     if (missing >= min) {
-      kept.push(...keptHere);
+      for (const o of keptHere) kept.push(o);
       placements.push({ key, quote: quote(missing) });
     } else {
       // A top-up this small would be rejected: replace the key's orders by one of the full size.

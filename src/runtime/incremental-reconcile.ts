@@ -114,7 +114,11 @@ export class IncrementalReconciler {
       if (m !== undefined && m.min === min && sameQuotes(m.desired, d) && sameOrders(m.live, l)) {
         p = m.plan;
       } else {
-        p = reconcile(d, l, { ...this.opts, minOrderSize: () => min });
+        p = reconcile(d, l, {
+          toleranceShares: this.opts.toleranceShares ?? 0,
+          toleranceBps: this.opts.toleranceBps ?? 0,
+          minOrderSize: () => min,
+        });
         recomputed++;
       }
       next.set(token, { desired: d, live: l, min, plan: p });
