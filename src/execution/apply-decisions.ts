@@ -310,27 +310,27 @@ export function postOnlyOf(c: Chosen, parties: OrderParties): boolean {
 
 /** The arguments of buildOrder for a chosen placement at `nowMs`. */
 export function orderToBuild(c: Chosen, parties: OrderParties, nowMs: number): [OrderIntent, BuildOrderOptions] {
-  return [
-    {
-      tokenId: c.intent.quote.tokenId,
-      conditionId: c.market.conditionId,
-      side: c.intent.quote.side,
-      price: c.intent.quote.price,
-      size: c.intent.quote.size,
-      orderType: 'GTC',
-      tick: c.market.tickSize,
-      negRisk: c.market.negRisk,
-      ...(postOnlyOf(c, parties) ? { postOnly: true } : {}),
-    },
-    {
-      maker: parties.maker,
-      // A deposit wallet (type 3) signs as itself: signer = maker (signing/account-kind.ts).
-      signer: parties.signatureType === 3 ? parties.maker : parties.signerAddress,
-      signatureType: parties.signatureType ?? 0,
-      timestampMs: nowMs,
-      ...(parties.random !== undefined ? { random: parties.random } : {}),
-    },
-  ];
+  // Optional fields assigned when set (not spread in: this runs for every order).
+  const intent: OrderIntent = {
+    tokenId: c.intent.quote.tokenId,
+    conditionId: c.market.conditionId,
+    side: c.intent.quote.side,
+    price: c.intent.quote.price,
+    size: c.intent.quote.size,
+    orderType: 'GTC',
+    tick: c.market.tickSize,
+    negRisk: c.market.negRisk,
+  };
+  if (postOnlyOf(c, parties)) intent.postOnly = true;
+  const options: BuildOrderOptions = {
+    maker: parties.maker,
+    // A deposit wallet (type 3) signs as itself: signer = maker (signing/account-kind.ts).
+    signer: parties.signatureType === 3 ? parties.maker : parties.signerAddress,
+    signatureType: parties.signatureType ?? 0,
+    timestampMs: nowMs,
+  };
+  if (parties.random !== undefined) options.random = parties.random;
+  return [intent, options];
 }
 
 /** Shares of a signed order: BUY receives takerAmount shares, SELL gives makerAmount (docs/protocol.md §3). */

@@ -359,17 +359,19 @@ export class BacktestExecutor {
   private submit(s: SignedOrder, postOnly: boolean): PlacementResult {
     const ps = priceSizeFromAmounts(s.side, s.makerAmount, s.takerAmount);
     if (ps === null) throw new InvariantError(`order ${s.id}: amounts give no price`);
-    const r = this.o.venue.place({
+    const order: { -readonly [K in keyof PaperOrder]: PaperOrder[K] } = {
       id: s.id,
       tokenId: s.tokenId,
       side: s.side,
       price: ps.price,
       size: ps.size,
       orderType: 'GTC',
-      ...(postOnly ? { postOnly: true } : {}),
       maker: s.maker,
       owner: this.o.owner,
-    });
+    };
+    // postOnly only when set, as the gateway's parsed order carries it (assigned, not spread in).
+    if (postOnly) order.postOnly = true;
+    const r = this.o.venue.place(order);
     const p = placement(r);
     if (p.orderId !== null) this.o.onPlaced?.(p.orderId);
     return p;
