@@ -183,6 +183,22 @@ export function spread(book: Book): number | null {
 }
 
 /** Locked (bid = ask) or crossed (bid > ask): on a matching venue neither can rest. */
+/** The same book stamped `timestampMs` (its levels shared; fields written out, not spread). */
+export function restamped(book: Book, timestampMs: number): Book {
+  return {
+    market: book.market,
+    assetId: book.assetId,
+    timestampMs,
+    hash: book.hash,
+    bids: book.bids,
+    asks: book.asks,
+    minOrderSize: book.minOrderSize,
+    tickSize: book.tickSize,
+    negRisk: book.negRisk,
+    lastTradePrice: book.lastTradePrice,
+  };
+}
+
 export function isCrossed(book: Book): boolean {
   const b = book.bids[0];
   const a = book.asks[0];

@@ -346,7 +346,7 @@ export function signedOrderRecord(
   signedJson: string,
   strategy: string | undefined,
 ): SignedOrderInput {
-  return {
+  const record: { -readonly [K in keyof SignedOrderInput]: SignedOrderInput[K] } = {
     id: s.id,
     tokenId: s.tokenId,
     conditionId: s.conditionId,
@@ -357,9 +357,10 @@ export function signedOrderRecord(
     salt: s.salt,
     createdAtMs: nowMs,
     signedJson,
-    ...(strategy !== undefined ? { strategy } : {}),
     meta: { key: c.key, kind: c.priority, tag: c.intent.quote.tag ?? null },
   };
+  if (strategy !== undefined) record.strategy = strategy;
+  return record;
 }
 
 /** What an exchange's answer to one placement of ours means. */

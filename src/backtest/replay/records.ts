@@ -3,7 +3,7 @@
 // async reader handed in by a caller). The loop reads the fields it needs of the current record
 // and materializes a Book only when something asks for one (a poll of the daemon, a mid for the
 // report, a venue that takes whole books).
-import type { Book } from '../../core/book.js';
+import { restamped, type Book } from '../../core/book.js';
 import { InvariantError } from '../../core/errors.js';
 import type { RecordedMarketSettings } from '../../marketdata/recording/format.js';
 import type { RecordingEvent } from '../../marketdata/recording/reader.js';
@@ -147,7 +147,7 @@ export class EventRecord implements ReplayRecord {
   bookLater(): BookBuilder {
     const b = this.book();
     return (_reuse, atLeastMs) =>
-      b.timestampMs !== null && b.timestampMs >= atLeastMs ? b : { ...b, timestampMs: atLeastMs };
+      b.timestampMs !== null && b.timestampMs >= atLeastMs ? b : restamped(b, atLeastMs);
   }
   bestBid(): number {
     const b = this.book();

@@ -14,7 +14,7 @@
 // - TRADE: to the venue's fill model; RESOLVED: resolution.ts (venue, ledger, marks).
 // A resolved market's later books are neither fed nor served; before the daemon runs, records
 // only build the market data.
-import type { Book } from '../../core/book.js';
+import { restamped, type Book } from '../../core/book.js';
 import type { VirtualClock } from '../../core/clock.js';
 import type { Price } from '../../core/money.js';
 import type { MarketSnapshot } from '../../marketdata/types.js';
@@ -226,7 +226,7 @@ export class Replay {
         s.book = s.later(s.built, now);
         s.built = s.book;
       } else if (s.stampedMs !== now && (s.book.timestampMs === null || s.book.timestampMs < now)) {
-        s.book = { ...s.book, timestampMs: now };
+        s.book = restamped(s.book, now);
       }
       s.stampedMs = now;
       const b = s.book;
