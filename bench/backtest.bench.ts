@@ -13,6 +13,8 @@
 //   cores.
 // Detail lines: the cursor's decode rate alone on the same file (the ceiling of the replay; the
 // replay's share of it is printed as a ratio measured in the same run), the counts of each run.
+// The replay and cycle rates are medians of three timed runs, interleaved with the decode-only
+// runs (a single run moved by up to 20 % with this VM's drift).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +57,11 @@ function config(pollMs: number): ReturnType<typeof validateConfig> {
   });
 }
 
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1] as number;
+}
+
 function line(name: string, value: number, unit: string): void {
   process.stdout.write(`BENCH ${name} ${value} ${unit}\n`);
 }
@@ -70,14 +77,6 @@ export async function run(): Promise<void> {
     const synth = await synthesizeRecording(path, { ...DENSE, durationMs: 3_600_000, seed: 7 });
     const bytes = statSync(path).size;
 
-    // The ceiling: the cursor alone over the same file.
-    let t0 = performance.now();
-    let n = 0;
-    const c = RecordingCursor.open(path);
-    while (c.next()) n++;
-    c.close();
-    const decodeRate = n / ((performance.now() - t0) / 1000);
-
     const workload: Omit<BacktestOptions, 'recording' | 'config'> = {
       seed: 1,
       fillModel: 'queue-probabilistic',
@@ -92,25 +91,44 @@ export async function run(): Promise<void> {
       await runBacktest({ recording: warm, config: config(100), ...workload, cadence: 'update' });
     }
 
-    t0 = performance.now();
-    const polled = await runBacktest({ recording: path, config: config(100), ...workload, cadence: 'poll' });
-    const pollSec = (performance.now() - t0) / 1000;
-    const replayRate = polled.events / pollSec;
-
-    t0 = performance.now();
-    const updated = await runBacktest({ recording: path, config: config(100), ...workload, cadence: 'update' });
-    const updateSec = (performance.now() - t0) / 1000;
-    const cycleRate = updated.cycles / updateSec;
+    // Three rounds of the three timed runs, interleaved so the machine's drift falls on each
+    // alike; each figure is its median, and the replay's share of the decode-only rate is taken
+    // from the same rounds.
+    const decodeSec: number[] = [];
+    const pollSec: number[] = [];
+    const updateSec: number[] = [];
+    let n = 0;
+    let polled: Awaited<ReturnType<typeof runBacktest>> | null = null;
+    let updated: Awaited<ReturnType<typeof runBacktest>> | null = null;
+    for (let round = 0; round < 3; round++) {
+      // The ceiling: the cursor alone over the same file.
+      let t0 = performance.now();
+      n = 0;
+      const c = RecordingCursor.open(path);
+      while (c.next()) n++;
+      c.close();
+      decodeSec.push((performance.now() - t0) / 1000);
+      t0 = performance.now();
+      polled = await runBacktest({ recording: path, config: config(100), ...workload, cadence: 'poll' });
+      pollSec.push((performance.now() - t0) / 1000);
+      t0 = performance.now();
+      updated = await runBacktest({ recording: path, config: config(100), ...workload, cadence: 'update' });
+      updateSec.push((performance.now() - t0) / 1000);
+    }
+    if (polled === null || updated === null) throw new Error('no timed run');
+    const decodeRate = n / median(decodeSec);
+    const replayRate = polled.events / median(pollSec);
+    const cycleRate = updated.cycles / median(updateSec);
 
     note(
       `recording: 1 market, 1 h, ${synth.events} events (${synth.deltaEvents} deltas, ${synth.bookEvents} books, ${synth.trades} trades), 20 levels, 3 changes per update, ${(bytes / 1e6).toFixed(1)} MB`,
     );
     note(`decode only (RecordingCursor): ${Math.round(decodeRate)} events/s`);
     note(
-      `cadence poll (100 ms), queue-probabilistic, latency 50/30 ms: ${polled.events} events, ${polled.cycles} cycles, ${polled.orders.length} orders, ${polled.fills.length} fills in ${pollSec.toFixed(2)} s; ${(replayRate / decodeRate).toFixed(3)} of the decode-only rate`,
+      `cadence poll (100 ms), queue-probabilistic, latency 50/30 ms: ${polled.events} events, ${polled.cycles} cycles, ${polled.orders.length} orders, ${polled.fills.length} fills in ${median(pollSec).toFixed(2)} s (median of 3); ${(replayRate / decodeRate).toFixed(3)} of the decode-only rate`,
     );
     note(
-      `cadence update: ${updated.cycles} cycles, ${updated.orders.length} orders, ${updated.fills.length} fills in ${updateSec.toFixed(2)} s, ${((updateSec * 1e6) / updated.cycles).toFixed(2)} µs per cycle (events included)`,
+      `cadence update: ${updated.cycles} cycles, ${updated.orders.length} orders, ${updated.fills.length} fills in ${median(updateSec).toFixed(2)} s (median of 3), ${((median(updateSec) * 1e6) / updated.cycles).toFixed(2)} µs per cycle (events included)`,
     );
     line('backtest_replay_rate', Math.round(replayRate), 'events/s');
     line('backtest_cycle_rate', Math.round(cycleRate), 'cycles/s');
@@ -137,13 +155,13 @@ export async function run(): Promise<void> {
       ],
     });
     const workers = Math.min(2, cpus().length);
-    t0 = performance.now();
+    const sweepStart = performance.now();
     const rows = await runSweepPool({
       setup: { recording: day, config: config(1_000), fillModel: 'queue-probabilistic', seed: 1 },
       combinations: combos,
       workers,
     });
-    const sweepMin = (performance.now() - t0) / 60_000;
+    const sweepMin = (performance.now() - sweepStart) / 60_000;
     note(
       `sweep: ${rows.length} combinations (bands: 2 first margins × 2 first sizes × 2 second margins × 2 max positions) on a day of 4 markets (${daySynth.events} events, an update every 2 s per market, poll 1 s, queue-probabilistic), ${workers} worker threads, ${(sweepMin * 60).toFixed(1)} s`,
     );
