@@ -248,7 +248,9 @@ export class Expresser {
     }
     this.index.set(key, this.out.length);
     this.out.push(
-      tag !== undefined ? { tokenId, side, price, size: size as Shares, tag } : { tokenId, side, price, size: size as Shares },
+      tag !== undefined
+        ? { tokenId, side, price, size: size as Shares, tag }
+        : { tokenId, side, price, size: size as Shares },
     );
   }
 }

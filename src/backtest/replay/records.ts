@@ -146,8 +146,7 @@ export class EventRecord implements ReplayRecord {
   }
   bookLater(): BookBuilder {
     const b = this.book();
-    return (_reuse, atLeastMs) =>
-      b.timestampMs !== null && b.timestampMs >= atLeastMs ? b : restamped(b, atLeastMs);
+    return (_reuse, atLeastMs) => (b.timestampMs !== null && b.timestampMs >= atLeastMs ? b : restamped(b, atLeastMs));
   }
   bestBid(): number {
     const b = this.book();

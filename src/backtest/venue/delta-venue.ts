@@ -397,7 +397,8 @@ export class DeltaVenue {
   private replaceRaw(mk: MarketState, outcome: 0 | 1, book: Book): void {
     for (let s = 0; s < 2; s++) {
       const r = outcome * 2 + s;
-      for (let i = mk.rawLo[r] as number; i <= (mk.rawHi[r] as number); i += mk.step) mk.setRaw(outcome, s * SLOTS + i, 0);
+      for (let i = mk.rawLo[r] as number; i <= (mk.rawHi[r] as number); i += mk.step)
+        mk.setRaw(outcome, s * SLOTS + i, 0);
       mk.rawLo[r] = SLOTS;
       mk.rawHi[r] = -1;
     }
