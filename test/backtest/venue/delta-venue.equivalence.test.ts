@@ -6,7 +6,8 @@
 // invalid), cancels, lookups and clock advances. Both venues run the same fill model (QueueFillModel
 // attached with restingFromVenue for the queue models, the same seed): every answer, every fill
 // (trade ids included: both count `paper-trade-N` over our fills alone), every order record, the
-// balances and the counters must be equal, step by step.
+// balances and the counters must be equal, step by step. 300 runs per fill model; EQ_RUNS=N runs
+// N (a change to the venue's rules is checked with thousands).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeBook, type Book, type Level } from '../../../src/core/book.js';
