@@ -144,13 +144,18 @@ export function midMove(
   samples: readonly { readonly atMs: number; readonly mid: number }[],
   windowMs: number,
 ): number {
-  let worst = 0;
+  // The window's lowest and highest mids bound every |mid − earlier mid|.
+  const since = nowMs - windowMs;
+  let lo = mid;
+  let hi = mid;
   for (let i = samples.length - 1; i >= 0; i--) {
     const s = samples[i];
-    if (s === undefined || s.atMs < nowMs - windowMs) break;
-    worst = Math.max(worst, Math.abs(mid - s.mid));
+    if (s === undefined || s.atMs < since) break;
+    const m = s.mid;
+    if (m < lo) lo = m;
+    else if (m > hi) hi = m;
   }
-  return worst;
+  return Math.max(mid - lo, hi - mid);
 }
 
 /** The guards' verdict on one pair (see the header). */

@@ -31,26 +31,16 @@ export function stickToResting(
   o: StickyOptions,
 ): DesiredQuote[] {
   const claimed = new Set<string>();
-  const candidates = open.filter((x) => (x.state === 'live' || x.state === 'inflight') && remainingSize(x) > 0);
-  const old = (x: LiveOrder): boolean => o.maxAgeMs > 0 && x.state === 'live' && o.nowMs - x.createdAtMs >= o.maxAgeMs;
+  const candidates: LiveOrder[] = [];
+  for (const x of open) if ((x.state === 'live' || x.state === 'inflight') && remainingSize(x) > 0) candidates.push(x);
   const out: DesiredQuote[] = [];
   const index = new Map<string, number>();
-  const push = (q: DesiredQuote): void => {
-    const key = quoteKey(q.tokenId, q.side, q.price);
-    const i = index.get(key);
-    if (i === undefined) {
-      index.set(key, out.length);
-      out.push(q);
-      return;
-    }
-    const prev = out[i] as DesiredQuote;
-    out[i] = { ...prev, size: (prev.size + q.size) as Shares };
-  };
 
   for (const q of quotes) {
     let best: LiveOrder | null = null;
     for (const x of candidates) {
-      if (claimed.has(x.id) || x.tokenId !== q.tokenId || x.side !== q.side) continue;
+      // The cheap comparisons first: most candidates are on another token or side.
+      if (x.tokenId !== q.tokenId || x.side !== q.side || claimed.has(x.id)) continue;
       const d = Math.abs(x.price - q.price);
       if (d > o.tolerance) continue;
       if (best === null) {
@@ -61,15 +51,33 @@ export function stickToResting(
       if (d < bd || (d === bd && x.createdAtMs < best.createdAtMs)) best = x;
     }
     if (best === null) {
-      push(q);
+      push(out, index, q);
       continue;
     }
     claimed.add(best.id);
     if (best.price === q.price) {
-      if (!old(best)) push(q);
+      if (!tooOld(best, o)) push(out, index, q);
       continue;
     }
-    push(!old(best) && o.accept(q, best.price) ? { ...q, price: best.price } : q);
+    push(out, index, !tooOld(best, o) && o.accept(q, best.price) ? { ...q, price: best.price } : q);
   }
   return out;
+}
+
+/** A live order at least maxAgeMs old (0: no limit): refreshed. */
+function tooOld(x: LiveOrder, o: StickyOptions): boolean {
+  return o.maxAgeMs > 0 && x.state === 'live' && o.nowMs - x.createdAtMs >= o.maxAgeMs;
+}
+
+/** Appends q, or merges it into the quote already at its key (sizes summed, the first's tag kept). */
+function push(out: DesiredQuote[], index: Map<string, number>, q: DesiredQuote): void {
+  const key = quoteKey(q.tokenId, q.side, q.price);
+  const i = index.get(key);
+  if (i === undefined) {
+    index.set(key, out.length);
+    out.push(q);
+    return;
+  }
+  const prev = out[i] as DesiredQuote;
+  out[i] = { ...prev, size: (prev.size + q.size) as Shares };
 }
