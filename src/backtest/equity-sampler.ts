@@ -27,7 +27,6 @@ export class EquitySampler {
   private inventory: ReadonlyArray<readonly [string, number]> = [];
   /** The held tokens' marks at the last valuation (null: none), by index of `held`. */
   private marks: Array<number | null> = [];
-  private valued = false;
 
   constructor(
     private readonly ledger: SampledLedger,
@@ -39,7 +38,8 @@ export class EquitySampler {
 
   /** Whether every held token's mark is the one the last valuation used. */
   marksUnchanged(): boolean {
-    if (!this.valued) return false;
+    // Never valued yet (every valuation reads the ledger first).
+    if (this.version === -1) return false;
     const held = this.held;
     for (let i = 0; i < held.length; i++)
       if ((this.lastMid.get((held[i] as LedgerPosition).tokenId) ?? null) !== this.marks[i]) return false;
@@ -74,7 +74,6 @@ export class EquitySampler {
       this.marks[i] = m;
       if (m !== null) unrealized += unrealizedPnl(p, m as Price);
     }
-    this.valued = true;
     const total = this.realized + unrealized;
     this.samples.push({
       t,

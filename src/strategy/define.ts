@@ -165,14 +165,18 @@ function checkQuotes(name: string, quotes: readonly DesiredQuote[], input: Strat
   for (let i = 0; i < quotes.length; i++) {
     const q = quotes[i] as DesiredQuote;
     // The message is built only for a failure: this runs on every quote of every cycle.
-    const where = (): string => `strategy ${name}: quote[${i}]`;
-    if (!tokens.has(q.tokenId)) throw new InvariantError(`${where()}: token ${q.tokenId} is not in its context`);
-    if (q.side !== 'BUY' && q.side !== 'SELL') throw new InvariantError(`${where()}: side ${String(q.side)}`);
+    if (!tokens.has(q.tokenId)) throw new InvariantError(`${where(name, i)}: token ${q.tokenId} is not in its context`);
+    if (q.side !== 'BUY' && q.side !== 'SELL') throw new InvariantError(`${where(name, i)}: side ${String(q.side)}`);
     if (!Number.isSafeInteger(q.price))
-      throw new InvariantError(`${where()}: price ${String(q.price)} is not integer millionths`);
+      throw new InvariantError(`${where(name, i)}: price ${String(q.price)} is not integer millionths`);
     if (!Number.isSafeInteger(q.size) || q.size <= 0)
-      throw new InvariantError(`${where()}: size ${String(q.size)} is not positive integer millionths`);
+      throw new InvariantError(`${where(name, i)}: size ${String(q.size)} is not positive integer millionths`);
   }
+}
+
+/** Where a bad quote is, for checkQuotes' messages. */
+function where(name: string, i: number): string {
+  return `strategy ${name}: quote[${i}]`;
 }
 
 function deepFreeze<T>(v: T): T {

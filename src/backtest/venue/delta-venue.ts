@@ -28,8 +28,8 @@
 // while the two raw books mirror each other (a count of differing keys, kept on every raw write,
 // says so at no cost) takes the incremental path; when it leaves them mirrored (the second half
 // of a mirrored pair) nothing fed changes, and when the market is also settled since its last
-// feed (settled(): feeding again would be a fixed point) the feed is skipped outright. Prices off the 0.0001 grid
-// are ignored (PaperVenue never posts them). Not held: positions and marks (the backtest's ledger
+// feed (settled(): feeding again would be a fixed point) the feed is skipped outright. Prices off
+// the 0.0001 grid are ignored (PaperVenue never posts them). Not held: positions and marks (the backtest's ledger
 // books fills), applyBooks batches, the external account's balances (stats: only its post count).
 import type { Book, Level } from '../../core/book.js';
 import type { Clock } from '../../core/clock.js';
@@ -708,21 +708,18 @@ export class DeltaVenue {
       for (const l of b) E[l.price / GRID] = l.size;
     }
     const xp = mk.xPosted;
-    for (let i = bLo; i <= bHi; i += mk.step) {
-      const held = xp[i] as number;
-      const e = E[i] as number;
-      if (held !== 0 && !(held === e && e > 0)) {
-        this.open();
-        this.withdraw(mk, i);
-      }
-    }
-    for (let i = aLo; i <= aHi; i += mk.step) {
-      const k = SLOTS + i;
-      const held = xp[k] as number;
-      const e = E[k] as number;
-      if (held !== 0 && !(held === e && e > 0)) {
-        this.open();
-        this.withdraw(mk, k);
+    // Withdraw what the new levels do not keep: bids, then asks.
+    for (let s = 0; s < 2; s++) {
+      const base = s * SLOTS;
+      const hi = s === 0 ? bHi : aHi;
+      for (let i = s === 0 ? bLo : aLo; i <= hi; i += mk.step) {
+        const k = base + i;
+        const held = xp[k] as number;
+        const e = E[k] as number;
+        if (held !== 0 && !(held === e && e > 0)) {
+          this.open();
+          this.withdraw(mk, k);
+        }
       }
     }
     for (let i = aLo; i <= aHi; i += mk.step) {

@@ -20,6 +20,7 @@ import { mulberry32 } from '../../../src/core/random.js';
 import { validateConfig } from '../../../src/config/load.js';
 import { DIALECTS } from '../../../src/exchange/dialect.js';
 import { OrderManager } from '../../../src/execution/order-manager.js';
+import { orderParties } from '../../../src/execution/apply-decisions.js';
 import { resolveManagerConfig, type ApplyReport } from '../../../src/execution/order-manager-types.js';
 import { reconcile } from '../../../src/execution/reconcile.js';
 import { Ledger } from '../../../src/ledger/index.js';
@@ -160,13 +161,7 @@ describe('the live order manager and the backtest executor decide alike', () => 
           limiter: null,
           latency: { place: () => 0, cancel: () => 0 },
           sign: (os) => signer.signNow(os),
-          parties: {
-            maker: signer.address,
-            signerAddress: signer.address,
-            signatureType: undefined,
-            postOnlyDefault: config.postOnly,
-            random: mulberry32(11),
-          },
+          parties: orderParties({ signerAddress: signer.address, postOnly: config.postOnly, random: mulberry32(11) }),
           config,
           owner: 'parity',
           strategy: 'parity',

@@ -12,6 +12,7 @@ import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../../src/core/money.js';
 import { mulberry32 } from '../../../src/core/random.js';
 import { validateConfig } from '../../../src/config/load.js';
+import { orderParties } from '../../../src/execution/apply-decisions.js';
 import { resolveManagerConfig, type ApplyReport } from '../../../src/execution/order-manager-types.js';
 import { reconcile } from '../../../src/execution/reconcile.js';
 import { MemoryLedger } from '../../../src/ledger/memory-ledger.js';
@@ -62,13 +63,7 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
     limiter,
     latency: latencySampler(latency, mulberry32(1)),
     sign: (os) => signer.signNow(os),
-    parties: {
-      maker: signer.address,
-      signerAddress: signer.address,
-      signatureType: undefined,
-      postOnlyDefault: config.postOnly,
-      random: mulberry32(2),
-    },
+    parties: orderParties({ signerAddress: signer.address, postOnly: config.postOnly, random: mulberry32(2) }),
     config,
     owner: 'test',
     strategy: 'test',

@@ -139,6 +139,21 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Two markets for a minute, an update every 300 ms, 5 levels, levels that move, small chunks. */
+async function smallRecording(path: string, seed: number): Promise<void> {
+  await synthesizeRecording(path, {
+    markets: 2,
+    durationMs: 60_000,
+    startMs: 1_767_225_600_000,
+    seed,
+    updateEveryMs: 300,
+    levels: 5,
+    changesPerUpdate: 2,
+    moveChance: 0.5,
+    chunkBytes: 1024,
+  });
+}
+
 describe('RecordingCursor on real data', () => {
   it('the market-channel burst (books, deltas, trades, across small chunks) reads as the reader reads it', async () => {
     const mem = memoryEncoder({ chunkBytes: 256 });
@@ -202,17 +217,7 @@ describe('RecordingCursor on synthetic recordings', () => {
 
   it('keeps every token book equal to the reader’s current book, record by record', async () => {
     const path = join(dir, 'books.omrc');
-    await synthesizeRecording(path, {
-      markets: 2,
-      durationMs: 60_000,
-      startMs: 1_767_225_600_000,
-      seed: 5,
-      updateEveryMs: 300,
-      levels: 5,
-      changesPerUpdate: 2,
-      moveChance: 0.5,
-      chunkBytes: 1024,
-    });
+    await smallRecording(path, 5);
     const reader = RecordingReader.fromFile(path);
     const c = RecordingCursor.open(path);
     let n = 0;
@@ -230,17 +235,7 @@ describe('RecordingCursor on synthetic recordings', () => {
 describe('RecordingCursor with deferLadder', () => {
   it('holds a book or delta out of its ladder until commit(), then equals the reader; progress reaches the file size', async () => {
     const path = join(dir, 'defer.omrc');
-    await synthesizeRecording(path, {
-      markets: 2,
-      durationMs: 60_000,
-      startMs: 1_767_225_600_000,
-      seed: 6,
-      updateEveryMs: 300,
-      levels: 5,
-      changesPerUpdate: 2,
-      moveChance: 0.5,
-      chunkBytes: 1024,
-    });
+    await smallRecording(path, 6);
     const reader = RecordingReader.fromFile(path);
     const c = RecordingCursor.open(path, { deferLadder: true });
     let before: Map<number, unknown> = new Map();
