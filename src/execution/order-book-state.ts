@@ -32,6 +32,8 @@ export interface TrackedOrder {
   polledAtMs: number;
   /** When an unknown order may be looked up (epoch ms). */
   lookupAtMs: number;
+  /** The last LiveOrder snapshot of it (liveOrders), reused while its state and matched size stand. */
+  snapshot: LiveOrder | null;
 }
 
 export interface NewTrackedOrder {
@@ -79,6 +81,7 @@ export class OrderBookState {
       acknowledged: o.acknowledged,
       polledAtMs: 0,
       lookupAtMs: 0,
+      snapshot: null,
     };
     this.byId.set(t.id, t);
     let ids = this.byKey.get(t.key);
@@ -115,8 +118,9 @@ export class OrderBookState {
 
   atKey(key: string): TrackedOrder[] {
     const ids = this.byKey.get(key);
-    if (ids === undefined) return [];
-    return [...ids].map((id) => this.byId.get(id) as TrackedOrder);
+    const out: TrackedOrder[] = [];
+    if (ids !== undefined) for (const id of ids) out.push(this.byId.get(id) as TrackedOrder);
+    return out;
   }
 
   /**
@@ -132,26 +136,46 @@ export class OrderBookState {
   }
 
   inState(...states: LiveOrderState[]): TrackedOrder[] {
-    const want = new Set(states);
-    return [...this.byId.values()].filter((t) => want.has(t.state));
+    const out: TrackedOrder[] = [];
+    for (const t of this.byId.values()) if (states.includes(t.state)) out.push(t);
+    return out;
   }
 
   all(): TrackedOrder[] {
     return [...this.byId.values()];
   }
 
-  /** Snapshot for reconcile: every tracked order, as immutable LiveOrders. */
+  /**
+   * Snapshot for reconcile: every tracked order, as immutable LiveOrders. An order whose state and
+   * matched size are what its last snapshot says gives that snapshot again (a cycle reads every
+   * order, and most have not changed since the last).
+   */
   liveOrders(): LiveOrder[] {
-    return this.all().map((t) => ({
-      id: t.id,
-      tokenId: t.tokenId,
-      side: t.side,
-      price: t.price,
-      originalSize: t.originalSize,
-      sizeMatched: t.sizeMatched,
-      state: t.state,
-      createdAtMs: t.createdAtMs,
-      ...(t.tag !== undefined ? { tag: t.tag } : {}),
-    }));
+    const out: LiveOrder[] = [];
+    for (const t of this.byId.values()) {
+      let s = t.snapshot;
+      if (s === null || s.state !== t.state || s.sizeMatched !== t.sizeMatched) {
+        s = liveOrderOf(t);
+        t.snapshot = s;
+      }
+      out.push(s);
+    }
+    return out;
   }
+}
+
+/** A tracked order as an immutable LiveOrder (the tag only when it has one). */
+function liveOrderOf(t: TrackedOrder): LiveOrder {
+  const s: { -readonly [K in keyof LiveOrder]: LiveOrder[K] } = {
+    id: t.id,
+    tokenId: t.tokenId,
+    side: t.side,
+    price: t.price,
+    originalSize: t.originalSize,
+    sizeMatched: t.sizeMatched,
+    state: t.state,
+    createdAtMs: t.createdAtMs,
+  };
+  if (t.tag !== undefined) s.tag = t.tag;
+  return Object.freeze(s);
 }
