@@ -76,6 +76,8 @@ function group<T extends { readonly tokenId: string }>(items: readonly T[]): Map
 
 export class IncrementalReconciler {
   private memo = new Map<string, TokenMemo>();
+  /** The map the next call fills (then swapped with memo): two maps for the reconciler's life. */
+  private spare = new Map<string, TokenMemo>();
   private order: readonly string[] = [];
   private orderSet: ReadonlySet<string> = new Set();
   /** Tokens whose plan was recomputed by the last call (for benchmarks and tests). */
@@ -89,11 +91,7 @@ export class IncrementalReconciler {
     live: readonly LiveOrder[],
     minOrderSize?: (tokenId: string) => number,
   ): ReconcilePlan {
-    const ids = new Set<string>();
-    for (const o of live) {
-      if (ids.has(o.id)) throw new InvariantError(`order ${o.id} appears twice in the live set`);
-      ids.add(o.id);
-    }
+    assertUniqueIds(live);
     const wants = group(desired);
     const orders = group(live);
     const sorted = this.sortedTokens(wants, orders);
@@ -103,7 +101,8 @@ export class IncrementalReconciler {
     const fresh: PlacementIntent[] = [];
     const kept: LiveOrder[] = [];
     const blocked: BlockedKey[] = [];
-    const next = new Map<string, TokenMemo>();
+    const next = this.spare;
+    next.clear();
     let recomputed = 0;
     for (const token of sorted) {
       const d = wants.get(token) ?? NONE;
@@ -121,12 +120,14 @@ export class IncrementalReconciler {
         });
         recomputed++;
       }
-      next.set(token, { desired: d, live: l, min, plan: p });
+      // A reused plan's memo holds inputs equal, field by field, to this call's: it stays.
+      next.set(token, m !== undefined && m.plan === p ? m : { desired: d, live: l, min, plan: p });
       for (const c of p.cancels) cancels.push(c);
       for (const x of p.placements) (x.kind === 'replace' ? replace : fresh).push(x);
       for (const k of p.kept) kept.push(k);
       for (const b of p.blocked) blocked.push(b);
     }
+    this.spare = this.memo;
     this.memo = next;
     this.lastRecomputed = recomputed;
     return { cancels, placements: replace.concat(fresh), kept, blocked };
@@ -134,19 +135,38 @@ export class IncrementalReconciler {
 
   /** Tokens with quotes or orders, sorted as reconcile orders them; last call's order when the set is the same. */
   private sortedTokens(wants: ReadonlyMap<string, unknown>, orders: ReadonlyMap<string, unknown>): readonly string[] {
-    const tokens = new Set<string>(wants.keys());
-    for (const t of orders.keys()) tokens.add(t);
-    let same = tokens.size === this.orderSet.size;
-    if (same)
-      for (const t of tokens)
-        if (!this.orderSet.has(t)) {
-          same = false;
-          break;
-        }
-    if (!same) {
+    // The same set as last call: every token of both is in it, and as many distinct tokens.
+    let count = wants.size;
+    let same = true;
+    for (const t of wants.keys()) if (!this.orderSet.has(t)) same = false;
+    for (const t of orders.keys()) {
+      if (!wants.has(t)) count++;
+      if (!this.orderSet.has(t)) same = false;
+    }
+    if (!same || count !== this.orderSet.size) {
+      const tokens = new Set<string>(wants.keys());
+      for (const t of orders.keys()) tokens.add(t);
       this.order = [...tokens].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       this.orderSet = tokens;
     }
     return this.order;
+  }
+}
+
+/** An order id twice in the live set is an InvariantError (a short set is scanned, a long one hashed). */
+function assertUniqueIds(live: readonly LiveOrder[]): void {
+  const n = live.length;
+  if (n <= 8) {
+    for (let i = 1; i < n; i++) {
+      const id = (live[i] as LiveOrder).id;
+      for (let j = 0; j < i; j++)
+        if ((live[j] as LiveOrder).id === id) throw new InvariantError(`order ${id} appears twice in the live set`);
+    }
+    return;
+  }
+  const ids = new Set<string>();
+  for (const o of live) {
+    if (ids.has(o.id)) throw new InvariantError(`order ${o.id} appears twice in the live set`);
+    ids.add(o.id);
   }
 }

@@ -117,5 +117,9 @@ describe('IncrementalReconciler', () => {
       createdAtMs: 0,
     };
     expect(() => inc.plan([], [o, { ...o, tokenId: 'b' }])).toThrow(/appears twice/);
+    // A long live set is checked another way (hashed, not scanned): the same rule.
+    const many = Array.from({ length: 12 }, (_, i) => ({ ...o, id: `o${i}` }));
+    expect(() => inc.plan([], [...many, { ...o, id: 'o3', tokenId: 'c' }])).toThrow(/order o3 appears twice/);
+    expect(inc.plan([], many).cancels).toHaveLength(12);
   });
 });
