@@ -58,9 +58,33 @@ export function digestOnlySigner(privateKey: string, config: Readonly<Config>): 
   return signerOf(privateKey, config, (o) => orderDigest(o, dialect));
 }
 
-/** Ids `0x` + the seed (8 hex digits) + the order's number (56 hex digits), no signature. */
+/** Two hex digits of every byte value. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/**
+ * The id of order number `k` (from 1) of a run: `0x` + the seed (8 hex digits) + k (56 hex
+ * digits). Below 2^32, k is written byte by byte after a fixed run of zeros: the same digits as
+ * toString(16) and padStart at a sixth of their cost (a replay makes an id every few cycles).
+ */
+export function sequenceOrderId(seedTag: string, k: number): string {
+  if (k > 0xffff_ffff) return `0x${seedTag}${k.toString(16).padStart(56, '0')}`;
+  return (
+    `0x${seedTag}000000000000000000000000000000000000000000000000` +
+    HEX_BYTE[k >>> 24] +
+    HEX_BYTE[(k >>> 16) & 255] +
+    HEX_BYTE[(k >>> 8) & 255] +
+    HEX_BYTE[k & 255]
+  );
+}
+
+/** The seed as sequenceOrderId's tag: 8 hex digits. */
+export function seedTag(seed: number): string {
+  return (seed >>> 0).toString(16).padStart(8, '0');
+}
+
+/** Ids sequenceOrderId(seed, 1), (seed, 2), …; no signature. */
 export function sequenceIdSigner(privateKey: string, config: Readonly<Config>, seed: number): BacktestSigner {
-  const tag = (seed >>> 0).toString(16).padStart(8, '0');
+  const tag = seedTag(seed);
   let n = 0;
-  return signerOf(privateKey, config, () => `0x${tag}${(++n).toString(16).padStart(56, '0')}`);
+  return signerOf(privateKey, config, () => sequenceOrderId(tag, ++n));
 }
