@@ -8,6 +8,7 @@
 // - sizeMatched only grows, status leaves LIVE once and never returns;
 // - finished records are kept `retainMs` after they finished, then dropped (oldest first): an id
 //   then reads as unknown (lookup null), as on an exchange that forgot it.
+import { isoTime } from '../../core/iso-time.js';
 import type { OrderRecord, OrderStatus } from '../../core/market.js';
 import type { Price, Shares } from '../../core/money.js';
 import type { OrderType, Side } from '../../core/order.js';
@@ -123,7 +124,7 @@ export function toOrderRecord(o: OurOrder): OrderRecord {
     makerAddress: o.maker,
     owner: o.owner,
     type: o.type,
-    createdAt: new Date(o.createdAtMs).toISOString(),
+    createdAt: isoTime(o.createdAtMs),
     createdAtMs: o.createdAtMs,
     associateTrades: o.trades.slice(),
   };
