@@ -11,6 +11,14 @@ import type { SweepReply, SweepSetup } from './protocol.js';
 import type { SweepRow } from './row.js';
 import { BacktestError } from '../errors.js';
 
+/**
+ * Each worker's young generation, MB (Node 20's default is 48). A replay allocates a few kB a
+ * cycle that die within the cycle; a larger young generation scavenges less often for about the
+ * same survivors. The bench's 16-combination sweep on 2 workers: 20.4 s against 21.9 s with the
+ * default (means of 7 and 8 alternated runs), peak RSS 1.10–1.24 GB against 1.01–1.03 GB.
+ */
+const WORKER_YOUNG_GENERATION_MB = 96;
+
 export interface SweepPoolOptions {
   readonly setup: SweepSetup;
   readonly combinations: readonly Combination[];
@@ -53,7 +61,10 @@ export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> 
         w.postMessage({ index: c.index, params: c.params });
       };
       for (let i = 0; i < n; i++) {
-        const w = new Worker(url, { workerData: opts.setup });
+        const w = new Worker(url, {
+          workerData: opts.setup,
+          resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+        });
         workers.push(w);
         w.on('message', (m: SweepReply) => {
           if (failed) return;
