@@ -182,7 +182,6 @@ export function spread(book: Book): number | null {
   return a.price - b.price;
 }
 
-/** Locked (bid = ask) or crossed (bid > ask): on a matching venue neither can rest. */
 /** The same book stamped `timestampMs` (its levels shared; fields written out, not spread). */
 export function restamped(book: Book, timestampMs: number): Book {
   return {
@@ -199,6 +198,7 @@ export function restamped(book: Book, timestampMs: number): Book {
   };
 }
 
+/** Locked (bid = ask) or crossed (bid > ask): on a matching venue neither can rest. */
 export function isCrossed(book: Book): boolean {
   const b = book.bids[0];
   const a = book.asks[0];

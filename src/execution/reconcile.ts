@@ -178,17 +178,33 @@ function aggregateDesired(desired: readonly DesiredQuote[]): Map<string, Want> {
 }
 
 function groupOrders(live: readonly LiveOrder[]): Map<string, LiveOrder[]> {
+  assertUniqueIds(live);
   const byKey = new Map<string, LiveOrder[]>();
-  const ids = new Set<string>();
   for (const o of live) {
-    if (ids.has(o.id)) throw new InvariantError(`order ${o.id} appears twice in the live set`);
-    ids.add(o.id);
     const key = quoteKey(o.tokenId, o.side, o.price);
     const list = byKey.get(key);
     if (list === undefined) byKey.set(key, [o]);
     else list.push(o);
   }
   return byKey;
+}
+
+/** An order id twice in the live set is an InvariantError (a short set is scanned, a long one hashed). */
+export function assertUniqueIds(live: readonly LiveOrder[]): void {
+  const n = live.length;
+  if (n <= 8) {
+    for (let i = 1; i < n; i++) {
+      const id = (live[i] as LiveOrder).id;
+      for (let j = 0; j < i; j++)
+        if ((live[j] as LiveOrder).id === id) throw new InvariantError(`order ${id} appears twice in the live set`);
+    }
+    return;
+  }
+  const ids = new Set<string>();
+  for (const o of live) {
+    if (ids.has(o.id)) throw new InvariantError(`order ${o.id} appears twice in the live set`);
+    ids.add(o.id);
+  }
 }
 
 /**

@@ -32,6 +32,7 @@
 //   cycle's total rounded to share millionths (an integer, like every other ledger column).
 import { bestAsk, bestBid } from '../core/book.js';
 import type { Clock } from '../core/clock.js';
+import { utcDate } from '../core/iso-time.js';
 import { marketLabel } from '../core/market-label.js';
 import { mulMicros, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { remainingSize, type LiveOrder } from '../core/order.js';
@@ -159,20 +160,8 @@ export interface CycleReport {
   readonly durationMs: number;
 }
 
-const DAY_MS = 86_400_000;
-
-let lastDayIndex = Number.NaN;
-let lastDayName = '';
-
-/** The UTC day of an epoch ms, as risk names days ("2026-01-01"); the last one is remembered (a cycle asks every time). */
-export function utcDay(ms: number): string {
-  const day = Math.floor(ms / DAY_MS);
-  if (day !== lastDayIndex) {
-    lastDayIndex = day;
-    lastDayName = new Date(day * DAY_MS).toISOString().slice(0, 10);
-  }
-  return lastDayName;
-}
+/** The UTC day of an epoch ms, as risk names days ("2026-01-01"): core/iso-time.ts utcDate. */
+export const utcDay = utcDate;
 
 /**
  * Whether an order of ours may have filled since it was last read, from the latest book (which

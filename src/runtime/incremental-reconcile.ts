@@ -13,10 +13,9 @@
 // - an order id present twice in the live set is an InvariantError, as in reconcile.
 // Why: most cycles change the quotes of few tokens, and reconcile's cost (keys, maps, sorting)
 // dominates the cycle on a large universe (bench/cycle.bench.ts).
-import { InvariantError } from '../core/errors.js';
 import type { LiveOrder } from '../core/order.js';
 import type { DesiredQuote } from '../core/quote.js';
-import { reconcile, type ReconcileOptions } from '../execution/reconcile.js';
+import { assertUniqueIds, reconcile, type ReconcileOptions } from '../execution/reconcile.js';
 import type { BlockedKey, CancelIntent, PlacementIntent, ReconcilePlan } from '../execution/types.js';
 
 interface TokenMemo {
@@ -147,23 +146,5 @@ export class IncrementalReconciler {
       this.orderSet = tokens;
     }
     return this.order;
-  }
-}
-
-/** An order id twice in the live set is an InvariantError (a short set is scanned, a long one hashed). */
-function assertUniqueIds(live: readonly LiveOrder[]): void {
-  const n = live.length;
-  if (n <= 8) {
-    for (let i = 1; i < n; i++) {
-      const id = (live[i] as LiveOrder).id;
-      for (let j = 0; j < i; j++)
-        if ((live[j] as LiveOrder).id === id) throw new InvariantError(`order ${id} appears twice in the live set`);
-    }
-    return;
-  }
-  const ids = new Set<string>();
-  for (const o of live) {
-    if (ids.has(o.id)) throw new InvariantError(`order ${o.id} appears twice in the live set`);
-    ids.add(o.id);
   }
 }

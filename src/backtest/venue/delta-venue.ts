@@ -29,8 +29,9 @@
 // says so at no cost) takes the incremental path; when it leaves them mirrored (the second half
 // of a mirrored pair) nothing fed changes, and when the market is also settled since its last
 // feed (settled(): feeding again would be a fixed point) the feed is skipped outright. Prices off
-// the 0.0001 grid are ignored (PaperVenue never posts them). Not held: positions and marks (the backtest's ledger
-// books fills), applyBooks batches, the external account's balances (stats: only its post count).
+// the 0.0001 grid are ignored (PaperVenue never posts them). Not held: positions and marks (the
+// backtest's ledger books fills), applyBooks batches, the external account's balances (stats:
+// only its post count).
 import type { Book, Level } from '../../core/book.js';
 import type { Clock } from '../../core/clock.js';
 import { OptionError } from '../../core/errors.js';
