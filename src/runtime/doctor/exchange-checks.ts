@@ -49,7 +49,8 @@ export async function checkClock(ctx: DoctorContext): Promise<CheckOutcome> {
   const skew = local < lo ? local - lo : local > hi ? local - hi : 0;
   const allowed = ctx.maxSkewMs;
   if (Math.abs(skew) > allowed) {
-    const s = (Math.abs(skew) / 1000).toFixed(1);
+    // Rounded down: the figure is a bound the skew is at least, so it must not round up past it.
+    const s = (Math.floor(Math.abs(skew) / 100) / 10).toFixed(1);
     return fail(
       name,
       `the local clock is at least ${s} s ${skew > 0 ? 'ahead of' : 'behind'} the exchange's (allowed ${allowed / 1000} s)`,
