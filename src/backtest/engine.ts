@@ -162,7 +162,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     replay.started(rt, t);
     if (cadence === 'poll') {
       // As the poller: the first cycle at once, then one every interval (a tick while a cycle runs is skipped).
-      const tick = (): void => rt.driver.cycle(replay.snapshot(rt));
+      const tick = (): void => rt.driver.cycle(replay.takeSnapshot);
       const id = clock.setInterval(tick, config.poll.intervalMs);
       rt.stopTicks = () => clock.clearInterval(id);
       tick();

@@ -8,7 +8,8 @@
 // cancelled order once more. Not modelled, because a backtest has none of them: the market-data
 // circuit (the recording never fails), the exchange's heartbeat and balance, operator pauses.
 // Cycles never overlap: a cycle whose plan still waits on the clock (latency, limiter) makes the
-// next tick a skip, as the poller skips a tick while a cycle runs.
+// next tick a skip, as the poller skips a tick while a cycle runs; a skipped tick takes no
+// snapshot (the poller polls nothing on it), so its books are never built.
 import type { VirtualClock } from '../../core/clock.js';
 import type { Shares } from '../../core/money.js';
 import { KILL_SWITCH_ARMED, type KillSwitchState } from '../../execution/risk.js';
@@ -56,10 +57,11 @@ export class CycleDriver {
     return this.inCycle || this.o.ctx.executor.busy;
   }
 
-  /** Runs one cycle on `snapshot` unless one is running (then a skip). */
-  cycle(snapshot: MarketSnapshot): void {
+  /** Runs one cycle on the snapshot `take` returns, unless one is running (then a skip: not taken). */
+  cycle(take: () => MarketSnapshot): void {
     if (this.stopped) return;
     if (this.running) return;
+    const snapshot = take();
     const { clock, ctx } = this.o;
     const now = clock.now();
     const pollFills = now - this.lastFillPollAtMs >= this.o.orderLookupIntervalMs;

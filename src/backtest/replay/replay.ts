@@ -15,6 +15,7 @@
 // A resolved market's later books are neither fed nor served; before the daemon runs, records
 // only build the market data.
 import { restamped, type Book } from '../../core/book.js';
+import { InvariantError } from '../../core/errors.js';
 import type { VirtualClock } from '../../core/clock.js';
 import type { Price } from '../../core/money.js';
 import type { MarketSnapshot } from '../../marketdata/types.js';
@@ -86,6 +87,10 @@ export class Replay {
   private readonly slotById = new Map<string, TokenSlot>();
   private universe: ReadonlySet<string> = new Set();
   private pushDue = false;
+  /** The daemon's poll of the started run (snapshot), as a function the driver calls when a cycle runs. */
+  takeSnapshot: () => MarketSnapshot = () => {
+    throw new InvariantError('the replay has not started');
+  };
 
   constructor(private readonly o: ReplayOptions) {}
 
@@ -96,6 +101,7 @@ export class Replay {
 
   started(rt: Running, t: number): void {
     this.rt = rt;
+    this.takeSnapshot = () => this.snapshot(rt);
     this.startMs = t;
     this.universe = new Set(rt.tokens);
     for (const slot of this.slotById.values()) slot.inUniverse = this.universe.has(slot.tokenId);
@@ -121,7 +127,7 @@ export class Replay {
     if (rt !== null) {
       if (this.pushDue && t > rt.clock.now()) {
         this.pushDue = false;
-        rt.driver.cycle(this.snapshot(rt));
+        rt.driver.cycle(this.takeSnapshot);
       }
       rt.clock.advanceTo(t);
     }
@@ -241,7 +247,7 @@ export class Replay {
   flushPush(): void {
     if (this.rt !== null && this.pushDue) {
       this.pushDue = false;
-      this.rt.driver.cycle(this.snapshot(this.rt));
+      this.rt.driver.cycle(this.takeSnapshot);
     }
   }
 
