@@ -160,9 +160,6 @@ export interface CycleReport {
   readonly durationMs: number;
 }
 
-/** The UTC day of an epoch ms, as risk names days ("2026-01-01"): core/iso-time.ts utcDate. */
-export const utcDay = utcDate;
-
 /**
  * Whether an order of ours may have filled since it was last read, from the latest book (which
  * shows our own orders): a BUY at p with no bid at or above p (our level is gone: taken, or the
@@ -353,7 +350,7 @@ export function planCycle(ctx: CycleContext<ExecutorView>, control: CycleControl
       positions: signed,
       collateral: coll.available,
       dailyPnl: daily.total,
-      day: utcDay(daily.dayStartMs),
+      day: utcDate(daily.dayStartMs),
       killSwitch: control.killSwitch,
     },
     ctx.limits,

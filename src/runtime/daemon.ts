@@ -55,6 +55,7 @@
 //   longer watched. The watch stops right after the universe refreshes, before the ledger closes.
 import type { Clock, TimerId } from '../core/clock.js';
 import { InvariantError } from '../core/errors.js';
+import { utcDate } from '../core/iso-time.js';
 import { formatMicros, type Micros, type Price } from '../core/money.js';
 import { heartbeatIntervalOf, type Config } from '../config/schema.js';
 import type { FeeSchedule } from '../core/fees.js';
@@ -90,7 +91,6 @@ import {
   lastFillSeq,
   marketsByToken,
   runCycle,
-  utcDay,
   type CycleContext,
   type CycleReport,
   type LedgerView,
@@ -582,7 +582,7 @@ export class Daemon {
   clearKillSwitch(): void {
     if (!this.killSwitch.tripped || this.ledgerClosed) return;
     const daily = this.ledger.dailyPnl(this.cache.mids());
-    this.killSwitch = clearedState({ day: utcDay(daily.dayStartMs), dailyPnl: daily.total });
+    this.killSwitch = clearedState({ day: utcDate(daily.dayStartMs), dailyPnl: daily.total });
     if (this.state === 'running') this.executor.resume();
     this.log.warn({ dailyPnl: formatMicros(daily.total) }, 'kill switch cleared by the operator');
   }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/clock.js';
+import { utcDate } from '../../src/core/iso-time.js';
 import { mulMicros, type Micros, type Price, type Shares } from '../../src/core/money.js';
 import type { Rewards } from '../../src/core/market.js';
 import type { LiveOrder } from '../../src/core/order.js';
@@ -24,7 +25,6 @@ import {
   runCycle,
   scoreMillionths,
   strategyFill,
-  utcDay,
   type CycleContext,
   type CycleControl,
 } from '../../src/runtime/cycle.js';
@@ -526,7 +526,7 @@ describe('fills from the ledger', () => {
   });
 
   it('names UTC days as risk does', () => {
-    expect(utcDay(Date.UTC(2026, 0, 5, 23, 59, 59, 999))).toBe('2026-01-05');
-    expect(utcDay(Date.UTC(2026, 0, 6))).toBe('2026-01-06');
+    expect(utcDate(Date.UTC(2026, 0, 5, 23, 59, 59, 999))).toBe('2026-01-05');
+    expect(utcDate(Date.UTC(2026, 0, 6))).toBe('2026-01-06');
   });
 });

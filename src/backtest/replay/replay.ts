@@ -220,7 +220,7 @@ export class Replay {
   }
 
   /** The daemon's poll: the universe's books as of now (resolved markets have none), mids from them. */
-  snapshot(rt: Running): MarketSnapshot {
+  private snapshot(rt: Running): MarketSnapshot {
     const now = rt.clock.now();
     const books: Book[] = [];
     const mids = new Map<string, Price>();
