@@ -15,7 +15,7 @@ import { ONE, type Micros, type Price, type Shares } from '../../core/money.js';
 import type { BacktestResult } from '../types.js';
 import type { InventorySample, ReportInput, ReportMarket, ReportSettings } from './input.js';
 import { shortId } from './labels.js';
-import { computeReport } from './metrics.js';
+import { computeEnd } from './metrics.js';
 
 export interface FromBacktestOptions {
   /** Question and outcome per token id (a recording's sidecar labels). */
@@ -35,19 +35,18 @@ export function reportInputFromBacktest(r: BacktestResult, opts: FromBacktestOpt
  * the equity chart, drawdown and the headline PnL agree, and the charts reach the last instant.
  */
 function withFinalState(input: ReportInput): ReportInput {
-  const report = computeReport(input);
+  const end = computeEnd(input);
   const last = input.equity[input.equity.length - 1];
-  const finalEquity = (input.capital + report.pnl.totalMicros) as Micros;
+  const finalEquity = (input.capital + end.pnl.totalMicros) as Micros;
   if (last !== undefined && last.timeMs >= input.endMs && last.equity === finalEquity) return input;
   const t = Math.max(input.endMs, last?.timeMs ?? input.endMs);
-  const held = new Map(report.markets.map((m) => [m.tokenId, m.positionSharesMicros]));
   const tokens = [...new Set(input.inventory.map((s) => s.tokenId))].sort();
   return {
     ...input,
     equity: [...input.equity, { timeMs: t, equity: finalEquity }],
     inventory: [
       ...input.inventory,
-      ...tokens.map((tokenId) => ({ timeMs: t, tokenId, shares: (held.get(tokenId) ?? 0) as Shares })),
+      ...tokens.map((tokenId) => ({ timeMs: t, tokenId, shares: (end.positions.get(tokenId)?.size ?? 0) as Shares })),
     ],
   };
 }

@@ -19,6 +19,7 @@ import { formatMicros, SCALE } from '../../core/money.js';
 import type { ReportInput } from './input.js';
 import { shortId, tokenLabel } from './labels.js';
 import type { Report } from './metrics.js';
+import { byTime, byTokenInTime } from './series.js';
 
 const W = 860;
 const H = 220;
@@ -168,7 +169,6 @@ export function renderHtml(report: Report, input: ReportInput, title = 'oddsmake
   const t1 = Math.max(input.endMs, report.final.timeMs, t0 + 1);
   const names = new Map(input.markets.map((m) => [m.tokenId, m.name]));
   const label = (token: string): string => tokenLabel(names, token);
-  const byTime = <T extends { timeMs: number }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => a.timeMs - b.timeMs);
   const tokens = [
     ...new Set([
       ...input.markets.map((m) => m.tokenId),
@@ -283,19 +283,20 @@ export function renderHtml(report: Report, input: ReportInput, title = 'oddsmake
       'USDC',
     ),
   );
+  const inventory = byTokenInTime(input.inventory);
+  const midsOf = byTokenInTime(input.mids);
+  const fillsOf = byTokenInTime(input.fills);
   const inv = tokens
     .map((tok) => ({
       label: label(tok),
       step: true,
-      points: byTime(input.inventory.filter((s) => s.tokenId === tok)).map(
-        (s) => [s.timeMs, s.shares / SCALE] as const,
-      ),
+      points: (inventory.get(tok) ?? []).map((s) => [s.timeMs, s.shares / SCALE] as const),
     }))
     .filter((s) => s.points.length > 0);
   sections.push(chart('Inventory', t0, t1, inv, [], 'shares'));
   for (const tok of tokens) {
-    const mids = byTime(input.mids.filter((m) => m.tokenId === tok)).map((m) => [m.timeMs, m.mid / SCALE] as const);
-    const fills = byTime(input.fills.filter((f) => f.tokenId === tok)).map((f) => ({
+    const mids = (midsOf.get(tok) ?? []).map((m) => [m.timeMs, m.mid / SCALE] as const);
+    const fills = (fillsOf.get(tok) ?? []).map((f) => ({
       t: f.timeMs,
       v: f.price / SCALE,
       buy: f.side === 'BUY',

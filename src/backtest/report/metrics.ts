@@ -46,6 +46,7 @@ import { markToMarket } from '../../core/pnl-mark.js';
 import type { ReportFill, ReportInput, ReportSettings, TokenMidSample, ReportResolution } from './input.js';
 import { BacktestError } from '../errors.js';
 import { tokenLabel } from './labels.js';
+import { byTime, byTokenInTime } from './series.js';
 
 export const MARKOUT_HORIZONS_MS: readonly number[] = [1_000, 10_000, 60_000];
 const DAY_MS = 86_400_000;
@@ -218,21 +219,6 @@ function num(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
-function byTime<T extends { readonly timeMs: number }>(xs: readonly T[]): T[] {
-  // Array.prototype.sort is stable: equal times keep input order.
-  return [...xs].sort((a, b) => a.timeMs - b.timeMs);
-}
-
-function groupByToken<T extends { readonly tokenId: string }>(xs: readonly T[]): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const x of xs) {
-    const l = m.get(x.tokenId);
-    if (l === undefined) m.set(x.tokenId, [x]);
-    else l.push(x);
-  }
-  return m;
-}
-
 function sortedKeys<V>(m: ReadonlyMap<string, V>): string[] {
   return [...m.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -326,13 +312,15 @@ function reportPnl(input: ReportInput): ReportPnl {
     settle(f.tokenId); // a fill of a market already resolved
   }
   resolveUpTo(Number.POSITIVE_INFINITY);
-  // Each token's last mid at or before endMs (none: unmarked).
-  const mids = groupByToken(byTime(input.mids));
-  const markOf = (token: string): Price | undefined => {
-    const series = mids.get(token) ?? [];
-    const i = lastAtOrBefore(series, input.endMs);
-    return i >= 0 ? (series[i] as TokenMidSample).mid : undefined;
-  };
+  // Each token's last mid at or before endMs (none: unmarked): of equal times the later in input
+  // order, as the last of a stable sort by time.
+  const lastMid = new Map<string, TokenMidSample>();
+  for (const s of input.mids) {
+    if (s.timeMs > input.endMs) continue;
+    const held = lastMid.get(s.tokenId);
+    if (held === undefined || s.timeMs >= held.timeMs) lastMid.set(s.tokenId, s);
+  }
+  const markOf = (token: string): Price | undefined => lastMid.get(token)?.mid;
   const m = markToMarket(
     sortedKeys(pos).map((tokenId) => ({ tokenId, ...(pos.get(tokenId) as PositionState) })),
     markOf,
@@ -384,6 +372,15 @@ function reportPnl(input: ReportInput): ReportPnl {
 
 export function computePnl(input: ReportInput): PnlReport {
   return reportPnl(input).pnl;
+}
+
+/** The PnL and each token's end position (a token with no fill: none), without the rest of the report. */
+export function computeEnd(input: ReportInput): {
+  readonly pnl: PnlReport;
+  readonly positions: ReadonlyMap<string, PositionState>;
+} {
+  const r = reportPnl(input);
+  return { pnl: r.pnl, positions: r.positions };
 }
 
 /** What each resolution of the run settled (see the header). */
@@ -455,9 +452,9 @@ export function computeSharpe(input: ReportInput): SharpeReport {
 }
 
 export function computeInventory(input: ReportInput): InventoryReport[] {
-  const groups = groupByToken(byTime(input.inventory));
+  const groups = byTokenInTime(input.inventory);
   return sortedKeys(groups).map((tokenId) => {
-    const xs = groups.get(tokenId) as { timeMs: number; shares: number }[];
+    const xs = groups.get(tokenId) as readonly { timeMs: number; shares: number }[];
     let sum = 0;
     let maxAbs = 0;
     let tw = 0;
@@ -517,8 +514,8 @@ export function computeFillRatio(input: ReportInput): FillRatioReport {
 
 export function computeMarkouts(input: ReportInput): MarkoutReport[] {
   const ticks = new Map(input.markets.map((m) => [m.tokenId, m.tickSize]));
-  const mids = groupByToken(byTime(input.mids));
-  const fills: ReportFill[] = byTime(input.fills);
+  const mids = byTokenInTime(input.mids);
+  const fills: readonly ReportFill[] = byTime(input.fills);
   return MARKOUT_HORIZONS_MS.map((h) => {
     let n = 0;
     let sum = 0;
@@ -553,7 +550,7 @@ function computeMarkets(input: ReportInput, replay: ReportPnl): MarketReport[] {
   const tokens = [...new Set([...input.markets.map((m) => m.tokenId), ...input.fills.map((f) => f.tokenId)])].sort(
     (a, b) => (a < b ? -1 : a > b ? 1 : 0),
   );
-  const byToken = groupByToken(byTime(input.fills));
+  const byToken = byTokenInTime(input.fills);
   return tokens.map((tokenId): MarketReport => {
     let buys = 0;
     let vol = 0;
