@@ -9,9 +9,10 @@
 // - SETTINGS: the market's settings (RecordedMarketData); the daemon starts at the first record
 //   after which a book exists and some market has both tokens' settings (start());
 // - BOOK / DELTA: the token's served book changes (materialized only when a cycle asks: the
-//   board); the venue gets it (a delta as a delta when the venue takes them); the token's mid is
-//   noted for the report's marks; with cadence `update` a universe token's update makes a cycle due;
-// - TRADE: to the venue's fill model; RESOLVED: resolution.ts (venue, ledger, marks).
+//   board); the venue gets it when the token is in the universe (a delta as a delta when the
+//   venue takes them); the token's mid is noted for the report's marks; with cadence `update` a
+//   universe token's update makes a cycle due;
+// - TRADE: to the venue's fill model (universe tokens); RESOLVED: resolution.ts (venue, ledger, marks).
 // A resolved market's later books are neither fed nor served; before the daemon runs, records
 // only build the market data.
 import { restamped, type Book } from '../../core/book.js';
@@ -142,9 +143,11 @@ export class Replay {
         this.bookUpdates++;
         this.onBook(r, now);
         return;
-      case KIND.TRADE:
+      case KIND.TRADE: {
         if (rt === null) return;
-        if (this.slotOf(r).resolved) return;
+        const slot = this.slotOf(r);
+        // The venue holds the universe's markets only (feedVenue).
+        if (slot.resolved || !slot.inUniverse) return;
         rt.venue.applyTrade({
           tokenId: r.tokenId(),
           price: r.price as Price,
@@ -153,6 +156,7 @@ export class Replay {
           timestampMs: r.exchangeTs,
         });
         return;
+      }
       case KIND.RESOLVED: {
         const ev = { conditionId: r.conditionId, tokenId: r.tokenId(), exchangeTs: r.exchangeTs };
         for (const [token, mark] of this.o.resolutions.apply(
@@ -185,8 +189,12 @@ export class Replay {
     slot.later = r.bookLater();
     slot.book = null;
     this.noteMidOf(slot, now, midOf(r.bestBid(), r.bestAsk()));
+    // The venue simulates the markets the daemon can trade. The universe is fixed for the run
+    // (session.ts), so a market outside it never holds an order of ours: its books are data (the
+    // report's mids) and feeding them would change no fill, only cost (a quarter of a 50-market
+    // day where the daemon quotes one).
     const rt = this.rt;
-    if (rt !== null) this.feedVenue(rt, r, slot);
+    if (rt !== null && slot.inUniverse) this.feedVenue(rt, r, slot);
   }
 
   private feedVenue(rt: Running, r: ReplayRecord, slot: TokenSlot): void {

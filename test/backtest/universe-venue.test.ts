@@ -1,0 +1,93 @@
+// A market outside the universe never changes what the daemon trades: the replay feeds the venue
+// the universe's markets only (replay.ts), so a recording of three markets backtested on one of
+// them must give the very orders, fills, equity and cycles of the same recording with the other
+// two markets' records taken out.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBacktest } from '../../src/backtest/engine.js';
+import { validateConfig } from '../../src/config/load.js';
+import type { Book } from '../../src/core/book.js';
+import { RecordingReader, type RecordingEvent } from '../../src/marketdata/recording/reader.js';
+import { synthesizeRecording, synthMarket } from '../../src/marketdata/recording/synthesize.js';
+
+const SEED = 3;
+const dir = mkdtempSync(join(tmpdir(), 'om-universe-venue-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every event of the file, its book built while reading (a reader's book() is good until the next change). */
+async function eventsOf(path: string): Promise<RecordingEvent[]> {
+  const out: RecordingEvent[] = [];
+  for await (const ev of RecordingReader.fromFile(path)) {
+    if (ev.kind === 'book' || ev.kind === 'delta') {
+      const b: Book = ev.book();
+      out.push({ ...ev, book: () => b });
+    } else out.push(ev);
+  }
+  return out;
+}
+
+describe('markets outside the universe', () => {
+  it('change no order, fill, equity sample or cycle of the universe (cadences poll and update)', async () => {
+    const path = join(dir, 'three.omrc');
+    await synthesizeRecording(path, {
+      markets: 3,
+      durationMs: 10 * 60_000,
+      startMs: Date.UTC(2026, 5, 1),
+      seed: SEED,
+      updateEveryMs: 50,
+      levels: 20,
+      changesPerUpdate: 3,
+      tradeEvery: 5,
+    });
+    const first = synthMarket(SEED, 0);
+    const all = await eventsOf(path);
+    const mine = new Set([first.yesTokenId, first.noTokenId]);
+    const alone = all.filter((ev) => mine.has(ev.tokenId));
+    expect(alone.length).toBeGreaterThan(0);
+    expect(alone.length).toBeLessThan(all.length / 2);
+
+    const config = validateConfig({
+      markets: { conditions: [first.conditionId] },
+      poll: { intervalMs: 500, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
+      risk: {
+        capital: '100000',
+        dailyLossLimit: '100000',
+        maxPositionShares: '100000',
+        maxMarketNotional: '100000',
+        maxTotalExposure: '100000',
+      },
+      strategy: {
+        name: 'bands',
+        params: {
+          levels: [
+            { margin: 0.01, size: 10 },
+            { margin: 0.02, size: 10 },
+          ],
+          maxPosition: 10_000,
+        },
+      },
+    });
+    for (const cadence of ['poll', 'update'] as const) {
+      const run = (recording: RecordingEvent[]) =>
+        runBacktest({
+          recording,
+          config,
+          seed: 1,
+          fillModel: 'queue-probabilistic',
+          latency: { placeMs: 50, cancelMs: 30 },
+          recordMids: false,
+          cadence,
+        });
+      const withOthers = await run(all);
+      const withoutOthers = await run(alone);
+      expect(withOthers.markets.map((m) => m.conditionId)).toEqual([first.conditionId]);
+      expect(withOthers.fills.length).toBeGreaterThan(0);
+      expect(withOthers.cycles).toBe(withoutOthers.cycles);
+      expect(withOthers.orders).toEqual(withoutOthers.orders);
+      expect(withOthers.fills).toEqual(withoutOthers.fills);
+      expect(withOthers.equity).toEqual(withoutOthers.equity);
+    }
+  });
+});
