@@ -15,8 +15,11 @@
 // - determinism: no wall time, no unseeded randomness (key, salts, latency draws, queue draws all
 //   come from `seed`), no real I/O after the recording is read; the result is plain data built in
 //   a fixed order, so equal inputs give byte-identical JSON;
-// - the daemon starts at the first record after which a book exists and some market has both its
-//   tokens' settings; its universe is the config's markets, else every market complete then;
+// - the daemon starts at the end of the first instant (records of one local time) after which a
+//   book exists and some market has both its tokens' settings: records stamped with one instant
+//   are one observation, as for a cycle, so a recorder's opening snapshot of many markets is
+//   whole before the universe is taken; its universe is the config's markets, else every market
+//   complete then;
 // - the ledger is in memory (src/ledger/memory-ledger.ts: the SQLite ledger's interface and
 //   results, written to a file only when `ledgerPath` asks);
 // - a RESOLVED record settles its market (resolution.ts).
@@ -176,15 +179,22 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     if (p !== null) onProgress({ records: replay.events, bytesRead: p.done, bytesTotal: p.total });
   };
   let rec: ReplayRecord | null;
+  // The instant at whose end the daemon starts (see the header), once it is known.
+  let startAt: number | null = null;
   try {
     for (;;) {
       rec = source.sync !== null ? source.sync() : await source.next();
       if (rec === null) break;
+      if (startAt !== null && rec.localTs > startAt) {
+        await start(startAt);
+        startAt = null;
+      }
       replay.record(rec);
       if (opts.onProgress !== undefined && (replay.events & 0xffff) === 0) report(opts.onProgress);
       // The daemon starts once a book has been recorded and some market has both tokens' settings.
-      if (replay.rt === null && replay.canStart()) await start(rec.localTs);
+      if (replay.rt === null && startAt === null && replay.canStart()) startAt = rec.localTs;
     }
+    if (startAt !== null) await start(startAt);
     if (opts.onProgress !== undefined) report(opts.onProgress);
   } finally {
     source.close();

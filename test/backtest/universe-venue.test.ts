@@ -1,7 +1,11 @@
-// A market outside the universe never changes what the daemon trades: the replay feeds the venue
-// the universe's markets only (replay.ts), so a recording of three markets backtested on one of
-// them must give the very orders, fills, equity and cycles of the same recording with the other
-// two markets' records taken out.
+// The backtest's universe and its venue:
+// - the daemon starts at the end of the recording's opening instant, so every market the
+//   recorder's opening snapshot completed is in the universe (not only the first one read), and
+//   its books are at the venue before the first cycle's orders arrive (no latency: at once);
+// - a market outside the universe never changes what the daemon trades: the replay feeds the
+//   venue the universe's markets only (replay.ts), so a recording of three markets backtested on
+//   one of them gives the very orders, fills, equity and cycles of the same recording with the
+//   other two markets' records taken out.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +32,55 @@ async function eventsOf(path: string): Promise<RecordingEvent[]> {
   return out;
 }
 
+const risk = {
+  capital: '100000',
+  dailyLossLimit: '100000',
+  maxPositionShares: '100000',
+  maxMarketNotional: '100000',
+  maxTotalExposure: '100000',
+};
+const bands = {
+  name: 'bands',
+  params: {
+    levels: [
+      { margin: 0.01, size: 10 },
+      { margin: 0.02, size: 10 },
+    ],
+    maxPosition: 10_000,
+  },
+};
+
+describe('the universe of a recording whose opening instant holds several markets', () => {
+  it('is every market complete at the end of that instant, each at the venue before the first orders', async () => {
+    const path = join(dir, 'opening.omrc');
+    const startMs = Date.UTC(2026, 5, 1);
+    await synthesizeRecording(path, {
+      markets: 3,
+      durationMs: 60_000,
+      startMs,
+      seed: SEED,
+      updateEveryMs: 500,
+      levels: 20,
+      changesPerUpdate: 3,
+      tradeEvery: 5,
+    });
+    const config = validateConfig({
+      poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
+      risk,
+      strategy: bands,
+    });
+    const r = await runBacktest({ recording: path, config, seed: 1, fillModel: 'queue-probabilistic' });
+    const ids = [0, 1, 2].map((i) => synthMarket(SEED, i).conditionId);
+    expect(r.startMs).toBe(startMs);
+    expect(r.markets.map((m) => m.conditionId).sort()).toEqual([...ids].sort());
+    // The first cycle quotes every market, and the venue takes each order (none rejected, none
+    // left unknown): it already holds the books recorded at the opening instant.
+    const first = r.orders.filter((o) => o.createdAtMs === startMs);
+    expect([...new Set(first.map((o) => o.conditionId))].sort()).toEqual([...ids].sort());
+    expect(r.orders.filter((o) => o.state === 'rejected' || o.state === 'unknown')).toEqual([]);
+  });
+});
+
 describe('markets outside the universe', () => {
   it('change no order, fill, equity sample or cycle of the universe (cadences poll and update)', async () => {
     const path = join(dir, 'three.omrc');
@@ -51,23 +104,8 @@ describe('markets outside the universe', () => {
     const config = validateConfig({
       markets: { conditions: [first.conditionId] },
       poll: { intervalMs: 500, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
-      risk: {
-        capital: '100000',
-        dailyLossLimit: '100000',
-        maxPositionShares: '100000',
-        maxMarketNotional: '100000',
-        maxTotalExposure: '100000',
-      },
-      strategy: {
-        name: 'bands',
-        params: {
-          levels: [
-            { margin: 0.01, size: 10 },
-            { margin: 0.02, size: 10 },
-          ],
-          maxPosition: 10_000,
-        },
-      },
+      risk,
+      strategy: bands,
     });
     for (const cadence of ['poll', 'update'] as const) {
       const run = (recording: RecordingEvent[]) =>

@@ -6,8 +6,9 @@
 // fires, in order, synchronously (clock.advanceTo), then the record is applied at t. No promise
 // is created per record or per cycle.
 // What a record does (as in paper mode, with the recording as the exchange):
-// - SETTINGS: the market's settings (RecordedMarketData); the daemon starts at the first record
-//   after which a book exists and some market has both tokens' settings (start());
+// - SETTINGS: the market's settings (RecordedMarketData); the daemon starts at the end of the
+//   first instant after which a book exists and some market has both tokens' settings (engine.ts);
+//   the books recorded until then reach the venue as it starts (started());
 // - BOOK / DELTA: the token's served book changes (materialized only when a cycle asks: the
 //   board); the venue gets it when the token is in the universe (a delta as a delta when the
 //   venue takes them); the token's mid is noted for the report's marks; with cadence `update` a
@@ -106,6 +107,13 @@ export class Replay {
     this.startMs = t;
     this.universe = new Set(rt.tokens);
     for (const slot of this.slotById.values()) slot.inUniverse = this.universe.has(slot.tokenId);
+    // The books recorded before the start (the opening instant) reach the venue now, as recorded,
+    // in universe order: an order of the first cycle finds its market there.
+    for (const tokenId of rt.tokens) {
+      const slot = this.slotById.get(tokenId);
+      if (slot === undefined || slot.resolved || slot.later === null) continue;
+      this.feedBook(rt, slot, slot.later(null, Number.NEGATIVE_INFINITY));
+    }
   }
 
   private slotOf(r: ReplayRecord): TokenSlot {
@@ -197,33 +205,45 @@ export class Replay {
     if (rt !== null && slot.inUniverse) this.feedVenue(rt, r, slot);
   }
 
-  private feedVenue(rt: Running, r: ReplayRecord, slot: TokenSlot): void {
+  /** Whether the venue holds the token's market, adding it at the token's first feed (false: it cannot). */
+  private inVenue(rt: Running, slot: TokenSlot): boolean {
+    if (slot.inVenue) return true;
     const venue = rt.venue;
-    if (!slot.inVenue) {
-      if (slot.conditionId === undefined) slot.conditionId = this.o.md.conditionOf(slot.tokenId);
-      const cid = slot.conditionId;
-      if (cid === undefined) return;
-      if (!venue.hasMarket(cid)) {
-        const s = this.o.md.settingsOf(cid);
-        if (s === null) return;
-        try {
-          venue.addMarket(paperMarketFromSettings(s, this.o.feeSchedule));
-        } catch (e) {
-          if (e instanceof PaperError) return; // a market the venue cannot simulate: data only
-          throw e;
-        }
+    if (slot.conditionId === undefined) slot.conditionId = this.o.md.conditionOf(slot.tokenId);
+    const cid = slot.conditionId;
+    if (cid === undefined) return false;
+    if (!venue.hasMarket(cid)) {
+      const s = this.o.md.settingsOf(cid);
+      if (s === null) return false;
+      try {
+        venue.addMarket(paperMarketFromSettings(s, this.o.feeSchedule));
+      } catch (e) {
+        if (e instanceof PaperError) return false; // a market the venue cannot simulate: data only
+        throw e;
       }
-      slot.inVenue = true;
     }
+    slot.inVenue = true;
+    return true;
+  }
+
+  private feedVenue(rt: Running, r: ReplayRecord, slot: TokenSlot): void {
+    if (!this.inVenue(rt, slot)) return;
     // Every token's book, as recorded: the venue keeps one book per market in YES terms and takes
     // each token's as its latest word (a NO book mirrored). Recorded NO books are not always the
     // YES book's mirror, so both are fed; the venue itself finds when a NO delta leaves the books
     // mirrored and nothing changed since the last feed, and then does no work (delta-venue.ts).
+    const venue = rt.venue;
     if (r.kind === KIND.DELTA && venue.applyDelta !== undefined && slot.venueHasBook) {
       venue.applyDelta(slot.tokenId, r.changeCount, r.changePrice, r.changeSize, r.changeIsAsk, r.exchangeTs);
       return;
     }
-    venue.applyBook(r.book());
+    this.feedBook(rt, slot, r.book());
+  }
+
+  /** A whole book of the token to the venue. */
+  private feedBook(rt: Running, slot: TokenSlot, book: Book): void {
+    if (!this.inVenue(rt, slot)) return;
+    rt.venue.applyBook(book);
     slot.venueHasBook = true;
   }
 

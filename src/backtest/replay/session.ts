@@ -6,7 +6,8 @@
 // config (in memory, on the virtual clock). What differs from live is only the executor (the
 // synchronous BacktestExecutor against the venue) and the ledger (in memory).
 // The universe: the config's markets, else every complete market of the recording at the start
-// (markets completed later are replayed as data only), resolved once through the same
+// (the end of the opening instant, so a recorder's opening snapshot of many markets counts whole;
+// markets completed later are replayed as data only), resolved once through the same
 // resolveUniverse the daemon uses, with the recording as the exchange.
 import type { VirtualClock } from '../../core/clock.js';
 import type { Config } from '../../config/schema.js';
