@@ -353,6 +353,11 @@ export class MemoryLedger implements LedgerStore {
       this.logOp(OP.Lookup, now, id, r, null, null);
       return { state: rec.state, newlyMatched: 0 as Shares };
     }
+    // A lookup that finds what the ledger already holds (no new match, the same state and
+    // exchange status) writes nothing in the Ledger (its transition skips an equal state with
+    // equal extras), so it is not logged: a daemon looks every open order up each poll, and a
+    // backtest of many markets kept millions of such entries.
+    const unchanged = rec.state === target && rec.exchangeStatus === r.status;
     let newlyMatched = 0 as Shares;
     if (target !== 'not_found') {
       newlyMatched = this.recordCumulative(
@@ -368,7 +373,7 @@ export class MemoryLedger implements LedgerStore {
       );
     }
     const state = this.transition(rec, target, false, now, r.status, undefined, undefined, undefined);
-    this.logOp(OP.Lookup, now, id, r, null, null);
+    if (!(unchanged && newlyMatched === 0)) this.logOp(OP.Lookup, now, id, r, null, null);
     return { state, newlyMatched };
   }
 
