@@ -72,17 +72,26 @@ export const NO_FEES: FeeModel = Object.freeze({
   takerRate: 0,
 });
 
+const MIN_PRICE: FeeCurve = Object.freeze({ kind: 'min-price' as const });
+/** Base-fee models by maker·10001 + taker bps: a model is frozen, so one object serves every caller. */
+const baseModels = new Map<number, FeeModel>();
+
+function checkBps(b: number): void {
+  if (!Number.isSafeInteger(b) || b < 0 || b > 10_000)
+    throw new InvariantError(`fee bps must be an integer in [0, 10000], got ${String(b)}`);
+}
+
 /** The interface's base fees: bps × min(p, 1 − p) × size, per role. */
 export function baseFeeModel(makerBps: number, takerBps: number): FeeModel {
-  for (const b of [makerBps, takerBps]) {
-    if (!Number.isSafeInteger(b) || b < 0 || b > 10_000)
-      throw new InvariantError(`fee bps must be an integer in [0, 10000], got ${String(b)}`);
+  checkBps(makerBps);
+  checkBps(takerBps);
+  const key = makerBps * 10_001 + takerBps;
+  let m = baseModels.get(key);
+  if (m === undefined) {
+    m = Object.freeze({ curve: MIN_PRICE, makerRate: makerBps * BPS, takerRate: takerBps * BPS });
+    baseModels.set(key, m);
   }
-  return Object.freeze({
-    curve: Object.freeze({ kind: 'min-price' as const }),
-    makerRate: makerBps * BPS,
-    takerRate: takerBps * BPS,
-  });
+  return m;
 }
 
 /** The fee details a market carries (`fd` of GET /clob-markets; ClobMarketSettings.feeDetails). */

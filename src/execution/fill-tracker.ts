@@ -153,9 +153,10 @@ export class FillTracker {
     if (rec.id !== orderId) throw new InvariantError(`lookup of ${orderId} answered order ${rec.id}`);
     const liquidity: Liquidity = acknowledged ? 'maker' : 'taker';
     const increment = Math.max(0, rec.sizeMatched - before.sizeMatched);
-    const model = feeModelOfRates(this.fees(before.tokenId));
+    // Most lookups find nothing new (an order is looked up every poll): no fee to work out then.
     const role: FeeRole = acknowledged ? 'maker' : 'taker';
-    const fee = chargeOf(model, role, before.price, increment);
+    const priced = increment > 0 ? feeModelOfRates(this.fees(before.tokenId)) : null;
+    const fee = chargeOf(priced, role, before.price, increment);
     const out = this.ledger.markLookup(orderId, {
       status: rec.status,
       sizeMatched: rec.sizeMatched,
@@ -163,26 +164,31 @@ export class FillTracker {
       liquidity,
       timeMs: now,
     });
+    // The ledger only adds matches: with none new, its matched size is the one read before.
+    if (out.newlyMatched <= 0) return { state: out.state, sizeMatched: before.sizeMatched, events: [] };
     const after = this.mustOrder(orderId);
-    const events: FillEvent[] = [];
-    if (out.newlyMatched > 0) {
-      events.push({
-        orderId,
-        tokenId: after.tokenId,
-        conditionId: after.conditionId,
-        side: after.side,
-        price: after.price,
-        size: out.newlyMatched,
-        cumulative: after.sizeMatched,
-        // The increment recorded is the one the fee was computed on (nothing else writes between).
-        feeMicros: out.newlyMatched === increment ? fee : chargeOf(model, role, before.price, out.newlyMatched),
-        feeKnown: model !== null,
-        liquidity,
-        source: 'lookup',
-        timeMs: now,
-      });
-    }
-    return { state: out.state, sizeMatched: after.sizeMatched, events };
+    const model = increment > 0 ? priced : feeModelOfRates(this.fees(before.tokenId));
+    return {
+      state: out.state,
+      sizeMatched: after.sizeMatched,
+      events: [
+        {
+          orderId,
+          tokenId: after.tokenId,
+          conditionId: after.conditionId,
+          side: after.side,
+          price: after.price,
+          size: out.newlyMatched,
+          cumulative: after.sizeMatched,
+          // The increment recorded is the one the fee was computed on (nothing else writes between).
+          feeMicros: out.newlyMatched === increment ? fee : chargeOf(model, role, before.price, out.newlyMatched),
+          feeKnown: model !== null,
+          liquidity,
+          source: 'lookup',
+          timeMs: now,
+        },
+      ],
+    };
   }
 
   private mustOrder(id: string) {
