@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/engine.js';
-import { validateConfig } from '../../src/config/load.js';
 import type { Book } from '../../src/core/book.js';
 import { RecordingReader, type RecordingEvent } from '../../src/marketdata/recording/reader.js';
 import { synthesizeRecording, synthMarket } from '../../src/marketdata/recording/synthesize.js';
+import { testConfig } from './helpers.js';
 
 const SEED = 3;
 const dir = mkdtempSync(join(tmpdir(), 'om-universe-venue-'));
@@ -32,24 +32,6 @@ async function eventsOf(path: string): Promise<RecordingEvent[]> {
   return out;
 }
 
-const risk = {
-  capital: '100000',
-  dailyLossLimit: '100000',
-  maxPositionShares: '100000',
-  maxMarketNotional: '100000',
-  maxTotalExposure: '100000',
-};
-const bands = {
-  name: 'bands',
-  params: {
-    levels: [
-      { margin: 0.01, size: 10 },
-      { margin: 0.02, size: 10 },
-    ],
-    maxPosition: 10_000,
-  },
-};
-
 describe('the universe of a recording whose opening instant holds several markets', () => {
   it('is every market complete at the end of that instant, each at the venue before the first orders', async () => {
     const path = join(dir, 'opening.omrc');
@@ -64,11 +46,7 @@ describe('the universe of a recording whose opening instant holds several market
       changesPerUpdate: 3,
       tradeEvery: 5,
     });
-    const config = validateConfig({
-      poll: { intervalMs: 1_000, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
-      risk,
-      strategy: bands,
-    });
+    const config = testConfig();
     const r = await runBacktest({ recording: path, config, seed: 1, fillModel: 'queue-probabilistic' });
     const ids = [0, 1, 2].map((i) => synthMarket(SEED, i).conditionId);
     expect(r.startMs).toBe(startMs);
@@ -101,11 +79,9 @@ describe('markets outside the universe', () => {
     expect(alone.length).toBeGreaterThan(0);
     expect(alone.length).toBeLessThan(all.length / 2);
 
-    const config = validateConfig({
+    const config = testConfig({
       markets: { conditions: [first.conditionId] },
       poll: { intervalMs: 500, maxBookAgeMs: 5_000, orderLookupIntervalMs: 1_000 },
-      risk,
-      strategy: bands,
     });
     for (const cadence of ['poll', 'update'] as const) {
       const run = (recording: RecordingEvent[]) =>
