@@ -34,6 +34,7 @@ import type {
   DroppedPlacement,
   MarketInfo,
   MarketsByToken,
+  PollFillsOptions,
   RejectedPlacement,
 } from './order-manager-types.js';
 import { quoteKey, type PlacementIntent, type ReconcilePlan } from './types.js';
@@ -408,4 +409,16 @@ export function mirrorOutcome(book: OrderBookState, t: TrackedOrder, out: FillOu
     book.remove(t.id);
   }
   return false;
+}
+
+/**
+ * Live orders in the order they are looked up for fills (sorted in place): those that may have
+ * filled first (asked once per order), then the least recently read, then the oldest placed.
+ */
+export function lookupOrder(live: TrackedOrder[], mayHaveFilled: PollFillsOptions['mayHaveFilled']): TrackedOrder[] {
+  if (mayHaveFilled === undefined) return live.sort((a, b) => a.polledAtMs - b.polledAtMs || a.seq - b.seq);
+  const first = new Set<TrackedOrder>();
+  for (const o of live) if (mayHaveFilled(o)) first.add(o);
+  const rank = (o: TrackedOrder): number => (first.has(o) ? 0 : 1);
+  return live.sort((a, b) => rank(a) - rank(b) || a.polledAtMs - b.polledAtMs || a.seq - b.seq);
 }

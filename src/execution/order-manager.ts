@@ -90,6 +90,7 @@ import {
   isIdlePlan,
   isNeverSendable,
   keepUnderPressure,
+  lookupOrder,
   mirrorOutcome,
   moveTo,
   orderParties,
@@ -954,7 +955,7 @@ export class OrderManager {
     });
     const share = Math.min(1, Math.max(0, opts.liveReadShare ?? 1));
     const budget = Math.floor(Math.max(0, limit - settling.length) * share);
-    const targets = budget === 0 ? [] : this.readOrder(this.book.inState('live'), opts.mayHaveFilled).slice(0, budget);
+    const targets = budget === 0 ? [] : lookupOrder(this.book.inState('live'), opts.mayHaveFilled).slice(0, budget);
     await mapLimit(targets, this.config.readConcurrency, async (o) => {
       counts.lookedUp++;
       o.polledAtMs = this.clock.now();
@@ -970,15 +971,6 @@ export class OrderManager {
     });
     this.emit(fills);
     return { ...counts, fills };
-  }
-
-  /** Live orders in read order: those that may have filled first, then the least recently read. */
-  private readOrder(live: TrackedOrder[], mayHaveFilled: PollFillsOptions['mayHaveFilled']): TrackedOrder[] {
-    if (mayHaveFilled === undefined) return live.sort((a, b) => a.polledAtMs - b.polledAtMs || a.seq - b.seq);
-    const first = new Set<TrackedOrder>();
-    for (const o of live) if (mayHaveFilled(o)) first.add(o);
-    const rank = (o: TrackedOrder): number => (first.has(o) ? 0 : 1);
-    return live.sort((a, b) => rank(a) - rank(b) || a.polledAtMs - b.polledAtMs || a.seq - b.seq);
   }
 
   /** The order is owed its final read (ledger `closing`); oldest owed first. */

@@ -34,6 +34,7 @@ import {
   isIdlePlan,
   isNeverSendable,
   keepUnderPressure,
+  lookupOrder,
   mirrorOutcome,
   moveTo,
   orderToBuild,
@@ -218,10 +219,7 @@ export class BacktestExecutor {
     }
     const budget = Math.max(0, limit - read);
     if (budget === 0) return found;
-    const live = this.book.inState('live');
-    const first = opts.mayHaveFilled;
-    const rank = (t: TrackedOrder): number => (first === undefined || first(t) ? 0 : 1);
-    live.sort((a, b) => rank(a) - rank(b) || a.polledAtMs - b.polledAtMs || a.seq - b.seq);
+    const live = lookupOrder(this.book.inState('live'), opts.mayHaveFilled);
     for (let i = 0; i < live.length && i < budget; i++) {
       const t = live[i] as TrackedOrder;
       t.polledAtMs = this.o.clock.now();
