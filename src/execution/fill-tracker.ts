@@ -155,8 +155,8 @@ export class FillTracker {
     const increment = Math.max(0, rec.sizeMatched - before.sizeMatched);
     // Most lookups find nothing new (an order is looked up every poll): no fee to work out then.
     const role: FeeRole = acknowledged ? 'maker' : 'taker';
-    const priced = increment > 0 ? feeModelOfRates(this.fees(before.tokenId)) : null;
-    const fee = chargeOf(priced, role, before.price, increment);
+    const model = increment > 0 ? feeModelOfRates(this.fees(before.tokenId)) : null;
+    const fee = chargeOf(model, role, before.price, increment);
     const out = this.ledger.markLookup(orderId, {
       status: rec.status,
       sizeMatched: rec.sizeMatched,
@@ -164,10 +164,11 @@ export class FillTracker {
       liquidity,
       timeMs: now,
     });
-    // The ledger only adds matches: with none new, its matched size is the one read before.
+    // The ledger only adds matches: with none new, its matched size is the one read before. A new
+    // match is at most `increment` (nothing writes between the read and markLookup), so the model
+    // was worked out.
     if (out.newlyMatched <= 0) return { state: out.state, sizeMatched: before.sizeMatched, events: [] };
     const after = this.mustOrder(orderId);
-    const model = increment > 0 ? priced : feeModelOfRates(this.fees(before.tokenId));
     return {
       state: out.state,
       sizeMatched: after.sizeMatched,

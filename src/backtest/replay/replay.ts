@@ -111,7 +111,7 @@ export class Replay {
     // in universe order: an order of the first cycle finds its market there.
     for (const tokenId of rt.tokens) {
       const slot = this.slotById.get(tokenId);
-      if (slot === undefined || slot.resolved || slot.later === null) continue;
+      if (slot === undefined || slot.resolved || slot.later === null || !this.inVenue(rt, slot)) continue;
       this.feedBook(rt, slot, slot.later(null, Number.NEGATIVE_INFINITY));
     }
   }
@@ -240,9 +240,8 @@ export class Replay {
     this.feedBook(rt, slot, r.book());
   }
 
-  /** A whole book of the token to the venue. */
+  /** A whole book of the token to the venue, which holds its market (inVenue). */
   private feedBook(rt: Running, slot: TokenSlot, book: Book): void {
-    if (!this.inVenue(rt, slot)) return;
     rt.venue.applyBook(book);
     slot.venueHasBook = true;
   }

@@ -24,7 +24,10 @@ export function byTokenInTime<T extends { readonly timeMs: number; readonly toke
     if (l === undefined) groups.set(x.tokenId, [x]);
     else l.push(x);
   }
-  const out = new Map<string, readonly T[]>();
-  for (const [token, l] of groups) out.set(token, byTime(l));
-  return out;
+  // A list out of order is replaced by its sorted copy (byTime's result is a fresh array then).
+  for (const [token, l] of groups) {
+    const sorted = byTime(l);
+    if (sorted !== l) groups.set(token, sorted as T[]);
+  }
+  return groups;
 }
