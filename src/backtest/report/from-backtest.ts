@@ -3,6 +3,8 @@
 // input in two spots:
 // - inventory: one sample per cycle for every token of the run's markets, 0 when the cycle's
 //   inventory list (positions only) does not name the token, so time-weighted stats see flat time;
+//   consecutive cycles with the token's same position are one run (InventorySample.samples), so
+//   the input grows with the changes, not with cycles × tokens;
 // - uptime: the result counts resting orders per cycle, not quoted tokens, so a cycle counts as
 //   quoting (1 of 1) when any order rests after it: "time with at least one quote up".
 // Market names: "question — outcome" from the labels the caller passes (the recording's sidecar,
@@ -66,11 +68,7 @@ function mapResult(r: BacktestResult, opts: FromBacktestOptions): ReportInput {
     }
   }
   const tokens = [...new Set(markets.map((m) => m.tokenId))].sort();
-  const inventory: InventorySample[] = [];
-  for (const e of r.equity) {
-    const held = new Map(e.inventory);
-    for (const t of tokens) inventory.push({ timeMs: e.t, tokenId: t, shares: (held.get(t) ?? 0) as Shares });
-  }
+  const inventory = inventoryRuns(r.equity, tokens);
   let placedSize = 0;
   let filledSize = 0;
   let filled = 0;
@@ -110,4 +108,36 @@ function mapResult(r: BacktestResult, opts: FromBacktestOptions): ReportInput {
     })),
     ...(opts.settings !== undefined ? { settings: opts.settings } : {}),
   };
+}
+
+/**
+ * Each token's position per cycle, as runs: a sample where the token's position differs from its
+ * previous cycle's (or at the first cycle), counting the equal cycles after it. Samples are in
+ * cycle order, tokens in `tokens` order within a cycle. A cycle whose inventory list is the
+ * previous one's own array (the sampler reuses it while the ledger is unchanged) extends every run.
+ */
+function inventoryRuns(equity: BacktestResult['equity'], tokens: readonly string[]): InventorySample[] {
+  const out: InventorySample[] = [];
+  const runs: Array<{ timeMs: number; tokenId: string; shares: Shares; samples: number }> = [];
+  let previous: BacktestResult['equity'][number]['inventory'] | null = null;
+  for (const e of equity) {
+    if (e.inventory === previous) {
+      for (const run of runs) run.samples++;
+      continue;
+    }
+    previous = e.inventory;
+    const held = new Map(e.inventory);
+    tokens.forEach((tokenId, i) => {
+      const shares = (held.get(tokenId) ?? 0) as Shares;
+      const run = runs[i];
+      if (run !== undefined && run.shares === shares) {
+        run.samples++;
+        return;
+      }
+      const next = { timeMs: e.t, tokenId, shares, samples: 1 };
+      runs[i] = next;
+      out.push(next);
+    });
+  }
+  return out;
 }

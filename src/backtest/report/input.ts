@@ -42,11 +42,17 @@ export interface EquitySample {
   readonly equity: Micros;
 }
 
-/** A token's net position (shares held) at the end of a cycle. */
+/**
+ * A token's net position (shares held) at the end of a cycle, or of `samples` consecutive cycles
+ * from `timeMs` on that all held the same position (a run, so a long run of many tokens costs one
+ * sample per change, not one per cycle and token). The run lasts until the token's next sample.
+ */
 export interface InventorySample {
   readonly timeMs: number;
   readonly tokenId: string;
   readonly shares: Shares;
+  /** How many cycle samples this one stands for (absent: 1). */
+  readonly samples?: number;
 }
 
 /** A token's mid at a cycle (not the core's MidSample, which is one token's recent mid series). */

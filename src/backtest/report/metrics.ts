@@ -43,7 +43,14 @@
 import { mulMicros, SCALE, type Price } from '../../core/money.js';
 import { applyFill, FLAT, settlePosition, type PositionState } from '../../core/pnl.js';
 import { markToMarket } from '../../core/pnl-mark.js';
-import type { ReportFill, ReportInput, ReportSettings, TokenMidSample, ReportResolution } from './input.js';
+import type {
+  InventorySample,
+  ReportFill,
+  ReportInput,
+  ReportSettings,
+  TokenMidSample,
+  ReportResolution,
+} from './input.js';
 import { BacktestError } from '../errors.js';
 import { tokenLabel } from './labels.js';
 import { byTime, byTokenInTime } from './series.js';
@@ -454,14 +461,18 @@ export function computeSharpe(input: ReportInput): SharpeReport {
 export function computeInventory(input: ReportInput): InventoryReport[] {
   const groups = byTokenInTime(input.inventory);
   return sortedKeys(groups).map((tokenId) => {
-    const xs = groups.get(tokenId) as readonly { timeMs: number; shares: number }[];
+    const xs = groups.get(tokenId) as readonly InventorySample[];
+    let count = 0;
     let sum = 0;
     let maxAbs = 0;
     let tw = 0;
     let twAbs = 0;
     let weight = 0;
     xs.forEach((s, i) => {
-      sum += s.shares;
+      // A run of n equal samples: n in the count and the mean; its time weight runs to the next.
+      const n = s.samples ?? 1;
+      count += n;
+      sum += s.shares * n;
       maxAbs = Math.max(maxAbs, Math.abs(s.shares));
       const until = xs[i + 1]?.timeMs ?? Math.max(input.endMs, s.timeMs);
       const w = until - s.timeMs;
@@ -471,8 +482,8 @@ export function computeInventory(input: ReportInput): InventoryReport[] {
     });
     return {
       tokenId,
-      samples: xs.length,
-      mean: num(sum / xs.length / SCALE),
+      samples: count,
+      mean: num(sum / count / SCALE),
       maxAbs: maxAbs / SCALE,
       timeWeightedMean: weight > 0 ? num(tw / weight / SCALE) : null,
       timeWeightedMeanAbs: weight > 0 ? num(twAbs / weight / SCALE) : null,

@@ -1,9 +1,12 @@
 // The BacktestResult → ReportInput mapping: fills, equity, mids carried over; inventory filled in
-// with zeros for tokens without a position; order totals; uptime from resting orders; market
+// with zeros for tokens without a position, as runs of equal cycles (and the report's inventory
+// statistics over runs equal those over one sample per cycle, a property); order totals; uptime from resting orders; market
 // labels (sidecar labels, else shortened ids); run settings; the end state sampled at endMs.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reportInputFromBacktest } from '../../../src/backtest/report/from-backtest.js';
-import { computeReport } from '../../../src/backtest/report/metrics.js';
+import type { ReportInput } from '../../../src/backtest/report/input.js';
+import { computeInventory, computeReport } from '../../../src/backtest/report/metrics.js';
 import type { BacktestResult } from '../../../src/backtest/types.js';
 
 function result(): BacktestResult {
@@ -122,10 +125,19 @@ describe('reportInputFromBacktest', () => {
       { timeMs: 2000, equity: 100_002_000 },
       { timeMs: 3000, equity: 100_049_988 },
     ]);
-    expect(inp.inventory.filter((s) => s.tokenId === 't1').map((s) => s.shares)).toEqual([
-      0, 5_000_000, 5_000_000, 5_000_000,
+    // Runs of equal cycles (t1: flat at the first cycle, 5 shares from the second on; t2 flat
+    // throughout), then the end state's sample.
+    const runs = (token: string) =>
+      inp.inventory.filter((s) => s.tokenId === token).map((s) => [s.timeMs, s.shares, s.samples ?? 1]);
+    expect(runs('t1')).toEqual([
+      [0, 0, 1],
+      [1000, 5_000_000, 2],
+      [3000, 5_000_000, 1],
     ]);
-    expect(inp.inventory.filter((s) => s.tokenId === 't2').map((s) => s.shares)).toEqual([0, 0, 0, 0]);
+    expect(runs('t2')).toEqual([
+      [0, 0, 3],
+      [3000, 0, 1],
+    ]);
     expect(inp.mids).toEqual([
       { timeMs: 0, tokenId: 't1', mid: 500_000 },
       { timeMs: 1500, tokenId: 't1', mid: 510_000 },
@@ -216,5 +228,46 @@ describe('reportInputFromBacktest', () => {
       tokenId: 't2',
       shares: 10_000_000,
     });
+  });
+
+  it('inventory as runs gives the statistics of one sample per cycle and token (property)', () => {
+    const cycle = fc.record({
+      gapMs: fc.integer({ min: 0, max: 2_000 }),
+      // The previous cycle's own list (the sampler's unchanged ledger), or a fresh one.
+      same: fc.boolean(),
+      held: fc.array(fc.tuple(fc.constantFrom('t1', 't2'), fc.integer({ min: -3, max: 3 })), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(fc.array(cycle, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 5_000 }), (cs, tail) => {
+        let t = 0;
+        let list: Array<[string, number]> = [];
+        const equity = cs.map((c, i) => {
+          t += c.gapMs;
+          if (i === 0 || !c.same) {
+            const m = new Map(c.held.filter(([, n]) => n !== 0).map(([k, n]) => [k, n * 1_000_000] as [string, number]));
+            list = [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+          }
+          return { ...result().equity[0]!, t, inventory: list };
+        });
+        const res = { ...result(), fills: [], orders: [], equity, endMs: t + tail } as BacktestResult;
+        const inp = reportInputFromBacktest(res);
+        // The same input with one sample per cycle and token, as the runs stand for.
+        const perCycle: ReportInput = {
+          ...inp,
+          inventory: equity.flatMap((e) =>
+            ['t1', 't2'].map((tokenId) => ({
+              timeMs: e.t,
+              tokenId,
+              shares: (new Map(e.inventory).get(tokenId) ?? 0) as ReportInput['inventory'][number]['shares'],
+            })),
+          ),
+        };
+        const endState = inp.inventory.filter((s) => s.samples === undefined);
+        const expected = computeInventory({ ...perCycle, inventory: [...perCycle.inventory, ...endState] });
+        expect(computeInventory(inp)).toEqual(expected);
+        expect(inp.inventory.length).toBeLessThanOrEqual(2 * equity.length + endState.length);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
