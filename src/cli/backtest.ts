@@ -1,5 +1,6 @@
 // `oddsmaker backtest --config C --recording R --out DIR` and `oddsmaker backtest sweep ...`.
-// backtest: replays the recording through runBacktest, writes DIR/report.json and DIR/report.html
+// backtest: replays the recording through runBacktest on a thread of its own (src/backtest/thread:
+// the young generation a replay wants), writes DIR/report.json and DIR/report.html there
 // (src/backtest/report: markets labelled from the recording's sidecar, the run's settings) and
 // prints one summary line; a recording whose sidecar says depth L1 runs with a warning on stderr
 // that fills are approximate. sweep: runs every combination of a grid of strategy params (dotted
@@ -21,14 +22,12 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import {
-  runBacktest,
   type BacktestCadence,
   type BacktestFillModel,
   type BacktestProgress,
   type LatencySpec,
 } from '../backtest/index.js';
-import { reportInputFromBacktest } from '../backtest/report/from-backtest.js';
-import { ProgressBar, writeReport, type Report } from '../backtest/report/index.js';
+import { ProgressBar, type Report } from '../backtest/report/index.js';
 import type { ReportSettings } from '../backtest/report/input.js';
 import {
   formatTable,
@@ -43,6 +42,7 @@ import {
   type SortMetric,
   type SweepRow,
 } from '../backtest/sweep/index.js';
+import { runBacktestOnThread } from '../backtest/thread/run-thread.js';
 import { loadConfig } from '../config/load.js';
 import { formatMicros } from '../core/money.js';
 import { readSidecar } from '../marketdata/recording/importers/sidecar.js';
@@ -170,41 +170,22 @@ const processIo = (): BacktestIo => ({
   stderr: process.stderr,
 });
 
-export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo = processIo()): Promise<Report> {
+/** `workerUrl`: the compiled run-worker.js (default: beside the thread module; tests of the sources name dist's). */
+export async function runBacktestCommand(
+  o: BacktestCliOptions,
+  io: BacktestIo = processIo(),
+  workerUrl?: URL,
+): Promise<Report> {
   if (o.out === '') throw new UsageError('--out must name a directory');
   const common = parseCommon(o);
-  const { config, strategy } = await loadConfig(o.config);
+  // Loaded here for its errors (exit 2, before any work); the thread loads the strategy again.
+  const { config } = await loadConfig(o.config);
   checkRecording(o.recording);
   if (o.ledger !== undefined && (o.ledger === '' || existsSync(o.ledger)))
     throw new UsageError(
       `--ledger ${JSON.stringify(o.ledger)}: name a new file (the ledger is written once, never over another)`,
     );
-  const bar = new ProgressBar(io.stderr, { label: 'backtest' });
-  const t0 = performance.now();
-  let last: BacktestProgress | null = null;
-  const result = await runBacktest({
-    recording: o.recording,
-    ...(o.ledger !== undefined ? { ledgerPath: o.ledger } : {}),
-    onProgress: (p) => {
-      last = p;
-      bar.update(p.bytesRead, p.bytesTotal, progressDetail(p, (performance.now() - t0) / 1000));
-    },
-    config,
-    strategy,
-    fillModel: common.fillModel,
-    seed: common.seed,
-    cadence: common.cadence,
-    ...(common.latency !== undefined ? { latency: common.latency } : {}),
-  });
-  const done = last as BacktestProgress | null;
-  if (done !== null)
-    bar.finish(done.bytesTotal, done.bytesTotal, progressDetail(done, (performance.now() - t0) / 1000));
   const sidecar = readSidecar(o.recording);
-  if (sidecar?.depth === 'L1') {
-    io.stderr.write(
-      `backtest: warning: the recording's depth is L1 (top of book only, synthetic sizes): fills (--fill-model ${common.fillModel}) are approximate, queue position is not known\n`,
-    );
-  }
   const settings: ReportSettings = {
     config: o.config,
     recording: o.recording,
@@ -217,8 +198,39 @@ export async function runBacktestCommand(o: BacktestCliOptions, io: BacktestIo =
     seed: common.seed,
     depth: sidecar?.depth ?? 'full',
   };
-  const input = reportInputFromBacktest(result, { settings, ...(sidecar !== null ? { labels: sidecar.labels } : {}) });
-  const report = await writeReport(o.out, input, `oddsmaker backtest: ${result.strategy}`);
+  const bar = new ProgressBar(io.stderr, { label: 'backtest' });
+  const t0 = performance.now();
+  let last: BacktestProgress | null = null;
+  // On a thread of its own, for the young generation a replay wants (thread/young-generation.ts).
+  const report = await runBacktestOnThread(
+    {
+      recording: o.recording,
+      config,
+      fillModel: common.fillModel,
+      seed: common.seed,
+      cadence: common.cadence,
+      ...(common.latency !== undefined ? { latency: common.latency } : {}),
+      ...(o.ledger !== undefined ? { ledgerPath: o.ledger } : {}),
+      out: o.out,
+      settings,
+      ...(sidecar !== null ? { labels: sidecar.labels } : {}),
+    },
+    {
+      onProgress: (p) => {
+        last = p;
+        bar.update(p.bytesRead, p.bytesTotal, progressDetail(p, (performance.now() - t0) / 1000));
+      },
+      ...(workerUrl !== undefined ? { workerUrl } : {}),
+    },
+  );
+  const done = last as BacktestProgress | null;
+  if (done !== null)
+    bar.finish(done.bytesTotal, done.bytesTotal, progressDetail(done, (performance.now() - t0) / 1000));
+  if (sidecar?.depth === 'L1') {
+    io.stderr.write(
+      `backtest: warning: the recording's depth is L1 (top of book only, synthetic sizes): fills (--fill-model ${common.fillModel}) are approximate, queue position is not known\n`,
+    );
+  }
   io.stdout(summaryLine(report, o.out));
   return report;
 }

@@ -7,7 +7,8 @@
 // combination from 2 workers, sorted with ties in grid order, each row equal to the in-process run.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/index.js';
 import { reportInputFromBacktest } from '../../src/backtest/report/from-backtest.js';
@@ -35,12 +36,15 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The compiled worker the command runs its backtest on (the sources here are TypeScript). */
+const RUN_WORKER = pathToFileURL(resolve('dist/src/backtest/thread/run-worker.js'));
+
 let recording: string;
 let dir: string;
 let config: string;
 
 beforeAll(async () => {
-  assertBuilt();
+  assertBuilt([CLI, fileURLToPath(RUN_WORKER)]);
   recording = await writeSynthetic({ durationMs: 30_000, lockAtMs: 10_000 });
   dir = tempDir();
   config = join(dir, 'config.json');
@@ -161,6 +165,7 @@ describe('oddsmaker backtest', () => {
     const withBar = await runBacktestCommand(
       { config, recording, out: join(dir, 'tty') },
       { stdout: (l) => lines.push(l), stderr: tty },
+      RUN_WORKER,
     );
     expect(writes.length).toBeGreaterThan(1);
     // The share of the file read, the replay's pace and the time left at it.
@@ -170,6 +175,7 @@ describe('oddsmaker backtest', () => {
     const without = await runBacktestCommand(
       { config, recording, out: join(dir, 'piped') },
       { stdout: (l) => lines.push(l), stderr: piped },
+      RUN_WORKER,
     );
     expect(writes.length).toBe(n);
     expect(reportJson(withBar)).toBe(reportJson(without));

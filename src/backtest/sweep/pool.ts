@@ -10,14 +10,7 @@ import type { Combination } from './grid.js';
 import type { SweepReply, SweepSetup } from './protocol.js';
 import type { SweepRow } from './row.js';
 import { BacktestError } from '../errors.js';
-
-/**
- * Each worker's young generation, MB (Node 20's default is 48). A replay allocates a few kB a
- * cycle that die within the cycle; a larger young generation scavenges less often for about the
- * same survivors. The bench's 16-combination sweep on 2 workers: 20.4 s against 21.9 s with the
- * default (means of 7 and 8 alternated runs), peak RSS 1.10–1.24 GB against 1.01–1.03 GB.
- */
-const WORKER_YOUNG_GENERATION_MB = 96;
+import { BACKTEST_YOUNG_GENERATION_MB } from '../thread/young-generation.js';
 
 export interface SweepPoolOptions {
   readonly setup: SweepSetup;
@@ -63,7 +56,8 @@ export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> 
       for (let i = 0; i < n; i++) {
         const w = new Worker(url, {
           workerData: opts.setup,
-          resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+          // A replay's young generation (thread/young-generation.ts says why and what it measured).
+          resourceLimits: { maxYoungGenerationSizeMb: BACKTEST_YOUNG_GENERATION_MB },
         });
         workers.push(w);
         w.on('message', (m: SweepReply) => {
