@@ -13,7 +13,9 @@ export type LedgerErrorCode =
   | 'LEDGER_SCHEMA_TOO_NEW'
   | 'LEDGER_MIGRATION_FAILED'
   | 'LEDGER_NO_WAL'
-  | 'LEDGER_CLOSED';
+  | 'LEDGER_CLOSED'
+  | 'LEDGER_NO_HISTORY' // a memory ledger opened without history asked to save or replay it
+  | 'LEDGER_NOT_ROLLED_BACK'; // a memory ledger without history after a transaction it could not roll back
 
 export class LedgerError extends OddsmakerError {
   declare readonly code: LedgerErrorCode;

@@ -13,6 +13,11 @@
 // - every successful write is logged with the clock's time at the call (memory/op-log.ts), and
 //   saveTo replays that log through a new SQLite Ledger in one transaction, so the file's reads
 //   equal this ledger's by construction (order events included, which memory does not keep);
+// - opened with `history: false` (a backtest that saves no file), it keeps no log, only the count
+//   of writes (`operations`), and so about half the memory per order: saveTo and orderEvents
+//   refuse (LEDGER_NO_HISTORY), and a transaction that fails after writing cannot be rolled back,
+//   so it ends the ledger's use (every later call throws LEDGER_NOT_ROLLED_BACK) rather than leave
+//   a half-written state readable;
 // - reads are O(what they return): positions are kept per token in SQLite's BINARY order of token
 //   ids, fills in an array (seq = index + 1), orders in a Map with the open ones in a Set; the
 //   day's realized PnL is a prefix-sum lookup (memory/time-sums.ts). Results are shared read-only
@@ -93,8 +98,11 @@ const CYCLE_COUNTERS = [
   'rewardScore',
 ] as const;
 
-/** The options of Ledger.open that mean something without a database. */
-export type MemoryLedgerOptions = Pick<LedgerOptions, 'clock'>;
+/** The options of Ledger.open that mean something without a database, and whether to keep a log. */
+export type MemoryLedgerOptions = Pick<LedgerOptions, 'clock'> & {
+  /** Keep the operation log (default true): saveTo, orderEvents and rollbacks need it (see the header). */
+  readonly history?: boolean;
+};
 
 /** The options of the SQLite ledger saveTo writes (its clock is the replay's). */
 export type SaveOptions = Omit<LedgerOptions, 'clock'>;
@@ -119,7 +127,12 @@ export class MemoryLedger implements LedgerStore {
   private clock: Clock;
   private readonly realClock: Clock;
   private open = true;
+  /** Closed by a transaction this ledger could not roll back (no history), not by close(). */
+  private notRolledBack = false;
+  private readonly history: boolean;
   private log: Op[] = [];
+  /** Writes so far: the log's length when it is kept. */
+  private written = 0;
 
   private orders = new Map<string, OrderRec>();
   private openSet = new Set<OrderRec>();
@@ -141,6 +154,7 @@ export class MemoryLedger implements LedgerStore {
   private constructor(opts: MemoryLedgerOptions) {
     this.clock = opts.clock;
     this.realClock = opts.clock;
+    this.history = opts.history ?? true;
   }
 
   /** An empty ledger on `opts.clock` (the SQLite-only options of Ledger.open are not taken). */
@@ -162,9 +176,9 @@ export class MemoryLedger implements LedgerStore {
     return this.cycleCount;
   }
 
-  /** Logged writes so far (what saveTo replays). */
+  /** Writes so far (with history, what saveTo replays): equal counts, equal state. */
   get operations(): number {
-    return this.log.length;
+    return this.written;
   }
 
   identity(): BoundIdentity | null {
@@ -207,11 +221,17 @@ export class MemoryLedger implements LedgerStore {
    */
   transaction<T>(fn: () => T): T {
     this.assertOpen();
-    const mark = this.log.length;
+    const mark = this.written;
     try {
       return fn();
     } catch (e) {
-      if (this.log.length !== mark) this.rollbackTo(mark);
+      if (this.written !== mark) {
+        if (this.history) this.rollbackTo(mark);
+        else {
+          this.open = false;
+          this.notRolledBack = true;
+        }
+      }
       throw e;
     }
   }
@@ -397,6 +417,7 @@ export class MemoryLedger implements LedgerStore {
    */
   orderEvents(id: string): OrderEvent[] {
     this.assertOpen();
+    this.assertHistory('read order events');
     const clock = new ReplayClock(this.clock.now());
     const l = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
     try {
@@ -623,6 +644,7 @@ export class MemoryLedger implements LedgerStore {
    * partial file is removed.
    */
   saveTo(path: string, opts: SaveOptions = {}): SaveSummary {
+    this.assertHistory('save to a file');
     if (existsSync(path)) throw new LedgerSaveError(`cannot save the ledger to ${path}: the file exists`);
     const clock = new ReplayClock(this.log[0]?.now ?? this.realClock.now());
     let l: Ledger | null = null;
@@ -637,7 +659,7 @@ export class MemoryLedger implements LedgerStore {
     }
     return {
       path,
-      operations: this.log.length,
+      operations: this.written,
       orders: this.orders.size,
       fills: this.fillList.length,
       settlements: this.settlementList.length,
@@ -662,6 +684,7 @@ export class MemoryLedger implements LedgerStore {
   private rollbackTo(mark: number): void {
     const ops = this.log.slice(0, mark);
     this.log = [];
+    this.written = 0;
     this.orders = new Map();
     this.openSet = new Set();
     this.fillList = [];
@@ -687,11 +710,21 @@ export class MemoryLedger implements LedgerStore {
   }
 
   private logOp(kind: OpKind, now: number, a: unknown, b: unknown, c: unknown, d: unknown): void {
-    this.log.push(new Op(kind, now, a, b, c, d));
+    this.written++;
+    if (this.history) this.log.push(new Op(kind, now, a, b, c, d));
   }
 
   private assertOpen(): void {
+    if (this.notRolledBack)
+      throw new LedgerError(
+        'LEDGER_NOT_ROLLED_BACK',
+        'a transaction failed after writing, and this ledger keeps no history to roll it back: it takes no more calls',
+      );
     if (!this.open) throw new LedgerError('LEDGER_CLOSED', 'the ledger is closed');
+  }
+
+  private assertHistory(what: string): void {
+    if (!this.history) throw new LedgerError('LEDGER_NO_HISTORY', `cannot ${what}: this ledger was opened without history`);
   }
 
   private mustOrder(id: string): OrderRec {

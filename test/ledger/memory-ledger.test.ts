@@ -5,6 +5,7 @@
 // applied to both, and after every step every read is equal and every error has the same code.
 // Then saveTo: the SQLite file it writes reads as the memory ledger does, order events included.
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -621,6 +622,60 @@ describe('MemoryLedger equals the SQLite Ledger', () => {
     expect(after.openOrders).toStrictEqual(before.openOrders);
     expect(p.mem.order(p.w.ids[1] as string)).toBeNull();
     p.sql.close();
+  });
+});
+
+/** A file a ledger without history is asked to write (it refuses before touching the disk). */
+const NEVER_WRITTEN = join(tmpdir(), 'oddsmaker-never-written.sqlite');
+
+describe('MemoryLedger without history', () => {
+  it('on random call sequences: the outcomes, reads and write count of the ledger with history, until a transaction it cannot roll back', () => {
+    let broken = 0;
+    fc.assert(
+      fc.property(runArb, (steps) => {
+        const clock = new VirtualClock(T0);
+        const w: World = { clock, ids: [], orders: new Map(), n: 0 };
+        const full = MemoryLedger.open({ clock });
+        const lean = MemoryLedger.open({ clock, history: false });
+        let stopped = false;
+        for (const [c, ms] of steps) {
+          const mids = midsOf(ms);
+          if (c.k === 'advance') {
+            clock.advance(c.ms);
+            continue;
+          }
+          const call: (l: LedgerStore) => unknown = c.k === 'snapshot' ? (l) => l.pnlSnapshot(mids) : concrete(w, c);
+          if (stopped) {
+            expect(capture(() => call(lean))).toStrictEqual({ ok: false, code: 'LEDGER_NOT_ROLLED_BACK' });
+            continue;
+          }
+          const before = lean.operations;
+          const a = capture(() => call(full));
+          const b = capture(() => call(lean));
+          expect(b, `outcome of ${JSON.stringify(c)}`).toStrictEqual(a);
+          if (c.k === 'tx' && !a.ok && lean.operations !== before) {
+            // Writes the full ledger rolled back and this one could not: it takes no more calls.
+            stopped = true;
+            broken++;
+            expect(capture(() => lean.order(w.ids[0] ?? 'x'))).toStrictEqual({ ok: false, code: 'LEDGER_NOT_ROLLED_BACK' });
+            continue;
+          }
+          expect(lean.operations).toBe(full.operations);
+          expect(reads(lean, w, mids)).toStrictEqual(reads(full, w, mids));
+        }
+        expect(capture(() => lean.saveTo(NEVER_WRITTEN))).toStrictEqual({ ok: false, code: 'LEDGER_NO_HISTORY' });
+      }),
+      { numRuns: 150, seed: 15_2027 },
+    );
+    // Some sequences reached a failed transaction that had written (the case this mode changes).
+    expect(broken).toBeGreaterThan(5);
+  });
+
+  it('refuses order events and a file, naming why', () => {
+    const lean = MemoryLedger.open({ clock: new VirtualClock(T0), history: false });
+    expect(capture(() => lean.orderEvents('x'))).toStrictEqual({ ok: false, code: 'LEDGER_NO_HISTORY' });
+    expect(() => lean.saveTo(NEVER_WRITTEN)).toThrow(/opened without history/);
+    expect(existsSync(NEVER_WRITTEN)).toBe(false);
   });
 });
 
