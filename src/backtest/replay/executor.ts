@@ -75,6 +75,8 @@ export interface ReplayVenue {
   place(o: PaperOrder): SubmitResult;
   cancel(orderId: string): CancelResult;
   order(orderId: string): OrderRecord | null;
+  /** The executor will not read `orderId` again (a finished record may go: memory, not behaviour). */
+  forgetOrder(orderId: string): void;
 }
 
 export interface BacktestExecutorOptions {
@@ -216,6 +218,7 @@ export class BacktestExecutor {
       const out = this.fills.applyLookup(id, rec, owed.acknowledged);
       found.push(...out.events);
       if (rec !== null && out.state === 'live') this.trackAgain(id, out.sizeMatched);
+      this.readNoMore(id);
     }
     const budget = Math.max(0, limit - read);
     if (budget === 0) return found;
@@ -472,6 +475,15 @@ export class BacktestExecutor {
   private mirror(t: TrackedOrder, out: FillOutcome, found: FillEvent[]): void {
     found.push(...out.events);
     if (mirrorOutcome(this.book, t, out) && !this.settle.has(t.id)) this.settle.set(t.id, { acknowledged: true });
+    this.readNoMore(t.id);
+  }
+
+  /**
+   * The venue may forget `id` once neither the tracked orders nor the final reads owed hold it:
+   * nothing here reads it again (a resting record stays).
+   */
+  private readNoMore(id: string): void {
+    if (this.book.get(id) === undefined && !this.settle.has(id)) this.o.venue.forgetOrder(id);
   }
 
   /** An answer that cannot be used: the order is looked up once `delayMs` has passed. */

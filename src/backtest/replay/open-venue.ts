@@ -24,7 +24,8 @@ export function openReplayVenue(o: ReplayVenueOptions): ReplayVenuePort {
     fillModel: o.fillModel,
     tradeProbability: o.tradeProbability,
     random: o.random,
-    // A backtest reads every order it placed at the end (the report's order table).
+    // Kept until the executor forgets them (it reads an order until it has its final state, and
+    // the report's orders come from the ledger), never by age: a slow final read still finds it.
     retainFinishedMs: Number.POSITIVE_INFINITY,
   });
 }

@@ -1382,6 +1382,11 @@ export class DeltaVenue {
     return o === undefined ? null : toOrderRecord(o);
   }
 
+  /** The reader of our order `orderId` will not read it again: its record goes if it is finished. */
+  forgetOrder(orderId: string): void {
+    this.orders.forget(orderId);
+  }
+
   /** Our resting orders, oldest first. */
   openOrders(): OrderRecord[] {
     this.begin();

@@ -7,7 +7,9 @@
 //   self-trade cancels, GTD expiry, resolution), so it always equals what the engine would show;
 // - sizeMatched only grows, status leaves LIVE once and never returns;
 // - finished records are kept `retainMs` after they finished, then dropped (oldest first): an id
-//   then reads as unknown (lookup null), as on an exchange that forgot it.
+//   then reads as unknown (lookup null), as on an exchange that forgot it; with `retainMs`
+//   infinite, a finished record goes only when its reader forgets it (forget: the backtest's
+//   executor, once it will read the order no more).
 import { isoTime } from '../../core/iso-time.js';
 import type { OrderRecord, OrderStatus } from '../../core/market.js';
 import type { Price, Shares } from '../../core/money.js';
@@ -69,6 +71,12 @@ export class OurOrders {
     }
   }
 
+  /** Drops a finished record now (a resting one stays): its reader will not read it again. */
+  forget(id: string): void {
+    const o = this.byId.get(id);
+    if (o !== undefined && o.status !== 'LIVE') this.byId.delete(id);
+  }
+
   addTrade(id: string, tradeId: string): void {
     this.byId.get(id)?.trades.push(tradeId);
   }
@@ -104,6 +112,8 @@ export class OurOrders {
   }
 
   private markFinished(id: string, timeMs: number): void {
+    // Kept forever: nothing to prune, so no queue to prune from.
+    if (this.retainMs === Number.POSITIVE_INFINITY) return;
     this.finishedIds.push(id);
     this.finishedAt.push(timeMs);
   }

@@ -37,6 +37,9 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
       return inner.cancel(id);
     },
     order: (id) => inner.order(id),
+    forgetOrder: (id) => {
+      inner.forgetOrder(id);
+    },
     hasMarket: (c) => inner.hasMarket(c),
     addMarket: (m) => inner.addMarket(m),
     applyBook: (b) => inner.applyBook(b),
@@ -56,10 +59,11 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
   const signer = digestOnlySigner(seededKey('executor test'), validateConfig({}));
   // A horizon past the waits below: the limiter delays the placements instead of the pressure rule dropping them.
   const config = resolveManagerConfig({ pressureHorizonMs: 60_000 });
+  const ledger = MemoryLedger.open({ clock });
   const ex = new BacktestExecutor({
     clock,
     venue,
-    ledger: MemoryLedger.open({ clock }),
+    ledger,
     limiter,
     latency: latencySampler(latency, mulberry32(1)),
     sign: (os) => signer.signNow(os),
@@ -68,7 +72,7 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
     owner: 'test',
     strategy: 'test',
   });
-  return { clock, ex, arrived };
+  return { clock, ex, arrived, inner, ledger };
 }
 
 const bid = (price: number, size = 10) => ({
@@ -113,5 +117,25 @@ describe('BacktestExecutor in virtual time', () => {
     expect(report).toMatchObject({ accepted: 1 });
     expect(arrived).toEqual([0]);
     expect(ex.busy).toBe(false);
+  });
+
+  it('lets the venue forget an order once its final state is read, and not before', () => {
+    const { ex, inner, ledger } = setup(undefined);
+    const done = (): void => undefined;
+    ex.apply(reconcile([bid(0.4)], ex.liveOrders()), MARKETS, done);
+    const [first] = ex.liveOrders();
+    if (first === undefined) throw new Error('no order rests');
+    // Resting: read every poll, so kept.
+    ex.pollNow();
+    expect(inner.order(first.id)?.status).toBe('LIVE');
+    // Replaced: cancelled at the venue, its final read owed, so still kept.
+    ex.apply(reconcile([bid(0.41)], ex.liveOrders()), MARKETS, done);
+    expect(inner.order(first.id)?.status).toBe('CANCELED');
+    // The final read: the ledger has the order's end, and the venue no longer holds it.
+    ex.pollNow();
+    expect(ledger.order(first.id)?.state).toBe('canceled');
+    expect(inner.order(first.id)).toBeNull();
+    // The replacement rests and is kept.
+    expect(ex.liveOrders().map((o) => inner.order(o.id)?.status)).toEqual(['LIVE']);
   });
 });
