@@ -49,25 +49,33 @@ import { openRecordSource } from './replay/source.js';
 import { openReplayVenue } from './replay/open-venue.js';
 import { BacktestResolutions } from './resolution.js';
 import { sequenceIdSigner } from './signer.js';
-import type { BacktestFill, BacktestOptions, BacktestOrder, BacktestProgress, BacktestResult } from './types.js';
+import type {
+  BacktestFill,
+  BacktestOptions,
+  BacktestOrder,
+  BacktestProgress,
+  BacktestResult,
+  MidSeries,
+} from './types.js';
 
 /** A secp256k1 key from the seed (never a real account: backtests sign for nobody). */
 function seededKey(seed: number): string {
   return `0x${createHash('sha256').update(`oddsmaker-backtest-key:${seed}`).digest('hex')}`;
 }
 
-/** The last [t, mid] at or before t in a time-ordered series, else null. */
-function midAt(series: ReadonlyArray<readonly [number, number]> | undefined, t: number): number | null {
-  if (series === undefined || series.length === 0) return null;
+/** The series' last mid at or before t, else null. */
+function midAt(series: MidSeries | undefined, t: number): number | null {
+  if (series === undefined || series.t.length === 0) return null;
+  const ts = series.t;
   let lo = 0;
-  let hi = series.length - 1;
-  if ((series[0] as readonly [number, number])[0] > t) return null;
+  let hi = ts.length - 1;
+  if ((ts[0] as number) > t) return null;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if ((series[mid] as readonly [number, number])[0] <= t) lo = mid;
+    if ((ts[mid] as number) <= t) lo = mid;
     else hi = mid - 1;
   }
-  return (series[lo] as readonly [number, number])[1];
+  return series.mid[lo] as number;
 }
 
 export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult> {
@@ -319,9 +327,8 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
             },
           ];
     });
-    const midsOut: Record<string, ReadonlyArray<readonly [number, number]>> = {};
-    if (recordMids)
-      for (const t of [...mids.keys()].sort()) midsOut[t] = mids.get(t) as Array<readonly [number, number]>;
+    const midsOut: Record<string, MidSeries> = {};
+    if (recordMids) for (const t of [...mids.keys()].sort()) midsOut[t] = mids.get(t) as MidSeries;
     return {
       version: 1,
       seed,

@@ -22,6 +22,7 @@ export type {
   BacktestResult,
   BacktestSettlement,
   EquitySample,
+  MidSeries,
   LatencySpec,
   BacktestProgress,
   RecordedDefaults,

@@ -106,6 +106,16 @@ export interface BacktestOrder {
   readonly stateAtMs: number;
 }
 
+/**
+ * A token's mid at each change: the change i is at `t[i]` (epoch ms) to `mid[i]` (millionths), in
+ * time order. Two arrays of numbers rather than [t, mid] pairs: a long run records millions of
+ * changes, at 16 bytes each this way against about 80 as pairs.
+ */
+export interface MidSeries {
+  readonly t: readonly number[];
+  readonly mid: readonly number[];
+}
+
 /** One sample per daemon cycle, marked to the recorded mids. */
 export interface EquitySample {
   readonly t: number;
@@ -195,8 +205,8 @@ export interface BacktestResult {
   /** PnL marked to the last recorded mids, before the final cancel (the end of the replay). */
   readonly pnl: BacktestPnl;
   readonly equity: readonly EquitySample[];
-  /** Every change of each token's book mid: [timeMs, mid] pairs in time order (empty when recordMids is off). */
-  readonly mids: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>>;
+  /** Every change of each token's book mid, in time order (empty when recordMids is off). */
+  readonly mids: Readonly<Record<string, MidSeries>>;
   readonly venue: { readonly booksFed: number; readonly fills: number };
   /** Markets the recording resolved, in record order, with what each settled. */
   readonly resolutions: readonly BacktestResolution[];

@@ -140,7 +140,7 @@ function checkStoppedTrading(r: BacktestResult): void {
   const winner = res.winnerTokenId;
   for (const tok of [YES, NO]) {
     const series = r.mids[tok]!;
-    expect(series.at(-1)).toEqual([T_RES, tok === winner ? 1_000_000 : 0]);
+    expect([series.t.at(-1), series.mid.at(-1)]).toEqual([T_RES, tok === winner ? 1_000_000 : 0]);
   }
 }
 

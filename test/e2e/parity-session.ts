@@ -106,8 +106,8 @@ export async function runParitySession(o: SessionOptions): Promise<ParitySession
     const result = await runBacktest({ recording, config, fillModel: o.fillModel, seed: o.seed });
     const marks = new Map<string, Price>();
     for (const [t, series] of Object.entries(result.mids)) {
-      const last = series[series.length - 1];
-      if (last !== undefined) marks.set(t, last[1] as Price);
+      const last = series.mid.at(-1);
+      if (last !== undefined) marks.set(t, last as Price);
     }
     const ledgerDb = Ledger.open(join(dir, 'ledger.sqlite'), { clock: new SystemClock() });
     let ledger: Outcome;

@@ -79,8 +79,8 @@ export class Replay {
   events = 0;
   bookUpdates = 0;
   startMs = 0;
-  /** Mid changes by token, [t, mid] (the report's mids). */
-  readonly mids = new Map<string, Array<readonly [number, number]>>();
+  /** Mid changes by token (the report's mids). */
+  readonly mids = new Map<string, { readonly t: number[]; readonly mid: number[] }>();
   /** Each token's latest mid (null: one-sided). */
   readonly lastMid = new Map<string, number | null>();
   readonly equity: EquitySample[] = [];
@@ -301,9 +301,10 @@ export class Replay {
     if (m === null || !this.o.recordMids) return;
     let s = this.mids.get(tokenId);
     if (s === undefined) {
-      s = [];
+      s = { t: [], mid: [] };
       this.mids.set(tokenId, s);
     }
-    s.push([t, m]);
+    s.t.push(t);
+    s.mid.push(m);
   }
 }

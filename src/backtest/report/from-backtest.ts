@@ -14,7 +14,7 @@
 // Fills carry the ledger's exact notional, so the report's PnL (core/pnl.ts, as the ledger books
 // it) is the ledger's own to the millionth for the same marks.
 import { ONE, type Micros, type Price, type Shares } from '../../core/money.js';
-import type { BacktestResult } from '../types.js';
+import type { BacktestResult, MidSeries } from '../types.js';
 import type { InventorySample, ReportInput, ReportMarket, ReportSettings } from './input.js';
 import { shortId } from './labels.js';
 import { computeEnd } from './metrics.js';
@@ -96,7 +96,10 @@ function mapResult(r: BacktestResult, opts: FromBacktestOptions): ReportInput {
     inventory,
     mids: Object.keys(r.mids)
       .sort()
-      .flatMap((tokenId) => (r.mids[tokenId] ?? []).map(([timeMs, mid]) => ({ timeMs, tokenId, mid: mid as Price }))),
+      .flatMap((tokenId) => {
+        const s = r.mids[tokenId] as MidSeries;
+        return s.t.map((timeMs, i) => ({ timeMs, tokenId, mid: s.mid[i] as Price }));
+      }),
     uptime: r.equity.map((e) => ({ timeMs: e.t, quoted: e.openOrders > 0 ? 1 : 0, tokens: 1 })),
     orders: { placed: r.orders.length, placedSize: placedSize as Shares, filled, filledSize: filledSize as Shares },
     // A result written before resolutions were recorded has none.

@@ -88,11 +88,8 @@ function result(): BacktestResult {
     pnl: { atMs: 3000, total: 0, realized: 0, unrealized: 0, fees: 0, positions: [] },
     equity: [sample(0, [], 2), sample(1000, [['t1', 5_000_000]], 1), sample(2000, [['t1', 5_000_000]], 0)],
     mids: {
-      t2: [[0, 480_000]],
-      t1: [
-        [0, 500_000],
-        [1500, 510_000],
-      ],
+      t2: { t: [0], mid: [480_000] },
+      t1: { t: [0, 1500], mid: [500_000, 510_000] },
     },
     venue: { booksFed: 8, fills: 1 },
   } as unknown as BacktestResult; // only the fields the mapping reads; the engine's type grows independently
