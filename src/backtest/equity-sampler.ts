@@ -5,7 +5,8 @@
 // between samples and read again when the ledger's write count moves; a sample whose ledger and
 // held marks are both unchanged repeats the previous values. So a cycle that changed nothing
 // costs no valuation, and one that only moved a mark re-marks the held tokens alone. The samples
-// are the same numbers, in the same shape, as a full valuation per cycle gives.
+// are the same numbers, in the same shape, as a full valuation per cycle gives. An inventory equal
+// to the last one is that same list (and its entries are shared), so samples keep it once.
 import { unrealizedPnl } from '../core/pnl.js';
 import type { Price } from '../core/money.js';
 import type { LedgerPosition } from '../ledger/types.js';
@@ -103,8 +104,30 @@ export class EquitySampler {
     this.fees = fees;
     this.held = held;
     this.marks = new Array<number | null>(held.length).fill(null);
-    this.inventory = held
-      .map((p) => [p.tokenId, p.size] as const)
-      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    this.inventory = sameOrNew(
+      this.inventory,
+      held.map((p) => [p.tokenId, p.size] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+    );
   }
+}
+
+type Inventory = ReadonlyArray<readonly [string, number]>;
+
+/**
+ * `next`, with each entry equal to one of `last`'s replaced by that one, and `last` itself when
+ * every entry is: most ledger writes (a placement, a cancel) move no position, and a sample keeps
+ * its inventory for the whole run, so equal inventories are kept once.
+ */
+function sameOrNew(last: Inventory, next: Inventory): Inventory {
+  // Both are sorted by token: one merge walk.
+  let j = 0;
+  let reused = 0;
+  const out = next.map((e) => {
+    while (j < last.length && (last[j] as Inventory[number])[0] < e[0]) j++;
+    const prev = last[j];
+    if (prev === undefined || prev[0] !== e[0] || prev[1] !== e[1]) return e;
+    reused++;
+    return prev;
+  });
+  return reused === last.length && out.length === last.length ? last : out;
 }
