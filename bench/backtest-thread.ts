@@ -7,7 +7,8 @@ import { runBacktest } from '../src/backtest/engine.js';
 import type { BacktestOptions } from '../src/backtest/types.js';
 import { RecordingCursor } from '../src/marketdata/recording/cursor.js';
 
-export type BenchJob = { readonly kind: 'decode'; readonly path: string } | { readonly kind: 'run'; readonly options: BacktestOptions };
+export type BenchJob =
+  { readonly kind: 'decode'; readonly path: string } | { readonly kind: 'run'; readonly options: BacktestOptions };
 
 export interface BenchAnswer {
   readonly sec: number;

@@ -121,7 +121,10 @@ export async function run(): Promise<void> {
       await synthesizeRecording(warm, { ...DENSE, durationMs: 600_000, seed: 8 });
       for (let i = 0; i < 2; i++) {
         await thread.run({ kind: 'run', options: { recording: warm, config: config(100), ...workload } });
-        await thread.run({ kind: 'run', options: { recording: warm, config: config(100), ...workload, cadence: 'update' } });
+        await thread.run({
+          kind: 'run',
+          options: { recording: warm, config: config(100), ...workload, cadence: 'update' },
+        });
       }
 
       // Three rounds of the three timed runs, interleaved so the machine's drift falls on each
@@ -134,10 +137,16 @@ export async function run(): Promise<void> {
         // The ceiling: the cursor alone over the same file.
         decoded.push(await thread.run({ kind: 'decode', path }));
         polled.push(
-          await thread.run({ kind: 'run', options: { recording: path, config: config(100), ...workload, cadence: 'poll' } }),
+          await thread.run({
+            kind: 'run',
+            options: { recording: path, config: config(100), ...workload, cadence: 'poll' },
+          }),
         );
         updated.push(
-          await thread.run({ kind: 'run', options: { recording: path, config: config(100), ...workload, cadence: 'update' } }),
+          await thread.run({
+            kind: 'run',
+            options: { recording: path, config: config(100), ...workload, cadence: 'update' },
+          }),
         );
       }
       const sec = (xs: readonly BenchAnswer[]): number => median(xs.map((x) => x.sec));

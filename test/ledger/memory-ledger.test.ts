@@ -657,7 +657,10 @@ describe('MemoryLedger without history', () => {
             // Writes the full ledger rolled back and this one could not: it takes no more calls.
             stopped = true;
             broken++;
-            expect(capture(() => lean.order(w.ids[0] ?? 'x'))).toStrictEqual({ ok: false, code: 'LEDGER_NOT_ROLLED_BACK' });
+            expect(capture(() => lean.order(w.ids[0] ?? 'x'))).toStrictEqual({
+              ok: false,
+              code: 'LEDGER_NOT_ROLLED_BACK',
+            });
             continue;
           }
           expect(lean.operations).toBe(full.operations);

@@ -42,7 +42,9 @@ export function runBacktestOnThread(setup: ThreadRunSetup, opts: ThreadRunOption
         opts.onProgress?.(m.progress);
         return;
       }
-      settle(m.kind === 'done' ? { ok: true, report: m.report } : { ok: false, err: new ThreadRunError(m.code, m.message) });
+      settle(
+        m.kind === 'done' ? { ok: true, report: m.report } : { ok: false, err: new ThreadRunError(m.code, m.message) },
+      );
       // The report is written (and the ledger file, if asked) before the answer: nothing is cut short.
       void worker.terminate();
     });

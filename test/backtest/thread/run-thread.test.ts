@@ -41,7 +41,16 @@ beforeAll(async () => {
 });
 
 function setup(out: string, over: Partial<ThreadRunSetup> = {}): ThreadRunSetup {
-  return { recording, config: testConfig(), fillModel: 'cross', seed: 3, cadence: 'poll', out, settings: SETTINGS, ...over };
+  return {
+    recording,
+    config: testConfig(),
+    fillModel: 'cross',
+    seed: 3,
+    cadence: 'poll',
+    out,
+    settings: SETTINGS,
+    ...over,
+  };
 }
 
 describe('runBacktestOnThread', () => {
@@ -67,7 +76,9 @@ describe('runBacktestOnThread', () => {
       (e: unknown) => e,
     );
     expect(inThread).toBeInstanceOf(OddsmakerError);
-    const err = await runBacktestOnThread(setup(join(tempDir(), 'r'), { recording: bad }), { workerUrl: RUN_WORKER }).then(
+    const err = await runBacktestOnThread(setup(join(tempDir(), 'r'), { recording: bad }), {
+      workerUrl: RUN_WORKER,
+    }).then(
       () => null,
       (e: unknown) => e,
     );
