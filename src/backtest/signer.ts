@@ -58,23 +58,28 @@ export function digestOnlySigner(privateKey: string, config: Readonly<Config>): 
   return signerOf(privateKey, config, (o) => orderDigest(o, dialect));
 }
 
-/** Two hex digits of every byte value. */
-const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+/** The hex digits' character codes. */
+const HEX_DIGIT = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** An id's characters, written in place (ids are made one at a time, synchronously). */
+const ID_CHARS = Buffer.alloc(66);
+ID_CHARS.write('0x', 0, 'latin1');
 
 /**
  * The id of order number `k` (from 1) of a run: `0x` + the seed (8 hex digits) + k (56 hex
- * digits). Below 2^32, k is written byte by byte after a fixed run of zeros: the same digits as
- * toString(16) and padStart at a sixth of their cost (a replay makes an id every few cycles).
+ * digits). Written into one buffer and read out as one flat string: built with `+`, an id is a
+ * tree of several strings, which every record of the order then keeps (about 100 bytes an order
+ * more over a run of hundreds of thousands of orders).
  */
 export function sequenceOrderId(seedTag: string, k: number): string {
-  if (k > 0xffff_ffff) return `0x${seedTag}${k.toString(16).padStart(56, '0')}`;
-  return (
-    `0x${seedTag}000000000000000000000000000000000000000000000000` +
-    HEX_BYTE[k >>> 24] +
-    HEX_BYTE[(k >>> 16) & 255] +
-    HEX_BYTE[(k >>> 8) & 255] +
-    HEX_BYTE[k & 255]
-  );
+  ID_CHARS.write(seedTag, 2, 8, 'latin1');
+  // k ≤ 2^53 − 1: its digits by exact division, from the last; the rest are zeros.
+  let rest = k;
+  for (let i = 65; i >= 10; i--) {
+    const d = rest % 16;
+    ID_CHARS[i] = HEX_DIGIT[d] as number;
+    rest = (rest - d) / 16;
+  }
+  return ID_CHARS.toString('latin1', 0, 66);
 }
 
 /** The seed as sequenceOrderId's tag: 8 hex digits. */
