@@ -724,7 +724,8 @@ export class MemoryLedger implements LedgerStore {
   }
 
   private assertHistory(what: string): void {
-    if (!this.history) throw new LedgerError('LEDGER_NO_HISTORY', `cannot ${what}: this ledger was opened without history`);
+    if (!this.history)
+      throw new LedgerError('LEDGER_NO_HISTORY', `cannot ${what}: this ledger was opened without history`);
   }
 
   private mustOrder(id: string): OrderRec {

@@ -241,7 +241,9 @@ describe('reportInputFromBacktest', () => {
         const equity = cs.map((c, i) => {
           t += c.gapMs;
           if (i === 0 || !c.same) {
-            const m = new Map(c.held.filter(([, n]) => n !== 0).map(([k, n]) => [k, n * 1_000_000] as [string, number]));
+            const m = new Map(
+              c.held.filter(([, n]) => n !== 0).map(([k, n]) => [k, n * 1_000_000] as [string, number]),
+            );
             list = [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1));
           }
           return { ...result().equity[0]!, t, inventory: list };
