@@ -41,9 +41,11 @@ import {
   type Combination,
   type SortMetric,
   type SweepRow,
+  type SweepSetup,
 } from '../backtest/sweep/index.js';
 import { runBacktestOnThread } from '../backtest/thread/run-thread.js';
 import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import { formatMicros } from '../core/money.js';
 import { readSidecar } from '../marketdata/recording/importers/sidecar.js';
 import { UsageError } from './exit-codes.js';
@@ -104,6 +106,18 @@ function parseCommon(o: BacktestCommonOptions): Common {
     cadence,
     seed,
     ...(latencyMs !== undefined && latencyMs > 0 ? { latency: { placeMs: latencyMs, cancelMs: latencyMs } } : {}),
+  };
+}
+
+/** What a run and a sweep's combinations share: the recording, the config and the common flags. */
+function replaySetup(recording: string, config: Readonly<Config>, common: Common): SweepSetup {
+  return {
+    recording,
+    config,
+    fillModel: common.fillModel,
+    seed: common.seed,
+    cadence: common.cadence,
+    ...(common.latency !== undefined ? { latency: common.latency } : {}),
   };
 }
 
@@ -204,12 +218,7 @@ export async function runBacktestCommand(
   // On a thread of its own, for the young generation a replay wants (thread/young-generation.ts).
   const report = await runBacktestOnThread(
     {
-      recording: o.recording,
-      config,
-      fillModel: common.fillModel,
-      seed: common.seed,
-      cadence: common.cadence,
-      ...(common.latency !== undefined ? { latency: common.latency } : {}),
+      ...replaySetup(o.recording, config, common),
       ...(o.ledger !== undefined ? { ledgerPath: o.ledger } : {}),
       out: o.out,
       settings,
@@ -278,14 +287,7 @@ export async function runSweepCommand(o: SweepCliOptions, io: BacktestIo = proce
   }
   const bar = new ProgressBar(io.stderr, { label: 'sweep' });
   const rows = await runSweepPool({
-    setup: {
-      recording: o.recording,
-      config,
-      fillModel: common.fillModel,
-      seed: common.seed,
-      cadence: common.cadence,
-      ...(common.latency !== undefined ? { latency: common.latency } : {}),
-    },
+    setup: replaySetup(o.recording, config, common),
     combinations: combos,
     workers,
     onProgress: (done, total) => {

@@ -6,28 +6,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EquitySampler, type SampledLedger } from '../../src/backtest/equity-sampler.js';
 import type { EquitySample } from '../../src/backtest/types.js';
-import type { Micros, Price, Shares } from '../../src/core/money.js';
+import type { Price } from '../../src/core/money.js';
 import { unrealizedPnl } from '../../src/core/pnl.js';
 import type { LedgerPosition } from '../../src/ledger/types.js';
+import { ledgerPosition as position } from '../ledger/helpers.js';
 
 const TOKENS = ['tok-a', 'tok-b', 'tok-c'];
 const CAPITAL = 1_000_000_000;
-
-function position(tokenId: string, size: number, cost: number, realized: number): LedgerPosition {
-  return {
-    tokenId,
-    conditionId: 'c',
-    size: size as Shares,
-    cost: cost as Micros,
-    avgPrice: null,
-    realized: realized as Micros,
-    fees: 0 as Micros,
-    bought: 0 as Shares,
-    sold: 0 as Shares,
-    pendingSize: 0 as Shares,
-    updatedAtMs: 0,
-  };
-}
 
 /** A step: a ledger write (new sizes for some tokens, or none), a new mark, or a sample. */
 const stepArb = fc.oneof(

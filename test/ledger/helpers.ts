@@ -1,12 +1,12 @@
 // Factories for ledger tests: a ledger on a fresh temp file (or in memory) driven by a VirtualClock,
-// and signed orders / fills with sensible defaults. Amounts are written as millionths.
+// and signed orders / fills / positions with sensible defaults. Amounts are written as millionths.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '../../src/core/clock.js';
 import type { Micros, Price, Shares } from '../../src/core/money.js';
 import { Ledger, type LedgerOptions } from '../../src/ledger/ledger.js';
-import type { FillInput, SignedOrderInput } from '../../src/ledger/types.js';
+import type { FillInput, LedgerPosition, SignedOrderInput } from '../../src/ledger/types.js';
 
 export const T0 = Date.UTC(2026, 5, 12, 10, 0, 0);
 export const COND = '0x7ad403c3508f8e3912940fd1a913f227591145ca0614074208e0b962d5fcc422';
@@ -16,6 +16,23 @@ export const NO = '9447682920160440846345342645448021245988726791712224494140524
 export const px = (v: number): Price => v as Price;
 export const sh = (v: number): Shares => v as Shares;
 export const mc = (v: number): Micros => v as Micros;
+
+/** A ledger position as reads return it (condition `c`, no fees, nothing pending), for code that reads positions. */
+export function ledgerPosition(tokenId: string, size: number, cost: number, realized: number): LedgerPosition {
+  return {
+    tokenId,
+    conditionId: 'c',
+    size: size as Shares,
+    cost: cost as Micros,
+    avgPrice: null,
+    realized: realized as Micros,
+    fees: 0 as Micros,
+    bought: size as Shares,
+    sold: 0 as Shares,
+    pendingSize: 0 as Shares,
+    updatedAtMs: 0,
+  };
+}
 
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'oddsmaker-ledger-'));

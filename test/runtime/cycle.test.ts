@@ -11,7 +11,7 @@ import type { Rewards } from '../../src/core/market.js';
 import type { LiveOrder } from '../../src/core/order.js';
 import type { DesiredQuote } from '../../src/core/quote.js';
 import { KILL_SWITCH_ARMED, tripKillSwitch } from '../../src/execution/risk.js';
-import { Ledger, type LedgerPosition } from '../../src/ledger/index.js';
+import { Ledger } from '../../src/ledger/index.js';
 import { BookCache } from '../../src/marketdata/book-cache.js';
 import {
   buildStrategyInput,
@@ -36,22 +36,7 @@ import { silentLogger } from '../../src/strategy/context.js';
 import { expectedRewardScores } from '../../src/strategy/rewards-score.js';
 import { binary, bookAround, SH, T0 } from '../marketdata/helpers.js';
 import { FakeExecutor } from './fake-executor.js';
-
-function position(tokenId: string, size: number, cost: number, realized: number): LedgerPosition {
-  return {
-    tokenId,
-    conditionId: 'c',
-    size: size as Shares,
-    cost: cost as Micros,
-    avgPrice: null,
-    realized: realized as Micros,
-    fees: 0 as Micros,
-    bought: size as Shares,
-    sold: 0 as Shares,
-    pendingSize: 0 as Shares,
-    updatedAtMs: T0,
-  };
-}
+import { ledgerPosition as position } from '../ledger/helpers.js';
 
 function order(
   id: string,

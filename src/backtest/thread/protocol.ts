@@ -2,19 +2,13 @@
 // that runs the backtest and writes its report (run-worker.ts). Plain structured-clone data: the
 // validated config travels as data (the worker loads the strategy module it names again), and
 // an error crosses as its code and message.
-import type { Config } from '../../config/schema.js';
 import type { Report } from '../report/index.js';
 import type { ReportSettings } from '../report/input.js';
-import type { BacktestCadence, BacktestFillModel, BacktestProgress, LatencySpec } from '../types.js';
+import type { SweepSetup } from '../sweep/protocol.js';
+import type { BacktestProgress } from '../types.js';
 
-/** workerData: the run and where its report goes. */
-export interface ThreadRunSetup {
-  readonly recording: string;
-  readonly config: Readonly<Config>;
-  readonly fillModel: BacktestFillModel;
-  readonly seed: number;
-  readonly cadence: BacktestCadence;
-  readonly latency?: LatencySpec;
+/** workerData: the replay (the fields a sweep's combinations share) and where its report goes. */
+export interface ThreadRunSetup extends SweepSetup {
   /** Write the run's ledger to this new SQLite file. */
   readonly ledgerPath?: string;
   /** The report's directory (created). */

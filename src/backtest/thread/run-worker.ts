@@ -24,7 +24,7 @@ async function run(): Promise<void> {
     strategy: await strategyOfConfig(setup.config),
     fillModel: setup.fillModel,
     seed: setup.seed,
-    cadence: setup.cadence,
+    ...(setup.cadence !== undefined ? { cadence: setup.cadence } : {}),
     ...(setup.latency !== undefined ? { latency: setup.latency } : {}),
     ...(setup.ledgerPath !== undefined ? { ledgerPath: setup.ledgerPath } : {}),
     onProgress: (progress) => {
