@@ -54,6 +54,8 @@ const FILL_MODELS: readonly BacktestFillModel[] = ['cross', 'queue', 'queue-prob
 /** The realistic model by default: resting orders wait their turn behind the recorded queue. */
 export const DEFAULT_FILL_MODEL: BacktestFillModel = 'queue-probabilistic';
 const CADENCES: readonly BacktestCadence[] = ['poll', 'update'];
+/** The smallest --max-heap-mb: below it a thread cannot load the code and a small recording. */
+const MIN_HEAP_MB = 256;
 
 export interface BacktestCommonOptions {
   config: string;
@@ -62,6 +64,7 @@ export interface BacktestCommonOptions {
   latencyMs?: string;
   seed?: string;
   cadence?: string;
+  maxHeapMb?: string;
 }
 
 export interface BacktestCliOptions extends BacktestCommonOptions {
@@ -82,6 +85,8 @@ interface Common {
   cadence: BacktestCadence;
   latency?: LatencySpec;
   seed: number;
+  /** The run's thread's heap limit, MB (absent: Node's). */
+  maxHeapMb?: number;
 }
 
 function intFlag(flag: string, raw: string, min: number): number {
@@ -101,11 +106,13 @@ function parseCommon(o: BacktestCommonOptions): Common {
   const cadence = (o.cadence ?? 'poll') as BacktestCadence;
   if (!CADENCES.includes(cadence))
     throw new UsageError(`--cadence must be one of ${CADENCES.join(', ')}, got ${JSON.stringify(o.cadence)}`);
+  const maxHeapMb = o.maxHeapMb === undefined ? undefined : intFlag('--max-heap-mb', o.maxHeapMb, MIN_HEAP_MB);
   return {
     fillModel,
     cadence,
     seed,
     ...(latencyMs !== undefined && latencyMs > 0 ? { latency: { placeMs: latencyMs, cancelMs: latencyMs } } : {}),
+    ...(maxHeapMb !== undefined ? { maxHeapMb } : {}),
   };
 }
 
@@ -230,6 +237,7 @@ export async function runBacktestCommand(
         bar.update(p.bytesRead, p.bytesTotal, progressDetail(p, (performance.now() - t0) / 1000));
       },
       ...(workerUrl !== undefined ? { workerUrl } : {}),
+      ...(common.maxHeapMb !== undefined ? { maxHeapMb: common.maxHeapMb } : {}),
     },
   );
   const done = last as BacktestProgress | null;
@@ -290,6 +298,7 @@ export async function runSweepCommand(o: SweepCliOptions, io: BacktestIo = proce
     setup: replaySetup(o.recording, config, common),
     combinations: combos,
     workers,
+    ...(common.maxHeapMb !== undefined ? { maxHeapMb: common.maxHeapMb } : {}),
     onProgress: (done, total) => {
       bar.update(done, total);
     },
@@ -321,6 +330,10 @@ function commonOptions(c: Command): Command {
     .option('--fill-model <model>', `fill model: ${FILL_MODELS.join(' | ')}`, DEFAULT_FILL_MODEL)
     .option('--latency-ms <ms>', 'order-entry and cancel latency, milliseconds (default 0)')
     .option('--seed <n>', 'seed of the key, salts, latency draws and queue draws', '1')
+    .option(
+      '--max-heap-mb <MB>',
+      "heap limit of the run's thread (each sweep worker's), MB (default: Node's, about 4 GB)",
+    )
     .option(
       '--cadence <when>',
       `when the strategy quotes: ${CADENCES.join(' | ')} (poll: at the config's poll interval; update: on every recorded book update)`,

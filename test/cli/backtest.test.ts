@@ -266,6 +266,30 @@ describe('oddsmaker backtest', () => {
     );
     expect(c.status).toBe(2);
     expect(c.stderr).toContain('"sometimes"');
+    const h = cli(
+      'backtest',
+      '--config',
+      config,
+      '--recording',
+      recording,
+      '--out',
+      join(dir, 'never'),
+      '--max-heap-mb',
+      '10',
+    );
+    expect(h.status).toBe(2);
+    expect(h.stderr).toContain('--max-heap-mb must be an integer ≥ 256, got "10"');
+  });
+
+  it("--max-heap-mb sets the run thread's heap limit: a small one is enough for a small run, with the same report", () => {
+    const args = ['backtest', '--config', config, '--recording', recording, '--fill-model', 'cross'];
+    const limited = cli(...args, '--out', join(dir, 'small-heap'), '--max-heap-mb', '256');
+    expect(limited.stderr).toBe('');
+    expect(limited.status).toBe(0);
+    expect(cli(...args, '--out', join(dir, 'default-heap')).status).toBe(0);
+    expect(readFileSync(join(dir, 'small-heap', 'report.json'), 'utf8')).toBe(
+      readFileSync(join(dir, 'default-heap', 'report.json'), 'utf8'),
+    );
   });
 
   it("--cadence update quotes on every recorded update and finds the polled run's fill", () => {

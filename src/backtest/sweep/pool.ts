@@ -10,7 +10,7 @@ import type { Combination } from './grid.js';
 import type { SweepReply, SweepSetup } from './protocol.js';
 import type { SweepRow } from './row.js';
 import { BacktestError } from '../errors.js';
-import { BACKTEST_YOUNG_GENERATION_MB } from '../thread/young-generation.js';
+import { backtestThreadLimits, OUT_OF_HEAP_HINT } from '../thread/young-generation.js';
 
 export interface SweepPoolOptions {
   readonly setup: SweepSetup;
@@ -20,6 +20,8 @@ export interface SweepPoolOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Default: worker.js beside this module. */
   readonly workerUrl?: URL;
+  /** Each worker's heap (old generation) limit, MB; absent: Node's. */
+  readonly maxHeapMb?: number;
 }
 
 /** A sweep combination failed or a worker died (code BACKTEST_SWEEP_FAILED). */
@@ -57,7 +59,7 @@ export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> 
         const w = new Worker(url, {
           workerData: opts.setup,
           // A replay's young generation (thread/young-generation.ts says why and what it measured).
-          resourceLimits: { maxYoungGenerationSizeMb: BACKTEST_YOUNG_GENERATION_MB },
+          resourceLimits: backtestThreadLimits(opts.maxHeapMb),
         });
         workers.push(w);
         w.on('message', (m: SweepReply) => {
@@ -76,8 +78,8 @@ export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> 
           if (done === total) resolve();
           else feed(w);
         });
-        w.on('error', (err) => {
-          fail(err);
+        w.on('error', (err: Error & { code?: string }) => {
+          fail(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new SweepError(OUT_OF_HEAP_HINT) : err);
         });
         w.on('exit', (code) => {
           if (done < total) fail(new SweepError(`a sweep worker exited (code ${code}) before the sweep finished`));

@@ -5,13 +5,14 @@
 //   worker runs the same runBacktest and report code on the same config data);
 // - a failure in the worker rejects with an OddsmakerError of the code it was thrown with
 //   (ThreadRunError), so the CLI's exit code is the one an in-thread run would give; a worker that
-//   dies (out of memory, say) rejects too; nothing is left running after the promise settles.
+//   dies rejects too (out of heap: BACKTEST_OUT_OF_HEAP, naming --max-heap-mb); nothing is left
+//   running after the promise settles.
 import { Worker } from 'node:worker_threads';
 import { OddsmakerError } from '../../core/errors.js';
 import type { Report } from '../report/index.js';
 import type { BacktestProgress } from '../types.js';
 import type { ThreadRunMessage, ThreadRunSetup } from './protocol.js';
-import { BACKTEST_YOUNG_GENERATION_MB } from './young-generation.js';
+import { backtestThreadLimits, OUT_OF_HEAP_HINT } from './young-generation.js';
 
 /** The worker's failure, with the code it was thrown with (BACKTEST_THREAD_FAILED: none, or the thread died). */
 export class ThreadRunError extends OddsmakerError {
@@ -24,13 +25,15 @@ export interface ThreadRunOptions {
   readonly onProgress?: (p: BacktestProgress) => void;
   /** Default: run-worker.js beside this module. */
   readonly workerUrl?: URL;
+  /** The thread's heap (old generation) limit, MB; absent: Node's. */
+  readonly maxHeapMb?: number;
 }
 
 export function runBacktestOnThread(setup: ThreadRunSetup, opts: ThreadRunOptions = {}): Promise<Report> {
   const url = opts.workerUrl ?? new URL('./run-worker.js', import.meta.url);
   const worker = new Worker(url, {
     workerData: setup,
-    resourceLimits: { maxYoungGenerationSizeMb: BACKTEST_YOUNG_GENERATION_MB },
+    resourceLimits: backtestThreadLimits(opts.maxHeapMb),
   });
   return new Promise<Report>((resolve, reject) => {
     let outcome: { ok: true; report: Report } | { ok: false; err: Error } | null = null;
@@ -48,8 +51,14 @@ export function runBacktestOnThread(setup: ThreadRunSetup, opts: ThreadRunOption
       // The report is written (and the ledger file, if asked) before the answer: nothing is cut short.
       void worker.terminate();
     });
-    worker.on('error', (err) => {
-      settle({ ok: false, err: new ThreadRunError(null, `the backtest's thread failed: ${err.message}`) });
+    worker.on('error', (err: Error & { code?: string }) => {
+      settle({
+        ok: false,
+        err:
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new ThreadRunError('BACKTEST_OUT_OF_HEAP', OUT_OF_HEAP_HINT)
+            : new ThreadRunError(null, `the backtest's thread failed: ${err.message}`),
+      });
     });
     // Settled once the thread is gone, so nothing of the run outlives the promise.
     worker.on('exit', (code) => {

@@ -12,3 +12,21 @@
 // Both ways a backtest runs on a thread of its own use it: `oddsmaker backtest` (run-thread.ts)
 // and the sweep's workers (sweep/pool.ts).
 export const BACKTEST_YOUNG_GENERATION_MB = 192;
+
+/**
+ * A backtest thread's V8 limits: the young generation above, and the old generation's limit when
+ * the user gives one (`--max-heap-mb`; absent: Node's, about 4 GB, or --max-old-space-size).
+ */
+export function backtestThreadLimits(maxHeapMb?: number): {
+  maxYoungGenerationSizeMb: number;
+  maxOldGenerationSizeMb?: number;
+} {
+  return {
+    maxYoungGenerationSizeMb: BACKTEST_YOUNG_GENERATION_MB,
+    ...(maxHeapMb !== undefined ? { maxOldGenerationSizeMb: maxHeapMb } : {}),
+  };
+}
+
+/** What to tell a user whose run's thread ran out of heap. */
+export const OUT_OF_HEAP_HINT =
+  "the backtest's thread ran out of heap: give it more with --max-heap-mb <MB> (the machine's memory allowing), or split the run by time or by markets";

@@ -98,4 +98,15 @@ describe('runBacktestOnThread', () => {
     );
     expect(err).toMatchObject({ code: 'BACKTEST_THREAD_FAILED', message: expect.stringMatching(/exited \(code 3\)/) });
   }, 60_000);
+
+  it('rejects a thread out of heap with BACKTEST_OUT_OF_HEAP, naming the flag that gives it more', async () => {
+    const err = await runBacktestOnThread(setup(join(tempDir(), 'r')), {
+      workerUrl: new URL('./runs-out-of-heap-worker.mjs', import.meta.url),
+      maxHeapMb: 64,
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: 'BACKTEST_OUT_OF_HEAP', message: expect.stringContaining('--max-heap-mb') });
+  }, 60_000);
 });
