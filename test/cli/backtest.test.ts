@@ -227,58 +227,27 @@ describe('oddsmaker backtest', () => {
     const r = cli('backtest', '--config', config, '--recording', missing, '--out', join(dir, 'never'));
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(missing);
-    const m = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      join(dir, 'never'),
-      '--fill-model',
-      'magic',
-    );
-    expect(m.status).toBe(2);
-    expect(m.stderr).toContain('"magic"');
-    const l = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      join(dir, 'never'),
-      '--latency-ms',
-      '-1',
-    );
-    expect(l.status).toBe(2);
-    expect(l.stderr).toContain('--latency-ms');
-    const c = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      join(dir, 'never'),
-      '--cadence',
-      'sometimes',
-    );
-    expect(c.status).toBe(2);
-    expect(c.stderr).toContain('"sometimes"');
-    const h = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      join(dir, 'never'),
-      '--max-heap-mb',
-      '10',
-    );
-    expect(h.status).toBe(2);
-    expect(h.stderr).toContain('--max-heap-mb must be an integer ≥ 256, got "10"');
+    // Each bad value exits 2 and is named in the message.
+    for (const [flag, value, says] of [
+      ['--fill-model', 'magic', '"magic"'],
+      ['--latency-ms', '-1', '--latency-ms'],
+      ['--cadence', 'sometimes', '"sometimes"'],
+      ['--max-heap-mb', '10', '--max-heap-mb must be an integer ≥ 256, got "10"'],
+    ] as const) {
+      const bad = cli(
+        'backtest',
+        '--config',
+        config,
+        '--recording',
+        recording,
+        '--out',
+        join(dir, 'never'),
+        flag,
+        value,
+      );
+      expect(bad.status, flag).toBe(2);
+      expect(bad.stderr).toContain(says);
+    }
   });
 
   it("--max-heap-mb sets the run thread's heap limit: a small one is enough for a small run, with the same report", () => {
