@@ -16,8 +16,8 @@ import { backtestThreadLimits, OUT_OF_HEAP_HINT } from './young-generation.js';
 
 /** The worker's failure, with the code it was thrown with (BACKTEST_THREAD_FAILED: none, or the thread died). */
 export class ThreadRunError extends OddsmakerError {
-  constructor(code: string | null, message: string) {
-    super(code ?? 'BACKTEST_THREAD_FAILED', message, false);
+  constructor(code: string, message: string) {
+    super(code, message, false);
   }
 }
 
@@ -46,7 +46,9 @@ export function runBacktestOnThread(setup: ThreadRunSetup, opts: ThreadRunOption
         return;
       }
       settle(
-        m.kind === 'done' ? { ok: true, report: m.report } : { ok: false, err: new ThreadRunError(m.code, m.message) },
+        m.kind === 'done'
+          ? { ok: true, report: m.report }
+          : { ok: false, err: new ThreadRunError(m.code ?? 'BACKTEST_THREAD_FAILED', m.message) },
       );
       // The report is written (and the ledger file, if asked) before the answer: nothing is cut short.
       void worker.terminate();
@@ -57,14 +59,17 @@ export function runBacktestOnThread(setup: ThreadRunSetup, opts: ThreadRunOption
         err:
           err.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? new ThreadRunError('BACKTEST_OUT_OF_HEAP', OUT_OF_HEAP_HINT)
-            : new ThreadRunError(null, `the backtest's thread failed: ${err.message}`),
+            : new ThreadRunError('BACKTEST_THREAD_FAILED', `the backtest's thread failed: ${err.message}`),
       });
     });
     // Settled once the thread is gone, so nothing of the run outlives the promise.
     worker.on('exit', (code) => {
       const o = outcome ?? {
         ok: false as const,
-        err: new ThreadRunError(null, `the backtest's thread exited (code ${code}) before its report`),
+        err: new ThreadRunError(
+          'BACKTEST_THREAD_FAILED',
+          `the backtest's thread exited (code ${code}) before its report`,
+        ),
       };
       if (o.ok) resolve(o.report);
       else reject(o.err);
