@@ -10,7 +10,7 @@ import type { Combination } from './grid.js';
 import type { SweepReply, SweepSetup } from './protocol.js';
 import type { SweepRow } from './row.js';
 import { BacktestError } from '../errors.js';
-import { backtestThreadLimits, OUT_OF_HEAP_HINT } from '../thread/young-generation.js';
+import { backtestThreadLimits, isOutOfHeap, OUT_OF_HEAP_HINT } from '../thread/young-generation.js';
 
 export interface SweepPoolOptions {
   readonly setup: SweepSetup;
@@ -78,8 +78,8 @@ export async function runSweepPool(opts: SweepPoolOptions): Promise<SweepRow[]> 
           if (done === total) resolve();
           else feed(w);
         });
-        w.on('error', (err: Error & { code?: string }) => {
-          fail(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new SweepError(OUT_OF_HEAP_HINT) : err);
+        w.on('error', (err) => {
+          fail(isOutOfHeap(err) ? new SweepError(OUT_OF_HEAP_HINT) : err);
         });
         w.on('exit', (code) => {
           if (done < total) fail(new SweepError(`a sweep worker exited (code ${code}) before the sweep finished`));

@@ -12,7 +12,7 @@ import { OddsmakerError } from '../../core/errors.js';
 import type { Report } from '../report/index.js';
 import type { BacktestProgress } from '../types.js';
 import type { ThreadRunMessage, ThreadRunSetup } from './protocol.js';
-import { backtestThreadLimits, OUT_OF_HEAP_HINT } from './young-generation.js';
+import { backtestThreadLimits, isOutOfHeap, OUT_OF_HEAP_HINT } from './young-generation.js';
 
 /** The worker's failure, with the code it was thrown with (BACKTEST_THREAD_FAILED: none, or the thread died). */
 export class ThreadRunError extends OddsmakerError {
@@ -53,13 +53,12 @@ export function runBacktestOnThread(setup: ThreadRunSetup, opts: ThreadRunOption
       // The report is written (and the ledger file, if asked) before the answer: nothing is cut short.
       void worker.terminate();
     });
-    worker.on('error', (err: Error & { code?: string }) => {
+    worker.on('error', (err) => {
       settle({
         ok: false,
-        err:
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new ThreadRunError('BACKTEST_OUT_OF_HEAP', OUT_OF_HEAP_HINT)
-            : new ThreadRunError('BACKTEST_THREAD_FAILED', `the backtest's thread failed: ${err.message}`),
+        err: isOutOfHeap(err)
+          ? new ThreadRunError('BACKTEST_OUT_OF_HEAP', OUT_OF_HEAP_HINT)
+          : new ThreadRunError('BACKTEST_THREAD_FAILED', `the backtest's thread failed: ${err.message}`),
       });
     });
     // Settled once the thread is gone, so nothing of the run outlives the promise.
