@@ -412,13 +412,24 @@ export function mirrorOutcome(book: OrderBookState, t: TrackedOrder, out: FillOu
 }
 
 /**
- * Live orders in the order they are looked up for fills (sorted in place): those that may have
- * filled first (asked once per order), then the least recently read, then the oldest placed.
+ * Live orders in the order they are looked up for fills (`live` itself may be reordered): those
+ * that may have filled first (asked once per order), then the least recently read, then the
+ * oldest placed.
  */
 export function lookupOrder(live: TrackedOrder[], mayHaveFilled: PollFillsOptions['mayHaveFilled']): TrackedOrder[] {
-  if (mayHaveFilled === undefined) return live.sort((a, b) => a.polledAtMs - b.polledAtMs || a.seq - b.seq);
-  const first = new Set<TrackedOrder>();
-  for (const o of live) if (mayHaveFilled(o)) first.add(o);
-  const rank = (o: TrackedOrder): number => (first.has(o) ? 0 : 1);
-  return live.sort((a, b) => rank(a) - rank(b) || a.polledAtMs - b.polledAtMs || a.seq - b.seq);
+  if (mayHaveFilled === undefined) return live.sort(leastRecentlyRead);
+  // Split, then each part sorted: the same order as one sort ranked on mayHaveFilled, without a
+  // set lookup in every comparison (a many-market run sorts hundreds of orders every poll).
+  const first: TrackedOrder[] = [];
+  const rest: TrackedOrder[] = [];
+  for (const o of live) (mayHaveFilled(o) ? first : rest).push(o);
+  first.sort(leastRecentlyRead);
+  rest.sort(leastRecentlyRead);
+  for (const o of rest) first.push(o);
+  return first;
+}
+
+/** The least recently read first, then the oldest placed (seq is unique: a total order). */
+function leastRecentlyRead(a: TrackedOrder, b: TrackedOrder): number {
+  return a.polledAtMs - b.polledAtMs || a.seq - b.seq;
 }
