@@ -303,6 +303,22 @@ export class Ledger {
     });
   }
 
+  /**
+   * Whether the ledger holds order `id` live, with exchange status `status` and `sizeMatched`
+   * matched, where `status` reads as live: then markLookup with that answer records nothing and
+   * answers live with no new match (a caller that reads many unchanged orders may skip it).
+   */
+  restsAsLookedUp(id: string, status: string, sizeMatched: number): boolean {
+    const o = this.orders.get(id);
+    return (
+      o !== null &&
+      o.state === 'live' &&
+      o.exchangeStatus === status &&
+      o.sizeMatched === sizeMatched &&
+      stateFromLookupStatus(status) === 'live'
+    );
+  }
+
   order(id: string): LedgerOrder | null {
     return this.orders.get(id);
   }

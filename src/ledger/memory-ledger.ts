@@ -397,6 +397,19 @@ export class MemoryLedger implements LedgerStore {
     return { state, newlyMatched };
   }
 
+  /** Ledger.restsAsLookedUp, without building the order's view (read every poll, per order). */
+  restsAsLookedUp(id: string, status: string, sizeMatched: number): boolean {
+    this.assertOpen();
+    const rec = this.orders.get(id);
+    return (
+      rec !== undefined &&
+      rec.state === 'live' &&
+      rec.exchangeStatus === status &&
+      rec.sizeMatched === sizeMatched &&
+      lookupState(status) === 'live'
+    );
+  }
+
   order(id: string): LedgerOrder | null {
     this.assertOpen();
     const rec = this.orders.get(id);

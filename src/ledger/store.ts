@@ -25,6 +25,7 @@ export type LedgerStoreMethod =
   | 'markCancelNotSent'
   | 'markMatched'
   | 'markLookup'
+  | 'restsAsLookedUp'
   | 'order'
   | 'openOrders'
   | 'orderEvents'

@@ -16,6 +16,7 @@ export type ReplayLedger = Pick<
   | 'markCancelling'
   | 'markCancelAnswered'
   | 'markLookup'
+  | 'restsAsLookedUp'
   | 'transaction'
   | 'order'
   | 'positions'

@@ -64,7 +64,7 @@ import {
   type Trade,
   type TradeKind,
 } from '../../sim/engine/index.js';
-import { OurOrders, toOrderRecord, type OurOrder } from '../../sim/paper/our-orders.js';
+import { OurOrders, toOrderRecord, type OrderProgress, type OurOrder } from '../../sim/paper/our-orders.js';
 import {
   checkVenueOptions,
   EXTERNAL_ACCOUNT,
@@ -1376,10 +1376,20 @@ export class DeltaVenue {
 
   /** The record of one of our orders, or null when unknown. */
   order(orderId: string): OrderRecord | null {
+    const o = this.current(orderId);
+    return o === undefined ? null : toOrderRecord(o);
+  }
+
+  /** What order(orderId) would show of its status and matched size, with no record built. */
+  orderProgress(orderId: string): OrderProgress | null {
+    return this.current(orderId) ?? null;
+  }
+
+  /** Our order `orderId` as a lookup now finds it (expiries due applied, old records pruned). */
+  private current(orderId: string): OurOrder | undefined {
     this.begin();
     this.orders.prune(this.clock.now());
-    const o = this.orders.get(orderId);
-    return o === undefined ? null : toOrderRecord(o);
+    return this.orders.get(orderId);
   }
 
   /** The reader of our order `orderId` will not read it again: its record goes if it is finished. */

@@ -34,6 +34,9 @@ export interface OurOrder {
   readonly trades: string[];
 }
 
+/** An order's status and matched size, read in place (the venue's own record: do not keep it). */
+export type OrderProgress = Readonly<Pick<OurOrder, 'status' | 'sizeMatched'>>;
+
 export class OurOrders {
   private readonly byId = new Map<string, OurOrder>();
   // Finished ids in the order they finished: a FIFO with a moving head (no shifting).

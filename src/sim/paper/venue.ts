@@ -53,7 +53,7 @@ import { ExternalLiquidity, resolveExternalLimits, type ExternalLimits, type Ext
 import { externalBook, type ExternalBook } from './external-book.js';
 import { FILL_MODELS, type ExternalTrade, type FillModel, type FillModelName } from './fill-model.js';
 import type { MarketDisplay, PaperMarket } from './market.js';
-import { OurOrders, toOrderRecord } from './our-orders.js';
+import { OurOrders, toOrderRecord, type OrderProgress, type OurOrder } from './our-orders.js';
 import { PaperPositions, type PaperFill } from './positions.js';
 
 /** Engine account of our orders. */
@@ -428,10 +428,20 @@ export class PaperVenue {
 
   /** The record of one of our orders, or null when unknown (never an external order). */
   order(orderId: string): OrderRecord | null {
+    const o = this.current(orderId);
+    return o === undefined ? null : toOrderRecord(o);
+  }
+
+  /** What order(orderId) would show of its status and matched size, with no record built. */
+  orderProgress(orderId: string): OrderProgress | null {
+    return this.current(orderId) ?? null;
+  }
+
+  /** Our order `orderId` as a lookup now finds it (expiries due applied, old records pruned). */
+  private current(orderId: string): OurOrder | undefined {
     this.engine.expire(); // GTD expirations due now show in the record
     this.orders.prune(this.clock.now());
-    const o = this.orders.get(orderId);
-    return o === undefined ? null : toOrderRecord(o);
+    return this.orders.get(orderId);
   }
 
   /** Our resting orders, oldest first. */

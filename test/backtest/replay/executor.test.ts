@@ -37,6 +37,7 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
       return inner.cancel(id);
     },
     order: (id) => inner.order(id),
+    orderProgress: (id) => inner.orderProgress(id),
     forgetOrder: (id) => {
       inner.forgetOrder(id);
     },
