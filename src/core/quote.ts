@@ -5,7 +5,8 @@
 //   never a delta;
 // - a quote is identified by (token, side, price): two quotes at one key are one quote of the
 //   summed size, so a key rests at most one intended order.
-// Pure types and the quote key (its strings are interned: see quoteKey); no I/O.
+// Pure types, the quote key (its strings are interned: see quoteKey) and MergedQuotes (one quote
+// per key, as a strategy builds its list); no I/O.
 import type { Price, Shares } from './money.js';
 import type { Side } from './order.js';
 
@@ -69,4 +70,54 @@ export function quoteKey(tokenId: string, side: Side, price: number): string {
     keysHeld++;
   }
   return key;
+}
+
+/** Quotes held before MergedQuotes finds keys by a map instead of a scan. */
+const SCAN_MAX = 16;
+
+/**
+ * A list with one quote per key (token, side, price), in the order each key was first added: a
+ * quote at a key already held adds its size to the first (whose tag and post-only stay). A
+ * market's list is a handful of quotes, so a key is found by scanning them, which costs less than
+ * building and probing a map for each market every cycle (a 50-market profile); past SCAN_MAX
+ * quotes it is found by quoteKey in a map.
+ */
+export class MergedQuotes {
+  private readonly list: DesiredQuote[] = [];
+  private byKey: Map<string, number> | null = null;
+
+  get length(): number {
+    return this.list.length;
+  }
+
+  add(q: DesiredQuote): void {
+    const i = this.indexOf(q.tokenId, q.side, q.price);
+    if (i >= 0) {
+      const prev = this.list[i] as DesiredQuote;
+      this.list[i] = { ...prev, size: (prev.size + q.size) as Shares };
+      return;
+    }
+    this.byKey?.set(quoteKey(q.tokenId, q.side, q.price), this.list.length);
+    this.list.push(q);
+    if (this.byKey === null && this.list.length > SCAN_MAX) {
+      const m = new Map<string, number>();
+      this.list.forEach((x, j) => m.set(quoteKey(x.tokenId, x.side, x.price), j));
+      this.byKey = m;
+    }
+  }
+
+  /** The quotes so far (a copy: adding more does not change it). */
+  toArray(): DesiredQuote[] {
+    return this.list.slice();
+  }
+
+  private indexOf(tokenId: string, side: Side, price: number): number {
+    if (this.byKey !== null) return this.byKey.get(quoteKey(tokenId, side, price)) ?? -1;
+    const l = this.list;
+    for (let i = 0; i < l.length; i++) {
+      const x = l[i] as DesiredQuote;
+      if (x.price === price && x.side === side && x.tokenId === tokenId) return i;
+    }
+    return -1;
+  }
 }

@@ -17,7 +17,7 @@ import { truncateSize } from '../core/amounts.js';
 import { mid as bookMid, type Book, type Level } from '../core/book.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
 import { remainingSize, type LiveOrder, type Side } from '../core/order.js';
-import { quoteKey, type DesiredQuote } from '../core/quote.js';
+import { MergedQuotes, type DesiredQuote } from '../core/quote.js';
 import type { MarketView, TokenView } from './context.js';
 
 export interface Pair {
@@ -182,8 +182,7 @@ export function externalBook(p: Pair): Book | null {
 export class Expresser {
   private primaryLeft: number;
   private complementLeft: number;
-  private readonly out: DesiredQuote[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly out = new MergedQuotes();
 
   constructor(
     private readonly pair: Pair,
@@ -208,7 +207,7 @@ export class Expresser {
 
   /** Every quote so far, one per (token, side, price), in the order first added. */
   quotes(): DesiredQuote[] {
-    return [...this.out];
+    return this.out.toArray();
   }
 
   private express(side: 'bid' | 'ask', price: Price, size: number, tag: string | undefined): number {
@@ -239,15 +238,7 @@ export class Expresser {
   }
 
   private add(tokenId: string, side: Side, price: Price, size: number, tag: string | undefined): void {
-    const key = quoteKey(tokenId, side, price);
-    const i = this.index.get(key);
-    if (i !== undefined) {
-      const q = this.out[i] as DesiredQuote;
-      this.out[i] = { ...q, size: (q.size + size) as Shares };
-      return;
-    }
-    this.index.set(key, this.out.length);
-    this.out.push(
+    this.out.add(
       tag !== undefined
         ? { tokenId, side, price, size: size as Shares, tag }
         : { tokenId, side, price, size: size as Shares },

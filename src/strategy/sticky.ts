@@ -11,9 +11,9 @@
 //   the quote is left out this once, so reconcile cancels the order and the next call places it
 //   anew; at another price the quote keeps its own price, which replaces the order at once.
 // Output: one quote per key (quotes moved onto one price are merged, first tag kept). Pure.
-import type { Price, Shares } from '../core/money.js';
+import type { Price } from '../core/money.js';
 import { remainingSize, type LiveOrder } from '../core/order.js';
-import { quoteKey, type DesiredQuote } from '../core/quote.js';
+import { MergedQuotes, type DesiredQuote } from '../core/quote.js';
 
 export interface StickyOptions {
   /** Largest |resting price − wanted price| kept, price millionths (0: the exact price only). */
@@ -30,54 +30,47 @@ export function stickToResting(
   open: readonly LiveOrder[],
   o: StickyOptions,
 ): DesiredQuote[] {
-  const claimed = new Set<string>();
   const candidates: LiveOrder[] = [];
   for (const x of open) if ((x.state === 'live' || x.state === 'inflight') && remainingSize(x) > 0) candidates.push(x);
-  const out: DesiredQuote[] = [];
-  const index = new Map<string, number>();
+  // Claimed candidates, by position (an order is open once: its id is claimed with it).
+  const claimed: boolean[] = candidates.map(() => false);
+  const out = new MergedQuotes();
 
   for (const q of quotes) {
     let best: LiveOrder | null = null;
-    for (const x of candidates) {
+    let bestAt = -1;
+    for (let i = 0; i < candidates.length; i++) {
+      const x = candidates[i] as LiveOrder;
       // The cheap comparisons first: most candidates are on another token or side.
-      if (x.tokenId !== q.tokenId || x.side !== q.side || claimed.has(x.id)) continue;
+      if (x.tokenId !== q.tokenId || x.side !== q.side || claimed[i] === true) continue;
       const d = Math.abs(x.price - q.price);
       if (d > o.tolerance) continue;
       if (best === null) {
         best = x;
+        bestAt = i;
         continue;
       }
       const bd = Math.abs(best.price - q.price);
-      if (d < bd || (d === bd && x.createdAtMs < best.createdAtMs)) best = x;
+      if (d < bd || (d === bd && x.createdAtMs < best.createdAtMs)) {
+        best = x;
+        bestAt = i;
+      }
     }
     if (best === null) {
-      push(out, index, q);
+      out.add(q);
       continue;
     }
-    claimed.add(best.id);
+    claimed[bestAt] = true;
     if (best.price === q.price) {
-      if (!tooOld(best, o)) push(out, index, q);
+      if (!tooOld(best, o)) out.add(q);
       continue;
     }
-    push(out, index, !tooOld(best, o) && o.accept(q, best.price) ? { ...q, price: best.price } : q);
+    out.add(!tooOld(best, o) && o.accept(q, best.price) ? { ...q, price: best.price } : q);
   }
-  return out;
+  return out.toArray();
 }
 
 /** A live order at least maxAgeMs old (0: no limit): refreshed. */
 function tooOld(x: LiveOrder, o: StickyOptions): boolean {
   return o.maxAgeMs > 0 && x.state === 'live' && o.nowMs - x.createdAtMs >= o.maxAgeMs;
-}
-
-/** Appends q, or merges it into the quote already at its key (sizes summed, the first's tag kept). */
-function push(out: DesiredQuote[], index: Map<string, number>, q: DesiredQuote): void {
-  const key = quoteKey(q.tokenId, q.side, q.price);
-  const i = index.get(key);
-  if (i === undefined) {
-    index.set(key, out.length);
-    out.push(q);
-    return;
-  }
-  const prev = out[i] as DesiredQuote;
-  out[i] = { ...prev, size: (prev.size + q.size) as Shares };
 }
