@@ -6,8 +6,8 @@
 // `replace` group before every token's `new` group). Invariants kept:
 // - the plan returned is exactly, element for element and in the same order, what
 //   reconcile(desired, live, opts) returns for the same inputs (property-tested);
-// - a token's cached plan is reused only when its desired quotes, its orders (compared field by
-//   field, in the order given) and its minimum order size are all the same as when it was made;
+// - a token's cached plan is reused only when its desired quotes (every field a placement
+//   carries, post-only included), its orders (compared field by field, in the order given) and its minimum order size are all the same as when it was made;
 //   anything else recomputes it, so a plan that was not carried out (say, placements dropped under
 //   rate-limit pressure) is produced again, as reconcile would;
 // - an order id present twice in the live set is an InvariantError, as in reconcile.
@@ -34,7 +34,12 @@ function sameQuotes(a: readonly DesiredQuote[], b: readonly DesiredQuote[]): boo
     const y = b[i] as DesiredQuote;
     if (
       x !== y &&
-      (x.side !== y.side || x.price !== y.price || x.size !== y.size || x.tag !== y.tag || x.tokenId !== y.tokenId)
+      (x.side !== y.side ||
+        x.price !== y.price ||
+        x.size !== y.size ||
+        x.tag !== y.tag ||
+        x.postOnly !== y.postOnly ||
+        x.tokenId !== y.tokenId)
     )
       return false;
   }

@@ -18,6 +18,7 @@ const quoteArb = (tokenId: string) =>
       price: fc.integer({ min: 40, max: 45 }).map((c) => c * 10_000),
       size: fc.integer({ min: 1, max: 30 }).map((s) => s * 1_000_000),
       tag: fc.option(fc.constantFrom('band-0', 'band-1'), { nil: undefined }),
+      postOnly: fc.option(fc.boolean(), { nil: undefined }),
     })
     .map((q): DesiredQuote => ({
       tokenId,
@@ -25,7 +26,11 @@ const quoteArb = (tokenId: string) =>
       price: q.price as Price,
       size: q.size as Shares,
       ...(q.tag !== undefined ? { tag: q.tag } : {}),
+      ...(q.postOnly !== undefined ? { postOnly: q.postOnly } : {}),
     }));
+
+/** The same quote as a new object, its post-only choice turned the other way. */
+const flipPostOnly = (q: DesiredQuote): DesiredQuote => ({ ...q, postOnly: q.postOnly !== true });
 
 /** An order's own fields; its token is the one it is drawn for, set when the step is applied. */
 const orderArb = fc.record({
@@ -41,7 +46,8 @@ const orderArb = fc.record({
 const stepArb = fc.tuple(
   ...TOKENS.map((t) =>
     fc.record({
-      keep: fc.boolean(),
+      // same: last step's objects; copy: equal new objects; flip: post-only changed; else new.
+      keep: fc.constantFrom('same', 'copy', 'flip', 'new', 'new'),
       desired: fc.array(quoteArb(t), { maxLength: 5 }),
       orders: fc.array(orderArb, { maxLength: 5 }),
       min: fc.constantFrom(0, 5_000_000),
@@ -59,7 +65,12 @@ describe('IncrementalReconciler', () => {
         for (const step of steps) {
           step.forEach((s, i) => {
             const token = TOKENS[i] as string;
-            if (s.keep && cur.has(token)) return;
+            const was = cur.get(token);
+            if (was !== undefined && s.keep !== 'new') {
+              if (s.keep === 'copy') was.desired = was.desired.map((q) => ({ ...q }));
+              if (s.keep === 'flip') was.desired = was.desired.map(flipPostOnly);
+              return;
+            }
             cur.set(token, {
               desired: s.desired,
               orders: s.orders.map((o) => ({
