@@ -29,6 +29,9 @@ const quoteArb = (tokenId: string) =>
       ...(q.postOnly !== undefined ? { postOnly: q.postOnly } : {}),
     }));
 
+/** The number in an order id `id-<n>` (the order it was made in). */
+const idNo = (o: LiveOrder): number => Number(o.id.slice(3));
+
 /** The same quote as a new object, its post-only choice turned the other way. */
 const flipPostOnly = (q: DesiredQuote): DesiredQuote => ({ ...q, postOnly: q.postOnly !== true });
 
@@ -94,6 +97,71 @@ describe('IncrementalReconciler', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('property: equals reconcile on a large universe, many tokens changing at once, and duplicate ids', () => {
+    // 40 tokens: a step changes up to all of them (past the limit where every token is grouped
+    // again), and may give an order the id of another token's order (both must refuse it).
+    const many = Array.from({ length: 40 }, (_, i) => `tok-${String(i).padStart(2, '0')}`);
+    const bigStep = fc.record({
+      redraw: fc.oneof(fc.array(fc.nat(39), { maxLength: 8 }), fc.constant(Array.from({ length: 40 }, (_, i) => i))),
+      desired: fc.array(fc.tuple(fc.nat(39), quoteArb('x')), { maxLength: 60 }),
+      orders: fc.array(fc.tuple(fc.nat(39), orderArb), { maxLength: 60 }),
+      dup: fc.option(fc.nat(1_000), { nil: null, freq: 6 }),
+    });
+    let over = 0;
+    let duplicates = 0;
+    fc.assert(
+      fc.property(fc.array(bigStep, { minLength: 1, maxLength: 6 }), (steps) => {
+        const inc = new IncrementalReconciler(TOL);
+        const cur = new Map<string, { desired: DesiredQuote[]; orders: LiveOrder[] }>();
+        let nextId = 0;
+        for (const step of steps) {
+          const redraw = new Set(step.redraw.map((i) => many[i] as string));
+          if (redraw.size > 32) over++;
+          for (const t of redraw) cur.set(t, { desired: [], orders: [] });
+          for (const [i, q] of step.desired) {
+            const t = many[i] as string;
+            if (redraw.has(t)) cur.get(t)?.desired.push({ ...q, tokenId: t });
+          }
+          for (const [i, o] of step.orders) {
+            const t = many[i] as string;
+            if (!redraw.has(t)) continue;
+            cur.get(t)?.orders.push({
+              id: `id-${nextId++}`,
+              tokenId: t,
+              side: o.side,
+              price: o.price as Price,
+              originalSize: (o.size * 1_000_000) as Shares,
+              sizeMatched: (Math.min(o.matched, o.size) * 1_000_000) as Shares,
+              state: o.state,
+              createdAtMs: 1_000 + o.age,
+            });
+          }
+          const desired = [...cur.values()].flatMap((v) => v.desired);
+          // Tracked orders as an executor lists them: kept ones in place, new ones last.
+          const live = [...cur.values()].flatMap((v) => v.orders).sort((a, b) => idNo(a) - idNo(b));
+          if (step.dup !== null && live.length > 1) {
+            // The last order takes the id of an earlier one (another token's, usually).
+            const from = live[step.dup % (live.length - 1)] as LiveOrder;
+            live[live.length - 1] = { ...(live[live.length - 1] as LiveOrder), id: from.id };
+          }
+          let want: unknown;
+          try {
+            want = reconcile(desired, live, TOL);
+          } catch (e) {
+            duplicates++;
+            expect(() => inc.plan(desired, live)).toThrow(/appears twice in the live set/);
+            expect(String(e)).toMatch(/appears twice in the live set/);
+            continue;
+          }
+          expect(inc.plan(desired, live)).toEqual(want);
+        }
+      }),
+      { numRuns: 150, seed: 2026_1126 },
+    );
+    expect(over).toBeGreaterThan(20);
+    expect(duplicates).toBeGreaterThan(20);
   });
 
   it('recomputes only the tokens whose inputs changed, and rejects a duplicated order id', () => {
