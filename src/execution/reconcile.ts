@@ -189,21 +189,31 @@ function groupOrders(live: readonly LiveOrder[]): Map<string, LiveOrder[]> {
   return byKey;
 }
 
+/** The error of an order id found twice in the live set. */
+export function duplicateOrderId(id: string): InvariantError {
+  return new InvariantError(`order ${id} appears twice in the live set`);
+}
+
+/** The ids of the live set; an id twice is an InvariantError (duplicateOrderId). */
+export function uniqueIds(live: readonly LiveOrder[]): Set<string> {
+  const ids = new Set<string>();
+  for (const o of live) {
+    if (ids.has(o.id)) throw duplicateOrderId(o.id);
+    ids.add(o.id);
+  }
+  return ids;
+}
+
 /** An order id twice in the live set is an InvariantError (a short set is scanned, a long one hashed). */
 export function assertUniqueIds(live: readonly LiveOrder[]): void {
   const n = live.length;
-  if (n <= 8) {
-    for (let i = 1; i < n; i++) {
-      const id = (live[i] as LiveOrder).id;
-      for (let j = 0; j < i; j++)
-        if ((live[j] as LiveOrder).id === id) throw new InvariantError(`order ${id} appears twice in the live set`);
-    }
+  if (n > 8) {
+    uniqueIds(live);
     return;
   }
-  const ids = new Set<string>();
-  for (const o of live) {
-    if (ids.has(o.id)) throw new InvariantError(`order ${o.id} appears twice in the live set`);
-    ids.add(o.id);
+  for (let i = 1; i < n; i++) {
+    const id = (live[i] as LiveOrder).id;
+    for (let j = 0; j < i; j++) if ((live[j] as LiveOrder).id === id) throw duplicateOrderId(id);
   }
 }
 

@@ -20,10 +20,9 @@
 // Why: most cycles change the quotes of few tokens, and reconcile's cost (keys, maps, sorting)
 // dominates the cycle on a large universe (bench/cycle.bench.ts); grouping by token every cycle
 // then cost more than the rest (a 50-market profile).
-import { InvariantError } from '../core/errors.js';
 import type { LiveOrder } from '../core/order.js';
 import type { DesiredQuote } from '../core/quote.js';
-import { reconcile, type ReconcileOptions } from '../execution/reconcile.js';
+import { duplicateOrderId, reconcile, uniqueIds, type ReconcileOptions } from '../execution/reconcile.js';
 import type { BlockedKey, CancelIntent, PlacementIntent, ReconcilePlan } from '../execution/types.js';
 import { diffOrders, diffQuotes, sameOrders, sameQuotes } from './input-diff.js';
 
@@ -57,10 +56,6 @@ function group<T extends { readonly tokenId: string }>(items: readonly T[]): Map
     else l.push(it);
   }
   return out;
-}
-
-function duplicate(id: string): InvariantError {
-  return new InvariantError(`order ${id} appears twice in the live set`);
 }
 
 export class IncrementalReconciler {
@@ -121,7 +116,7 @@ export class IncrementalReconciler {
     // Paired orders keep their ids, which were unique: only the added ones can repeat an id.
     for (const o of gone) this.ids.delete(o.id);
     for (const o of added) {
-      if (this.ids.has(o.id)) throw duplicate(o.id);
+      if (this.ids.has(o.id)) throw duplicateOrderId(o.id);
       this.ids.add(o.id);
     }
     return changed;
@@ -134,11 +129,7 @@ export class IncrementalReconciler {
     minOf: (tokenId: string) => number,
     call: number,
   ): void {
-    const ids = new Set<string>();
-    for (const o of live) {
-      if (ids.has(o.id)) throw duplicate(o.id);
-      ids.add(o.id);
-    }
+    const ids = uniqueIds(live);
     const wants = group(desired);
     const orders = group(live);
     const slots: TokenSlot[] = [];
