@@ -152,9 +152,12 @@ export class IncrementalReconciler {
     minOf: (tokenId: string) => number,
     call: number,
   ): void {
-    for (const tokenId of changed) {
-      const d = desired.filter((q) => q.tokenId === tokenId);
-      const l = live.filter((o) => o.tokenId === tokenId);
+    // One pass over each list, into the changed tokens' groups (a small map: few tokens change).
+    const groups = new Map<string, { d: DesiredQuote[]; l: LiveOrder[] }>();
+    for (const t of changed) groups.set(t, { d: [], l: [] });
+    for (const q of desired) groups.get(q.tokenId)?.d.push(q);
+    for (const o of live) groups.get(o.tokenId)?.l.push(o);
+    for (const [tokenId, { d, l }] of groups) {
       const had = this.slotOf.get(tokenId);
       if (d.length === 0 && l.length === 0) {
         if (had !== undefined) {
