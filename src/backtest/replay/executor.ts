@@ -225,15 +225,33 @@ export class BacktestExecutor {
     }
     const budget = Math.max(0, limit - read);
     if (budget === 0) return found;
-    const live = lookupOrder(this.book.inState('live'), opts.mayHaveFilled);
-    for (let i = 0; i < live.length && i < budget; i++) {
-      const t = live[i] as TrackedOrder;
-      t.polledAtMs = this.o.clock.now();
-      if (this.unchangedSinceRead(t)) continue;
-      const out = this.fills.applyLookup(t.id, this.o.venue.order(t.id), t.acknowledged);
-      this.mirror(t, out, found);
+    const now = this.o.clock.now();
+    const live = this.book.inState('live');
+    if (budget >= live.length) {
+      // Every live order is read: only those with news are looked up, in the lookup order (the
+      // order of all restricted to them). A read changes nothing of another order, so which have
+      // news does not depend on the order; and the order is taken before any is marked read.
+      const news = lookupOrder(
+        live.filter((t) => !this.unchangedSinceRead(t)),
+        opts.mayHaveFilled,
+      );
+      for (const t of live) t.polledAtMs = now;
+      for (const t of news) this.read(t, found);
+      return found;
+    }
+    const ordered = lookupOrder(live, opts.mayHaveFilled);
+    for (let i = 0; i < budget; i++) {
+      const t = ordered[i] as TrackedOrder;
+      t.polledAtMs = now;
+      if (!this.unchangedSinceRead(t)) this.read(t, found);
     }
     return found;
+  }
+
+  /** Looks live order `t` up and applies what the venue shows (its fills into `found`). */
+  private read(t: TrackedOrder, found: FillEvent[]): void {
+    const out = this.fills.applyLookup(t.id, this.o.venue.order(t.id), t.acknowledged);
+    this.mirror(t, out, found);
   }
 
   /**
