@@ -2,8 +2,8 @@
 // values it (src/core/pnl-mark.ts: realized and fees over every position, unrealized over the
 // held ones with a mark, size × mark rounded down minus cost), at the replay's latest mids.
 // What only a ledger write changes (the positions, realized, fees, the inventory list) is kept
-// between samples and read again when the ledger's write count moves; a sample whose ledger and
-// held marks are both unchanged repeats the previous values. So a cycle that changed nothing
+// between samples and read again when the ledger's write count moves and some position is a new
+// object; a sample whose ledger and held marks are both unchanged repeats the previous values. So a cycle that changed nothing
 // costs no valuation, and one that only moved a mark re-marks the held tokens alone. The samples
 // are the same numbers, in the same shape, as a full valuation per cycle gives. An inventory equal
 // to the last one is that same list (and its entries are shared), so samples keep it once.
@@ -16,12 +16,15 @@ import type { EquitySample } from './types.js';
 export interface SampledLedger {
   /** Writes so far: equal counts, equal positions. */
   readonly operations: number;
+  /** A position that changed is a new object; an unchanged one may be the same as last read. */
   positions(): LedgerPosition[];
 }
 
 export class EquitySampler {
   /** The ledger's write count the cached positions are from (−1: none yet). */
   private version = -1;
+  /** The ledger's positions when last read (to see that a write moved none). */
+  private positions: readonly LedgerPosition[] = [];
   private held: LedgerPosition[] = [];
   private realized = 0;
   private fees = 0;
@@ -92,6 +95,11 @@ export class EquitySampler {
   private readLedger(): void {
     this.version = this.ledger.operations;
     const all = this.ledger.positions();
+    // The same position objects, in the same order: nothing moved (a placement or a cancel). The
+    // in-memory ledger makes a new object for a position that changed (LedgerPosition values are
+    // never written to), so only a fill or a settlement reads them all again.
+    if (sameItems(all, this.positions)) return;
+    this.positions = all;
     let realized = 0;
     let fees = 0;
     const held: LedgerPosition[] = [];
@@ -112,6 +120,12 @@ export class EquitySampler {
 }
 
 type Inventory = ReadonlyArray<readonly [string, number]>;
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * `next`, with each entry equal to one of `last`'s replaced by that one, and `last` itself when

@@ -35,10 +35,17 @@ describe('EquitySampler', () => {
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 80 }), (steps) => {
         const sizes = new Map<string, number>();
         let operations = 0;
+        // As the in-memory ledger: a position is a new object when it changes, else the same one.
+        const views = new Map<string, LedgerPosition>();
         const positions = (): LedgerPosition[] =>
           TOKENS.filter((t) => sizes.has(t)).map((t) => {
             const n = sizes.get(t) as number;
-            return position(t, n * 1_000_000, n * 400_000, n * 1_000);
+            let v = views.get(t);
+            if (v === undefined || v.size !== n * 1_000_000) {
+              v = position(t, n * 1_000_000, n * 400_000, n * 1_000);
+              views.set(t, v);
+            }
+            return v;
           });
         const ledger: SampledLedger = {
           get operations() {
