@@ -28,6 +28,7 @@ import {
   isDuplicateRejection,
   isImmediateOrderType,
   parsePlacementStatus,
+  restsAs,
   stateFromLookupStatus,
 } from './order-state.js';
 import { OrderStore } from './order-store.js';
@@ -309,14 +310,7 @@ export class Ledger {
    * answers live with no new match (a caller that reads many unchanged orders may skip it).
    */
   restsAsLookedUp(id: string, status: string, sizeMatched: number): boolean {
-    const o = this.orders.get(id);
-    return (
-      o !== null &&
-      o.state === 'live' &&
-      o.exchangeStatus === status &&
-      o.sizeMatched === sizeMatched &&
-      stateFromLookupStatus(status) === 'live'
-    );
+    return restsAs(this.orders.get(id), status, sizeMatched);
   }
 
   order(id: string): LedgerOrder | null {

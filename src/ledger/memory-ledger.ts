@@ -58,7 +58,7 @@ import {
 } from './memory/records.js';
 import { ReplayClock } from './memory/replay-clock.js';
 import { TimeSums } from './memory/time-sums.js';
-import { isDuplicateRejection, isImmediateOrderType } from './order-state.js';
+import { isDuplicateRejection, isImmediateOrderType, restsAs } from './order-state.js';
 import { markToMarketAt } from './pnl-report.js';
 import { checkSettlement } from './fill-store.js';
 import type { LedgerStore } from './store.js';
@@ -400,14 +400,7 @@ export class MemoryLedger implements LedgerStore {
   /** Ledger.restsAsLookedUp, without building the order's view (read every poll, per order). */
   restsAsLookedUp(id: string, status: string, sizeMatched: number): boolean {
     this.assertOpen();
-    const rec = this.orders.get(id);
-    return (
-      rec !== undefined &&
-      rec.state === 'live' &&
-      rec.exchangeStatus === status &&
-      rec.sizeMatched === sizeMatched &&
-      lookupState(status) === 'live'
-    );
+    return restsAs(this.orders.get(id), status, sizeMatched, lookupState);
   }
 
   order(id: string): LedgerOrder | null {

@@ -48,3 +48,27 @@ export function isImmediateOrderType(orderType: string): boolean {
 export function isDuplicateRejection(errorMsg: string): boolean {
   return /\bduplicated\b/i.test(errorMsg);
 }
+
+/**
+ * Whether order `o` (as a ledger holds it) is live, with exchange status `status` and `sizeMatched`
+ * matched, where `status` reads as live (`stateOf`, by default stateFromLookupStatus): a lookup
+ * with that answer records nothing and answers live with no new match (restsAsLookedUp).
+ */
+export function restsAs(
+  o:
+    | { readonly state: OrderState; readonly exchangeStatus: string | null; readonly sizeMatched: number }
+    | null
+    | undefined,
+  status: string,
+  sizeMatched: number,
+  stateOf: (status: string) => OrderState | null = stateFromLookupStatus,
+): boolean {
+  return (
+    o !== null &&
+    o !== undefined &&
+    o.state === 'live' &&
+    o.exchangeStatus === status &&
+    o.sizeMatched === sizeMatched &&
+    stateOf(status) === 'live'
+  );
+}

@@ -45,6 +45,24 @@ const orderArb = fc.record({
   age: fc.integer({ min: 0, max: 5 }),
 });
 
+/** A drawn order as a LiveOrder of `tokenId` with id `id`. */
+function drawnOrder(
+  o: typeof orderArb extends fc.Arbitrary<infer T> ? T : never,
+  id: string,
+  tokenId: string,
+): LiveOrder {
+  return {
+    id,
+    tokenId,
+    side: o.side,
+    price: o.price as Price,
+    originalSize: (o.size * 1_000_000) as Shares,
+    sizeMatched: (Math.min(o.matched, o.size) * 1_000_000) as Shares,
+    state: o.state,
+    createdAtMs: 1_000 + o.age,
+  };
+}
+
 /** Per token: keep last step's inputs, or draw new ones. */
 const stepArb = fc.tuple(
   ...TOKENS.map((t) =>
@@ -76,16 +94,7 @@ describe('IncrementalReconciler', () => {
             }
             cur.set(token, {
               desired: s.desired,
-              orders: s.orders.map((o) => ({
-                id: `id-${nextId++}`,
-                tokenId: token,
-                side: o.side,
-                price: o.price as Price,
-                originalSize: (o.size * 1_000_000) as Shares,
-                sizeMatched: (Math.min(o.matched, o.size) * 1_000_000) as Shares,
-                state: o.state,
-                createdAtMs: 1_000 + o.age,
-              })),
+              orders: s.orders.map((o) => drawnOrder(o, `id-${nextId++}`, token)),
               min: s.min,
             });
           });
@@ -127,16 +136,7 @@ describe('IncrementalReconciler', () => {
           for (const [i, o] of step.orders) {
             const t = many[i] as string;
             if (!redraw.has(t)) continue;
-            cur.get(t)?.orders.push({
-              id: `id-${nextId++}`,
-              tokenId: t,
-              side: o.side,
-              price: o.price as Price,
-              originalSize: (o.size * 1_000_000) as Shares,
-              sizeMatched: (Math.min(o.matched, o.size) * 1_000_000) as Shares,
-              state: o.state,
-              createdAtMs: 1_000 + o.age,
-            });
+            cur.get(t)?.orders.push(drawnOrder(o, `id-${nextId++}`, t));
           }
           const desired = [...cur.values()].flatMap((v) => v.desired);
           // Tracked orders as an executor lists them: kept ones in place, new ones last.
