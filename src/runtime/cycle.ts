@@ -486,8 +486,9 @@ export function finishCycle(
   const { startedAtMs, t0, applied, planned } = started;
   const fills = newFills(ledger, control.fillSeq);
   const fillSeq = fills.length === 0 ? control.fillSeq : (fills[fills.length - 1] as LedgerFill).seq;
-  if (fills.length > 0 && planned.strategyError === null) {
-    // The strategy hears of each fill with positions that already include it.
+  if (fills.length > 0 && planned.strategyError === null && ctx.runner.hearsFills !== false) {
+    // The strategy hears of each fill with positions that already include it (a strategy with
+    // no onFill hears nothing, so the input it would be told with is not built).
     const positions = ledger.positions();
     const held = new Map<string, Shares>();
     for (const p of positions) if (p.size > 0) held.set(p.tokenId, p.size);

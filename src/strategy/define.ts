@@ -64,6 +64,11 @@ export interface StrategyRunner {
   quote(input: StrategyInput): readonly DesiredQuote[];
   fill(input: StrategyInput, fill: StrategyFill): void;
   stop(input: StrategyInput): void;
+  /**
+   * Whether fill() does anything but check that the strategy runs (it has an onFill); false lets
+   * a cycle skip building the input a fill is told with. Absent: it may.
+   */
+  readonly hearsFills?: boolean;
 }
 
 export interface RunnerEnv {
@@ -104,6 +109,7 @@ export function defineStrategy<P, S = undefined>(def: StrategyDefinition<P, S>):
 
 class Runner<P, S> implements StrategyRunner {
   readonly name: string;
+  readonly hearsFills: boolean;
   private state: S | undefined;
   private phase: 'new' | 'running' | 'stopped' = 'new';
 
@@ -113,6 +119,7 @@ class Runner<P, S> implements StrategyRunner {
     private readonly env: RunnerEnv,
   ) {
     this.name = def.name;
+    this.hearsFills = def.onFill !== undefined;
   }
 
   start(input: StrategyInput): void {

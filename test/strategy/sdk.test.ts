@@ -149,6 +149,16 @@ describe('sdk: runner', () => {
     ]);
   });
 
+  it('says whether it hears fills (a cycle builds the input a fill is told with only then)', () => {
+    const env = { clock: new VirtualClock(NOW), log: silentLogger };
+    expect(counting.create({ size: 10 }, env).hearsFills).toBe(true);
+    const deaf = defineStrategy({ name: 'deaf', summary: 'test', parseParams: () => ({}), quote: () => [] });
+    const r = deaf.create(undefined, env);
+    expect(r.hearsFills).toBe(false);
+    // Its fill() still checks the lifecycle: told of a fill before it runs is a bug.
+    expect(() => r.fill(inp, fill(1))).toThrow(/fill while new/);
+  });
+
   it('enforces the lifecycle: no quote before start or after stop, one start', () => {
     const r = counting.create({ size: 10 }, { clock: new VirtualClock(NOW), log: silentLogger });
     expect(() => r.quote(inp)).toThrow(InvariantError);
