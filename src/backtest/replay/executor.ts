@@ -13,7 +13,9 @@
 //   answers (`placement`), and applied by the same verdicts and FillTracker;
 // - fill reads (pollNow): final reads owed first, then live orders that may have filled, then the
 //   least recently read, within the same read budget; lookups cost no latency and no limiter (as
-//   in the old engine: the recording is the market data, lookups are free there, stated);
+//   in the old engine: the recording is the market data, lookups are free there, stated); a
+//   read of a live order that would write nothing (the venue shows what the ledger holds) is
+//   counted as read but not applied (unchangedSinceRead);
 // - cancelAll (kill switch, end of run): placements stop, every live order is cancelled the same
 //   way, then every cancelled order gets its final read.
 // What cannot happen here, by construction: the venue never fails a request and never loses an
