@@ -27,6 +27,11 @@ const RAW_CONFIG = {
   strategy: { name: 'bands', params: { levels: [{ margin: 0.01, size: 10 }] } },
 };
 
+/** `oddsmaker backtest` on the test's config and recording, its report in `out`, with more flags. */
+function backtestRun(out: string, ...flags: string[]): ReturnType<typeof cli> {
+  return cli('backtest', '--config', config, '--recording', recording, '--out', out, ...flags);
+}
+
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
@@ -55,34 +60,10 @@ describe('oddsmaker backtest', () => {
   it('writes report.json and a self-contained report.html, prints one summary line, and is byte-for-byte deterministic', async () => {
     const a = join(dir, 'a');
     const b = join(dir, 'b');
-    const r1 = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      a,
-      '--seed',
-      '3',
-      '--fill-model',
-      'cross',
-    );
+    const r1 = backtestRun(a, '--seed', '3', '--fill-model', 'cross');
     expect(r1.stderr).toBe('');
     expect(r1.status).toBe(0);
-    const r2 = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      b,
-      '--seed',
-      '3',
-      '--fill-model',
-      'cross',
-    );
+    const r2 = backtestRun(b, '--seed', '3', '--fill-model', 'cross');
     expect(r2.status).toBe(0);
     const lines = r1.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
@@ -123,21 +104,7 @@ describe('oddsmaker backtest', () => {
 
   it('accepts the fill model, latency and seed flags; different seeds or models still give a complete report', () => {
     const out = join(dir, 'queue');
-    const r = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      out,
-      '--fill-model',
-      'queue',
-      '--latency-ms',
-      '50',
-      '--seed',
-      '9',
-    );
+    const r = backtestRun(out, '--fill-model', 'queue', '--latency-ms', '50', '--seed', '9');
     expect(r.status).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { fills: { count: number } };
     // The lock at 0.49 never trades size at the bid: the conservative queue model gets no fill where cross got one.
@@ -188,8 +155,7 @@ describe('oddsmaker backtest', () => {
   it('--ledger writes the run ledger once to a new SQLite file, equal to the report; an existing file is refused', () => {
     const out = join(dir, 'with-ledger');
     const ledgerFile = join(dir, 'run-ledger.sqlite');
-    const args = ['backtest', '--config', config, '--recording', recording, '--out', out, '--fill-model', 'cross'];
-    const r = cli(...args, '--ledger', ledgerFile);
+    const r = backtestRun(out, '--fill-model', 'cross', '--ledger', ledgerFile);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
@@ -208,7 +174,7 @@ describe('oddsmaker backtest', () => {
     } finally {
       ledger.close();
     }
-    const again = cli(...args, '--ledger', ledgerFile);
+    const again = backtestRun(out, '--fill-model', 'cross', '--ledger', ledgerFile);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('--ledger');
   });
@@ -234,62 +200,25 @@ describe('oddsmaker backtest', () => {
       ['--cadence', 'sometimes', '"sometimes"'],
       ['--max-heap-mb', '10', '--max-heap-mb must be an integer ≥ 256, got "10"'],
     ] as const) {
-      const bad = cli(
-        'backtest',
-        '--config',
-        config,
-        '--recording',
-        recording,
-        '--out',
-        join(dir, 'never'),
-        flag,
-        value,
-      );
+      const bad = backtestRun(join(dir, 'never'), flag, value);
       expect(bad.status, flag).toBe(2);
       expect(bad.stderr).toContain(says);
     }
   });
 
   it("--max-heap-mb sets the run thread's heap limit: a small one is enough for a small run, with the same report", () => {
-    const args = ['backtest', '--config', config, '--recording', recording, '--fill-model', 'cross'];
-    const limited = cli(...args, '--out', join(dir, 'small-heap'), '--max-heap-mb', '256');
+    const limited = backtestRun(join(dir, 'small-heap'), '--fill-model', 'cross', '--max-heap-mb', '256');
     expect(limited.stderr).toBe('');
     expect(limited.status).toBe(0);
-    expect(cli(...args, '--out', join(dir, 'default-heap')).status).toBe(0);
+    expect(backtestRun(join(dir, 'default-heap'), '--fill-model', 'cross').status).toBe(0);
     expect(readFileSync(join(dir, 'small-heap', 'report.json'), 'utf8')).toBe(
       readFileSync(join(dir, 'default-heap', 'report.json'), 'utf8'),
     );
   });
 
   it("--cadence update quotes on every recorded update and finds the polled run's fill", () => {
-    const polled = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      join(dir, 'cad-poll'),
-      '--seed',
-      '4',
-      '--fill-model',
-      'cross',
-    );
-    const every = cli(
-      'backtest',
-      '--config',
-      config,
-      '--recording',
-      recording,
-      '--out',
-      join(dir, 'cad-update'),
-      '--seed',
-      '4',
-      '--cadence',
-      'update',
-      '--fill-model',
-      'cross',
-    );
+    const polled = backtestRun(join(dir, 'cad-poll'), '--seed', '4', '--fill-model', 'cross');
+    const every = backtestRun(join(dir, 'cad-update'), '--seed', '4', '--cadence', 'update', '--fill-model', 'cross');
     expect([polled.status, every.status]).toEqual([0, 0]);
     type R = { fills: { count: number } };
     const read = (d: string): R => JSON.parse(readFileSync(join(dir, d, 'report.json'), 'utf8')) as R;
