@@ -3,8 +3,9 @@
 // held ones with a mark, size × mark rounded down minus cost), at the replay's latest mids.
 // What only a ledger write changes (the positions, realized, fees, the inventory list) is kept
 // between samples and read again when the ledger's write count moves and some position is a new
-// object; a sample whose ledger and held marks are both unchanged repeats the previous values. So a cycle that changed nothing
-// costs no valuation, and one that only moved a mark re-marks the held tokens alone. The samples
+// object; a sample whose ledger and held marks are both unchanged repeats the previous values.
+// So a cycle that changed nothing costs no valuation, and one that only moved a mark re-marks the
+// held tokens alone. The samples
 // are the same numbers, in the same shape, as a full valuation per cycle gives. An inventory equal
 // to the last one is that same list (and its entries are shared), so samples keep it once.
 import { unrealizedPnl } from '../core/pnl.js';
@@ -129,8 +130,9 @@ function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
 
 /**
  * `next`, with each entry equal to one of `last`'s replaced by that one, and `last` itself when
- * every entry is: most ledger writes (a placement, a cancel) move no position, and a sample keeps
- * its inventory for the whole run, so equal inventories are kept once.
+ * every entry is: a fill moves one position (the other entries stay shared), a settlement may move
+ * none that is held, and a sample keeps its inventory for the whole run, so equal inventories and
+ * entries are kept once.
  */
 function sameOrNew(last: Inventory, next: Inventory): Inventory {
   // Both are sorted by token: one merge walk.
