@@ -1,7 +1,8 @@
 // The BacktestResult → ReportInput mapping: fills, equity, mids carried over; inventory filled in
 // with zeros for tokens without a position, as runs of equal cycles (and the report's inventory
-// statistics over runs equal those over one sample per cycle, a property); order totals; uptime from resting orders; market
-// labels (sidecar labels, else shortened ids); run settings; the end state sampled at endMs.
+// statistics over runs equal those over one sample per cycle, a property); order totals; uptime
+// from resting orders; market labels (sidecar labels, else shortened ids); run settings; the end
+// state sampled at endMs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reportInputFromBacktest } from '../../../src/backtest/report/from-backtest.js';
