@@ -10,6 +10,7 @@
 // to the last one is that same list (and its entries are shared), so samples keep it once.
 import { unrealizedPnl } from '../core/pnl.js';
 import type { Price } from '../core/money.js';
+import { sameItems } from '../core/same-items.js';
 import type { LedgerPosition } from '../ledger/types.js';
 import type { EquitySample } from './types.js';
 
@@ -121,12 +122,6 @@ export class EquitySampler {
 }
 
 type Inventory = ReadonlyArray<readonly [string, number]>;
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /**
  * `next`, with each entry equal to one of `last`'s replaced by that one, and `last` itself when

@@ -98,6 +98,8 @@ export class BookCache {
   private readonly marketsById = new Map<string, MutableMarket>();
   private marketList: CachedMarket[] = [];
   private tokenList: string[] = [];
+  /** mids() until a mid changes or the universe does; null: to build. */
+  private midMap: ReadonlyMap<string, Price> | null = null;
 
   constructor(opts: BookCacheOptions) {
     if (!Number.isSafeInteger(opts.maxBookAgeMs) || opts.maxBookAgeMs <= 0)
@@ -125,6 +127,7 @@ export class BookCache {
         keepTokens.add(t.tokenId);
       }
     }
+    this.midMap = null;
     for (const id of [...this.tokens.keys()]) if (!keepTokens.has(id)) this.tokens.delete(id);
     for (const id of [...this.marketsById.keys()]) if (!keepMarkets.has(id)) this.marketsById.delete(id);
 
@@ -205,10 +208,15 @@ export class BookCache {
     }
     for (const e of this.tokens.values()) {
       const exchangeMid = snapshot.mids.get(e.tokenId);
-      if (exchangeMid !== undefined) e.mid = exchangeMid;
-      else if (seen.has(e.tokenId)) e.mid = e.book === null ? null : bookMid(e.book, 'half-even');
+      let mid: Price | null;
+      if (exchangeMid !== undefined) mid = exchangeMid;
+      else if (seen.has(e.tokenId)) mid = e.book === null ? null : bookMid(e.book, 'half-even');
       else continue;
-      if (e.mid !== null) this.pushMid(e, { atMs: at, mid: e.mid });
+      if (mid !== e.mid) {
+        e.mid = mid;
+        this.midMap = null;
+      }
+      if (mid !== null) this.pushMid(e, { atMs: at, mid });
     }
     if (settingsChanged) this.rebuildLists(this.marketList.map((m) => m.conditionId));
     return { books: stored, ignored, tickChanges };
@@ -278,10 +286,16 @@ export class BookCache {
     return this.marketList.filter((m) => this.isMarketStale(m.conditionId, nowMs)).map((m) => m.conditionId);
   }
 
-  /** Current mids of every token that has one (marks for PnL). */
-  mids(): Map<string, Price> {
+  /**
+   * Current mids of every token that has one (marks for PnL). One map while no mid changes (a
+   * cycle asks for it at least once): it is never written after it is handed out, so a caller
+   * may keep it.
+   */
+  mids(): ReadonlyMap<string, Price> {
+    if (this.midMap !== null) return this.midMap;
     const out = new Map<string, Price>();
     for (const e of this.tokens.values()) if (e.mid !== null) out.set(e.tokenId, e.mid);
+    this.midMap = out;
     return out;
   }
 

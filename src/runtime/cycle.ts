@@ -30,12 +30,13 @@
 //   our resting orders: every market of the universe has an entry, 0 when it pays no rewards or
 //   has no mid. It is a unitless signal in shares (a float), never money; the ledger stores the
 //   cycle's total rounded to share millionths (an integer, like every other ledger column).
-import { bestAsk, bestBid } from '../core/book.js';
+import { bestAsk, bestBid, type Book, type MidSample } from '../core/book.js';
 import type { Clock } from '../core/clock.js';
 import { utcDate } from '../core/iso-time.js';
 import { marketLabel } from '../core/market-label.js';
 import { mulMicros, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { remainingSize, type LiveOrder } from '../core/order.js';
+import { sameItems } from '../core/same-items.js';
 import type { DesiredQuote } from '../core/quote.js';
 import {
   checkRisk,
@@ -47,8 +48,15 @@ import {
 } from '../execution/risk.js';
 import type { ReconcilePlan } from '../execution/types.js';
 import type { CycleInput, DailyPnl, LedgerFill, LedgerPosition } from '../ledger/types.js';
-import type { ApplyResult, BookCache, CachedMarket, TickChange } from '../marketdata/book-cache.js';
-import type { MarketSnapshot } from '../marketdata/types.js';
+import type {
+  ApplyResult,
+  BookCache,
+  CachedMarket,
+  MidWindow,
+  TickChange,
+  TokenEntry,
+} from '../marketdata/book-cache.js';
+import type { MarketSnapshot, UniverseToken } from '../marketdata/types.js';
 import type { MarketView, StrategyFill, StrategyInput, TokenView } from '../strategy/context.js';
 import type { StrategyRunner } from '../strategy/define.js';
 import { expectedRewardScores } from '../strategy/rewards-score.js';
@@ -199,6 +207,63 @@ export function collateral(
   };
 }
 
+/**
+ * One token as the strategy input shows it. `recentMids` is copied from the cache's window on
+ * its first read (a window never changes, so the copy is the same whenever it is made, and the
+ * strategy may keep it): most strategies read the mids of one token of a pair, or none, and the
+ * copies were a fifth of what a many-market cycle allocated. `toJSON` lists every field, so a
+ * view serialises as the plain object it stands for.
+ */
+class CycleTokenView implements TokenView {
+  readonly tokenId: string;
+  readonly outcome: string;
+  readonly complementTokenId: string | null;
+  readonly book: Book | null;
+  readonly bookAtMs: number | null;
+  readonly mid: Price | null;
+  #window: MidWindow | null;
+  #mids: readonly MidSample[] | null = null;
+
+  constructor(
+    t: UniverseToken,
+    e: TokenEntry | undefined,
+    window: MidWindow | null,
+    readonly position: Shares,
+    readonly openOrders: readonly LiveOrder[],
+  ) {
+    this.tokenId = t.tokenId;
+    this.outcome = t.outcome;
+    this.complementTokenId = t.complementTokenId;
+    this.book = e?.book ?? null;
+    this.bookAtMs = e?.bookAtMs ?? null;
+    this.mid = e?.mid ?? null;
+    this.#window = window;
+  }
+
+  get recentMids(): readonly MidSample[] {
+    if (this.#mids === null) {
+      const w = this.#window;
+      this.#mids = w === null ? [] : w.buf.slice(w.start, w.end);
+      this.#window = null;
+    }
+    return this.#mids;
+  }
+
+  toJSON(): TokenView {
+    return {
+      tokenId: this.tokenId,
+      outcome: this.outcome,
+      complementTokenId: this.complementTokenId,
+      book: this.book,
+      bookAtMs: this.bookAtMs,
+      mid: this.mid,
+      recentMids: this.recentMids,
+      position: this.position,
+      openOrders: this.openOrders,
+    };
+  }
+}
+
 /** The strategy's view of the cache, positions and orders. */
 export function buildStrategyInput(
   cache: BookCache,
@@ -221,19 +286,15 @@ export function buildStrategyInput(
     const tokens: TokenView[] = [];
     for (const t of m.tokens) {
       const e = cache.token(t.tokenId);
-      const w = cache.midWindow(t.tokenId);
-      tokens.push({
-        tokenId: t.tokenId,
-        outcome: t.outcome,
-        complementTokenId: t.complementTokenId,
-        book: e?.book ?? null,
-        bookAtMs: e?.bookAtMs ?? null,
-        mid: e?.mid ?? null,
-        // A copy of a window that never changes: the strategy may keep it.
-        recentMids: w === null ? [] : w.buf.slice(w.start, w.end),
-        position: positions.get(t.tokenId) ?? (0 as Shares),
-        openOrders: byToken.get(t.tokenId) ?? none,
-      });
+      tokens.push(
+        new CycleTokenView(
+          t,
+          e,
+          cache.midWindow(t.tokenId),
+          positions.get(t.tokenId) ?? (0 as Shares),
+          byToken.get(t.tokenId) ?? none,
+        ),
+      );
     }
     markets.push({ conditionId: m.conditionId, settings: m.settings, tokens });
   }
@@ -306,18 +367,44 @@ export function scoreMillionths(score: number): number {
   return Math.max(0, Math.round(score * SCALE));
 }
 
+/** A ledger's positions by token: what the strategy may sell, and what risk counts. */
+interface PositionMaps {
+  readonly items: readonly LedgerPosition[];
+  /** Shares held (size > 0): the strategy is offered what it can sell. */
+  readonly held: ReadonlyMap<string, Shares>;
+  /**
+   * Every non-zero position, signed: risk counts a position below zero (a SELL fill recorded
+   * before the BUY that funded it) in exposure.
+   */
+  readonly signed: ReadonlyMap<string, Shares>;
+}
+
+const positionMemo = new WeakMap<object, PositionMaps>();
+
+/**
+ * The maps of `items`, the ledger's positions now; the last cycle's maps again when the ledger
+ * handed the same position objects (the in-memory ledger does until a fill or a settlement), as
+ * no consumer keeps or writes them.
+ */
+export function positionMaps(ledger: object, items: readonly LedgerPosition[]): PositionMaps {
+  const last = positionMemo.get(ledger);
+  if (last !== undefined && sameItems(last.items, items)) return last;
+  const held = new Map<string, Shares>();
+  const signed = new Map<string, Shares>();
+  for (const p of items) {
+    if (p.size > 0) held.set(p.tokenId, p.size);
+    if (p.size !== 0) signed.set(p.tokenId, p.size);
+  }
+  const maps = { items, held, signed };
+  positionMemo.set(ledger, maps);
+  return maps;
+}
+
 /** Everything between the books and the plan (no I/O but ledger reads). */
 export function planCycle(ctx: CycleContext<ExecutorView>, control: CycleControl, nowMs: number): PlannedCycle {
   const { cache, ledger, executor } = ctx;
   const ledgerPositions = ledger.positions();
-  // The strategy is offered what it can sell (shares held); risk sees every signed position, so a
-  // position below zero (a SELL fill recorded before the BUY that funded it) counts in exposure.
-  const held = new Map<string, Shares>();
-  const signed = new Map<string, Shares>();
-  for (const p of ledgerPositions) {
-    if (p.size > 0) held.set(p.tokenId, p.size);
-    if (p.size !== 0) signed.set(p.tokenId, p.size);
-  }
+  const { held, signed } = positionMaps(ledger, ledgerPositions);
   const open = executor.liveOrders();
   const coll = collateral(ctx.capital, ledgerPositions, open, ctx.exchangeBalance?.() ?? null);
   const input = buildStrategyInput(

@@ -173,6 +173,29 @@ describe('BookCache mids', () => {
     expect(c.mids()).toEqual(new Map([['m-yes', 520_000]]));
   });
 
+  it('mids are one map until a mid or the universe changes, and a map handed out is never written', () => {
+    const c = cacheWith([binary('m')]);
+    c.apply({ receivedAtMs: T0, books: [bookAround('m', 'm-yes', 500_000)], mids: none });
+    const first = c.mids();
+    expect(c.mids()).toBe(first);
+    // the same mid again: the same map
+    c.apply({ receivedAtMs: T0 + 1, books: [bookAround('m', 'm-yes', 500_000)], mids: none });
+    expect(c.mids()).toBe(first);
+    c.apply({ receivedAtMs: T0 + 2, books: [], mids: new Map([['m-no', 480_000 as Price]]) });
+    const second = c.mids();
+    expect(second).not.toBe(first);
+    expect(first).toEqual(new Map([['m-yes', 500_000]]));
+    expect(second).toEqual(
+      new Map([
+        ['m-yes', 500_000],
+        ['m-no', 480_000],
+      ]),
+    );
+    c.setUniverse([binary('n')]);
+    expect(c.mids()).toEqual(new Map());
+    expect(second.size).toBe(2);
+  });
+
   it('a window taken once keeps naming the same samples however many polls follow', () => {
     const c = cacheWith([binary('m')], 5_000, 3);
     const windows = [];

@@ -21,6 +21,7 @@ import {
   marketsByToken,
   newFills,
   planCycle,
+  positionMaps,
   riskTokens,
   runCycle,
   scoreMillionths,
@@ -144,6 +145,56 @@ describe('views built from the cache', () => {
       openOrders: [],
     });
     expect(input.markets[0]?.settings.conditionId).toBe('m');
+  });
+
+  it('recent mids are read from the window the input was built on, once, and serialise with the token', () => {
+    const cache = filled();
+    const input = buildStrategyInput(cache, T0 + 1_000, new Map(), [], 0 as Micros);
+    const yes = input.markets[0]?.tokens[0];
+    // later polls change nothing of an input already built, read or not
+    for (let i = 1; i <= 150; i++)
+      cache.apply({
+        receivedAtMs: T0 + 500 + i,
+        books: [bookAround('m', 'm-yes', 400_000 + i * 1_000)],
+        mids: new Map(),
+      });
+    const mids = yes?.recentMids;
+    expect(mids).toEqual([{ atMs: T0, mid: 400_000 }]);
+    expect(yes?.recentMids).toBe(mids);
+    const plain = JSON.parse(JSON.stringify(input)) as typeof input;
+    expect(plain.markets[0]?.tokens[0]).toEqual({
+      tokenId: 'm-yes',
+      outcome: 'Yes',
+      complementTokenId: 'm-no',
+      book: JSON.parse(JSON.stringify(yes?.book)) as unknown,
+      bookAtMs: T0,
+      mid: 400_000,
+      recentMids: [{ atMs: T0, mid: 400_000 }],
+      position: 0,
+      openOrders: [],
+    });
+    expect(Object.keys(plain.markets[0]?.tokens[1] ?? {})).toContain('recentMids');
+  });
+
+  it('position maps are the last ones while the ledger hands the same positions, new ones when one moves', () => {
+    const ledger = {};
+    const a = position('a', 5 * SH, 0, 0);
+    const b = position('b', -2 * SH, 0, 0);
+    const c = position('c', 0, 0, 0);
+    const first = positionMaps(ledger, [a, b, c]);
+    expect([...first.held]).toEqual([['a', 5 * SH]]);
+    expect([...first.signed]).toEqual([
+      ['a', 5 * SH],
+      ['b', -2 * SH],
+    ]);
+    expect(positionMaps(ledger, [a, b, c])).toBe(first);
+    // another ledger's positions are its own
+    expect(positionMaps({}, [a, b, c])).not.toBe(first);
+    const moved = positionMaps(ledger, [a, b, position('c', 1 * SH, 0, 0)]);
+    expect(moved).not.toBe(first);
+    expect(moved.held.get('c')).toBe(SH);
+    expect(first.held.has('c')).toBe(false);
+    expect(positionMaps(ledger, [a, b])).not.toBe(moved);
   });
 
   it("risk's token view dates both tokens of a market by its older book", () => {
