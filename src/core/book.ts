@@ -174,6 +174,37 @@ export interface MidSample {
   readonly mid: Price;
 }
 
+/**
+ * A run of mid samples as parallel columns: sample i (start ≤ i < end, oldest first) was `mid[i]`
+ * at `atMs[i]`. Whoever hands one out never writes those entries again, so it can be kept.
+ */
+export interface MidSeries {
+  readonly atMs: ArrayLike<number>;
+  readonly mid: ArrayLike<number>;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The samples of a series, as objects (a fresh array). */
+export function midSamples(s: MidSeries): MidSample[] {
+  const out = new Array<MidSample>(s.end - s.start);
+  for (let i = s.start; i < s.end; i++) out[i - s.start] = { atMs: s.atMs[i] as number, mid: s.mid[i] as Price };
+  return out;
+}
+
+/** A series of samples (columns copied). */
+export function midSeriesOfSamples(samples: readonly MidSample[]): MidSeries {
+  const n = samples.length;
+  const atMs = new Float64Array(n);
+  const mid = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = samples[i] as MidSample;
+    atMs[i] = x.atMs;
+    mid[i] = x.mid;
+  }
+  return { atMs, mid, start: 0, end: n };
+}
+
 /** best ask − best bid in millionths (≤ 0 when locked or crossed); null when a side is empty. */
 export function spread(book: Book): number | null {
   const b = book.bids[0];

@@ -12,11 +12,11 @@
 //   reported as a tick change; likewise `min_order_size`;
 // - the mid is the exchange's /midpoints value when it sent one, else the book's own mid (exact,
 //   half-even), else null (one-sided book);
-// - recent mids are oldest first and at most `midHistory` long. They live in an append-only
-//   buffer (compacted by copying into a new one), so a window (buffer, start, end) taken once
-//   names the same samples forever, and a push costs O(1) amortised: the only copy is the one
-//   the strategy input makes of each window.
-import { mid as bookMid, type Book, type MidSample } from '../core/book.js';
+// - recent mids are oldest first and at most `midHistory` long. They live in append-only columns
+//   of times and mids (compacted by copying into new ones), so a window (a MidSeries) taken once
+//   names the same samples forever, a push costs O(1) amortised and allocates nothing, and a
+//   window costs no copy: samples as objects are made only for a strategy that reads them.
+import { mid as bookMid, midSamples, type Book, type MidSample, type MidSeries } from '../core/book.js';
 import { InvariantError } from '../core/errors.js';
 import type { MarketSettings } from '../core/market-settings.js';
 import type { Price, Shares } from '../core/money.js';
@@ -31,13 +31,6 @@ export interface TokenEntry {
   /** The book's own `timestamp` (exchange clock, epoch ms); null before the first book. */
   readonly exchangeTsMs: number | null;
   readonly mid: Price | null;
-}
-
-/** A fixed run of recent mids: samples buf[start] … buf[end − 1], oldest first, never changing. */
-export interface MidWindow {
-  readonly buf: readonly MidSample[];
-  readonly start: number;
-  readonly end: number;
 }
 
 export interface CachedMarket {
@@ -76,9 +69,14 @@ interface MutableToken {
   bookAtMs: number | null;
   exchangeTsMs: number | null;
   mid: Price | null;
-  /** Append-only: entries are never changed or removed, so windows over it stay valid. */
-  midBuf: MidSample[];
+  /**
+   * The recent mids, samples midStart … midEnd − 1: append-only columns (an entry is never
+   * written twice; a full column is copied into a new one), so windows over them stay valid.
+   */
+  midAt: Float64Array;
+  midVal: Float64Array;
   midStart: number;
+  midEnd: number;
 }
 
 interface MutableMarket {
@@ -90,6 +88,9 @@ interface MutableMarket {
   settings: MarketSettings;
   tokens: readonly UniverseToken[];
 }
+
+/** The columns of a token with no mid yet (full: the first push makes its own). */
+const NO_COLUMN = new Float64Array(0);
 
 export class BookCache {
   readonly maxBookAgeMs: number;
@@ -157,8 +158,10 @@ export class BookCache {
             bookAtMs: null,
             exchangeTsMs: null,
             mid: null,
-            midBuf: [],
+            midAt: NO_COLUMN,
+            midVal: NO_COLUMN,
             midStart: 0,
+            midEnd: 0,
           });
         }
       }
@@ -216,7 +219,7 @@ export class BookCache {
         e.mid = mid;
         this.midMap = null;
       }
-      if (mid !== null) this.pushMid(e, { atMs: at, mid });
+      if (mid !== null) this.pushMid(e, at, mid);
     }
     if (settingsChanged) this.rebuildLists(this.marketList.map((m) => m.conditionId));
     return { books: stored, ignored, tickChanges };
@@ -244,13 +247,13 @@ export class BookCache {
   /** The token's recent mids, oldest first (a fresh array). */
   recentMids(tokenId: string): readonly MidSample[] {
     const w = this.midWindow(tokenId);
-    return w === null ? [] : w.buf.slice(w.start, w.end);
+    return w === null ? [] : midSamples(w);
   }
 
   /** The token's recent mids as a window that later polls never change; null for an unknown token. */
-  midWindow(tokenId: string): MidWindow | null {
+  midWindow(tokenId: string): MidSeries | null {
     const e = this.tokens.get(tokenId);
-    return e === undefined ? null : { buf: e.midBuf, start: e.midStart, end: e.midBuf.length };
+    return e === undefined ? null : { atMs: e.midAt, mid: e.midVal, start: e.midStart, end: e.midEnd };
   }
 
   isTokenStale(tokenId: string, nowMs: number): boolean {
@@ -299,14 +302,28 @@ export class BookCache {
     return out;
   }
 
-  /** Appends a sample; drops the oldest beyond midHistory; compacts into a new buffer, never in place. */
-  private pushMid(e: MutableToken, sample: MidSample): void {
-    e.midBuf.push(sample);
-    if (e.midBuf.length - e.midStart > this.midHistory) e.midStart++;
-    if (e.midStart >= this.midHistory) {
-      e.midBuf = e.midBuf.slice(e.midStart);
+  /**
+   * Appends a sample and drops the oldest beyond midHistory. A full column is copied (its live
+   * part) into new ones twice the history long, never written in place: a copy every
+   * midHistory pushes once the history is full.
+   */
+  private pushMid(e: MutableToken, atMs: number, mid: Price): void {
+    if (e.midEnd === e.midAt.length) {
+      const n = e.midEnd - e.midStart;
+      const size = Math.min(2 * this.midHistory, Math.max(16, 2 * e.midAt.length));
+      const at = new Float64Array(Math.max(size, n + 1));
+      const val = new Float64Array(at.length);
+      at.set(e.midAt.subarray(e.midStart, e.midEnd));
+      val.set(e.midVal.subarray(e.midStart, e.midEnd));
+      e.midAt = at;
+      e.midVal = val;
       e.midStart = 0;
+      e.midEnd = n;
     }
+    e.midAt[e.midEnd] = atMs;
+    e.midVal[e.midEnd] = mid;
+    e.midEnd++;
+    if (e.midEnd - e.midStart > this.midHistory) e.midStart++;
   }
 
   private rebuildLists(order: readonly string[]): void {

@@ -30,7 +30,7 @@
 //   our resting orders: every market of the universe has an entry, 0 when it pays no rewards or
 //   has no mid. It is a unitless signal in shares (a float), never money; the ledger stores the
 //   cycle's total rounded to share millionths (an integer, like every other ledger column).
-import { bestAsk, bestBid, type Book, type MidSample } from '../core/book.js';
+import { bestAsk, bestBid, midSamples, type Book, type MidSample, type MidSeries } from '../core/book.js';
 import type { Clock } from '../core/clock.js';
 import { utcDate } from '../core/iso-time.js';
 import { marketLabel } from '../core/market-label.js';
@@ -48,16 +48,15 @@ import {
 } from '../execution/risk.js';
 import type { ReconcilePlan } from '../execution/types.js';
 import type { CycleInput, DailyPnl, LedgerFill, LedgerPosition } from '../ledger/types.js';
-import type {
-  ApplyResult,
-  BookCache,
-  CachedMarket,
-  MidWindow,
-  TickChange,
-  TokenEntry,
-} from '../marketdata/book-cache.js';
+import type { ApplyResult, BookCache, CachedMarket, TickChange, TokenEntry } from '../marketdata/book-cache.js';
 import type { MarketSnapshot, UniverseToken } from '../marketdata/types.js';
-import type { MarketView, StrategyFill, StrategyInput, TokenView } from '../strategy/context.js';
+import {
+  MID_SERIES,
+  type MarketView,
+  type StrategyFill,
+  type StrategyInput,
+  type TokenView,
+} from '../strategy/context.js';
 import type { StrategyRunner } from '../strategy/define.js';
 import { expectedRewardScores } from '../strategy/rewards-score.js';
 import type { ApplyReport, MarketInfo, MarketsByToken, OrderExecutor } from './executor.js';
@@ -207,12 +206,15 @@ export function collateral(
   };
 }
 
+/** The window of a token the cache does not hold. */
+const NO_MIDS: MidSeries = Object.freeze({ atMs: new Float64Array(0), mid: new Float64Array(0), start: 0, end: 0 });
+
 /**
- * One token as the strategy input shows it. `recentMids` is copied from the cache's window on
- * its first read (a window never changes, so the copy is the same whenever it is made, and the
- * strategy may keep it): most strategies read the mids of one token of a pair, or none, and the
- * copies were a fifth of what a many-market cycle allocated. `toJSON` lists every field, so a
- * view serialises as the plain object it stands for.
+ * One token as the strategy input shows it. Its recent mids are the cache's window (a MidSeries
+ * that never changes): `[MID_SERIES]` hands it out as it is, and `recentMids` makes the samples
+ * of it on its first read, so the strategy may keep either. The guards read the columns; a
+ * strategy that reads no mids costs no copy (the copies were a fifth of what a many-market cycle
+ * allocated). `toJSON` lists every field, so a view serialises as the plain object it stands for.
  */
 class CycleTokenView implements TokenView {
   readonly tokenId: string;
@@ -221,13 +223,13 @@ class CycleTokenView implements TokenView {
   readonly book: Book | null;
   readonly bookAtMs: number | null;
   readonly mid: Price | null;
-  #window: MidWindow | null;
+  readonly #window: MidSeries;
   #mids: readonly MidSample[] | null = null;
 
   constructor(
     t: UniverseToken,
     e: TokenEntry | undefined,
-    window: MidWindow | null,
+    window: MidSeries | null,
     readonly position: Shares,
     readonly openOrders: readonly LiveOrder[],
   ) {
@@ -237,16 +239,15 @@ class CycleTokenView implements TokenView {
     this.book = e?.book ?? null;
     this.bookAtMs = e?.bookAtMs ?? null;
     this.mid = e?.mid ?? null;
-    this.#window = window;
+    this.#window = window ?? NO_MIDS;
+  }
+
+  get [MID_SERIES](): MidSeries {
+    return this.#window;
   }
 
   get recentMids(): readonly MidSample[] {
-    if (this.#mids === null) {
-      const w = this.#window;
-      this.#mids = w === null ? [] : w.buf.slice(w.start, w.end);
-      this.#window = null;
-    }
-    return this.#mids;
+    return (this.#mids ??= midSamples(this.#window));
   }
 
   toJSON(): TokenView {

@@ -3,7 +3,7 @@
 // and rewards, complements, recent mids), the read-only clock and the logger. Invariants: a
 // context is data (the strategy reads it, never changes it); money in it is integer millionths;
 // the clock offers no timers, since a strategy is called and never schedules.
-import type { Book, MidSample } from '../core/book.js';
+import { midSeriesOfSamples, type Book, type MidSample, type MidSeries } from '../core/book.js';
 import type { MarketSettings } from '../core/market-settings.js';
 import type { Micros, Price, Shares } from '../core/money.js';
 import type { LiveOrder, Side } from '../core/order.js';
@@ -49,6 +49,13 @@ export function fromPino(logger: PinoLike): StrategyLogger {
   };
 }
 
+/**
+ * The key of a token view's recent mids as columns (`MidSeries`), the same samples as
+ * `recentMids` without making an object of each: the runtime's views carry it. Read it through
+ * `midSeriesOf`, which falls back to `recentMids` for a view built by hand.
+ */
+export const MID_SERIES: unique symbol = Symbol('oddsmaker.midSeries');
+
 /** One outcome token as a strategy sees it. */
 export interface TokenView {
   readonly tokenId: string;
@@ -62,10 +69,17 @@ export interface TokenView {
   readonly mid: Price | null;
   /** Recent mids, oldest first, for volatility and drift estimates. */
   readonly recentMids: readonly MidSample[];
+  /** The same samples as columns, when the view has them (see MID_SERIES). */
+  readonly [MID_SERIES]?: MidSeries;
   /** Shares held. */
   readonly position: Shares;
   /** Our orders on this token, in-flight included. */
   readonly openOrders: readonly LiveOrder[];
+}
+
+/** A token's recent mids as columns: the view's own when it has them, else `recentMids` copied. */
+export function midSeriesOf(t: TokenView): MidSeries {
+  return t[MID_SERIES] ?? midSeriesOfSamples(t.recentMids);
 }
 
 export interface MarketView {

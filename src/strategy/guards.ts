@@ -8,10 +8,12 @@
 // strategy reads the current tick from each book (tickOf), so a tick change is followed on the
 // next quote and reconcile cancels orders left at prices off the quoted set.
 import { z } from 'zod';
-import { depthWithin, isCrossed } from '../core/book.js';
+import { depthWithin, isCrossed, type MidSeries } from '../core/book.js';
 import type { MarketSettings } from '../core/market-settings.js';
+import { SCALE } from '../core/money.js';
+import { midSeriesOf } from './context.js';
 import type { ParamDoc } from './define.js';
-import { externalBook, pairBook, pairBookAtMs, pairMid, pairRecentMids, type Pair } from './pair.js';
+import { externalBook, pairBook, pairBookAtMs, pairMid, type Pair } from './pair.js';
 import { priceParam, sharesParam } from './params.js';
 
 const ms = () => z.number().int().nonnegative();
@@ -137,25 +139,32 @@ export function timeToPull(
   return null;
 }
 
-/** Largest |mid − earlier mid| over the samples within the window (primary terms, millionths). */
-export function midMove(
-  nowMs: number,
-  mid: number,
-  samples: readonly { readonly atMs: number; readonly mid: number }[],
-  windowMs: number,
-): number {
+/**
+ * Largest |mid − earlier mid| over the samples of `series` within the window, millionths; with
+ * `flip`, the series is the complement's and each sample counts as 1 − its mid.
+ */
+export function midMove(nowMs: number, mid: number, series: MidSeries, windowMs: number, flip = false): number {
   // The window's lowest and highest mids bound every |mid − earlier mid|.
   const since = nowMs - windowMs;
+  const at = series.atMs;
+  const mids = series.mid;
   let lo = mid;
   let hi = mid;
-  for (let i = samples.length - 1; i >= 0; i--) {
-    const s = samples[i];
-    if (s === undefined || s.atMs < since) break;
-    const m = s.mid;
+  const start = series.start;
+  for (let i = series.end - 1; i >= start; i--) {
+    if ((at[i] as number) < since) break;
+    const m = flip ? SCALE - (mids[i] as number) : (mids[i] as number);
     if (m < lo) lo = m;
     else if (m > hi) hi = m;
   }
   return Math.max(mid - lo, hi - mid);
+}
+
+/** The pair's midMove in primary terms, on the primary's mids, or the complement's when it has none (as pairRecentMids). */
+export function pairMidMove(nowMs: number, mid: number, pair: Pair, windowMs: number): number {
+  const own = midSeriesOf(pair.primary);
+  if (own.end > own.start || pair.complement === null) return midMove(nowMs, mid, own, windowMs);
+  return midMove(nowMs, mid, midSeriesOf(pair.complement), windowMs, true);
 }
 
 /** The guards' verdict on one pair (see the header). */
@@ -175,7 +184,7 @@ export function assessPair(nowMs: number, pair: Pair, g: GuardParams): GuardVerd
   if (m === null) return { kind: 'pull', reason: 'no-mid' };
 
   const reasons: ('thin-book' | 'fast-mid')[] = [];
-  if (g.maxMidMove > 0 && midMove(nowMs, m, pairRecentMids(pair), g.midMoveWindowMs) > g.maxMidMove) {
+  if (g.maxMidMove > 0 && pairMidMove(nowMs, m, pair, g.midMoveWindowMs) > g.maxMidMove) {
     if (g.fastAction === 'pull') return { kind: 'pull', reason: 'fast-mid' };
     reasons.push('fast-mid');
   }

@@ -2,7 +2,7 @@
 // the books (a real recorded book among them), mids and the recent-mids ring.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { makeBook } from '../../src/core/book.js';
+import { makeBook, midSamples } from '../../src/core/book.js';
 import type { Price, Shares } from '../../src/core/money.js';
 import { parseBook } from '../../src/exchange/parse/book.js';
 import { BookCache } from '../../src/marketdata/book-cache.js';
@@ -204,7 +204,7 @@ describe('BookCache mids', () => {
       windows.push(c.midWindow('m-yes'));
     }
     windows.forEach((w, i) => {
-      const got = w === null ? [] : w.buf.slice(w.start, w.end).map((s) => s.atMs - T0);
+      const got = w === null ? [] : midSamples(w).map((s) => s.atMs - T0);
       expect(got).toEqual([i - 2, i - 1, i].filter((k) => k >= 0));
     });
     expect(c.midWindow('nope')).toBeNull();

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/clock.js';
+import { midSamples } from '../../src/core/book.js';
 import { utcDate } from '../../src/core/iso-time.js';
 import { mulMicros, type Micros, type Price, type Shares } from '../../src/core/money.js';
 import type { Rewards } from '../../src/core/market.js';
@@ -33,7 +34,7 @@ import { IncrementalReconciler } from '../../src/runtime/incremental-reconcile.j
 import { riskLimitsFromConfig } from '../../src/runtime/limits.js';
 import { validateConfig } from '../../src/config/load.js';
 import { bands } from '../../strategies/bands/index.js';
-import { silentLogger } from '../../src/strategy/context.js';
+import { midSeriesOf, silentLogger, type TokenView } from '../../src/strategy/context.js';
 import { expectedRewardScores } from '../../src/strategy/rewards-score.js';
 import { binary, bookAround, SH, T0 } from '../marketdata/helpers.js';
 import { FakeExecutor } from './fake-executor.js';
@@ -161,6 +162,10 @@ describe('views built from the cache', () => {
     const mids = yes?.recentMids;
     expect(mids).toEqual([{ atMs: T0, mid: 400_000 }]);
     expect(yes?.recentMids).toBe(mids);
+    // the columns the guards read are the same samples, handed out without a copy
+    const series = midSeriesOf(yes as TokenView);
+    expect(midSamples(series)).toEqual(mids);
+    expect(midSeriesOf(yes as TokenView)).toBe(series);
     const plain = JSON.parse(JSON.stringify(input)) as typeof input;
     expect(plain.markets[0]?.tokens[0]).toEqual({
       tokenId: 'm-yes',

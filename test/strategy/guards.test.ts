@@ -3,23 +3,30 @@
 // of pulling, our own orders left out of the depth, and a strategy's own defaults.
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/core/errors.js';
-import { makeBook } from '../../src/core/book.js';
+import fc from 'fast-check';
+import { makeBook, midSeriesOfSamples, type MidSeries } from '../../src/core/book.js';
+import type { Price } from '../../src/core/money.js';
 import {
   GUARD_DEFAULTS,
   assessPair,
   fromSchema,
   guardParams,
   guardParamsWith,
+  MID_SERIES,
   midMove,
   mirrorBook,
+  pairMidMove,
+  pairRecentMids,
   pairsOf,
   settingsFromMarket,
   timeToPull,
   type GuardParams,
+  type MidSample,
+  type TokenView,
   type MarketSettings,
   type Pair,
 } from '../../src/strategy/sdk.js';
-import { binary, NO, order, px, sh, T, YES, yesBook, type BinaryOptions } from '../strategies/helpers.js';
+import { binary, NO, order, px, sh, SH, T, YES, yesBook, type BinaryOptions } from '../strategies/helpers.js';
 import { parseMarket } from '../../src/exchange/parse/markets.js';
 import { fixture, settings } from './factories.js';
 
@@ -140,13 +147,66 @@ describe('guards', () => {
       midMove(
         T,
         px(0.5),
-        [
+        midSeriesOfSamples([
           { atMs: T - 5, mid: px(0.52) },
           { atMs: T - 1, mid: px(0.47) },
-        ],
+        ]),
         10,
       ),
     ).toBe(30_000);
+  });
+
+  it("the pair's mid move on its views' columns is the move on their recent mids, primary first, else the complement's flipped", () => {
+    // A reference over samples (the guard's rule before it read columns).
+    const reference = (now: number, mid: number, samples: readonly MidSample[], windowMs: number): number => {
+      let lo = mid;
+      let hi = mid;
+      for (let i = samples.length - 1; i >= 0; i--) {
+        const x = samples[i] as MidSample;
+        if (x.atMs < now - windowMs) break;
+        lo = Math.min(lo, x.mid);
+        hi = Math.max(hi, x.mid);
+      }
+      return Math.max(mid - lo, hi - mid);
+    };
+    // Columns as the cache hands them: samples at an offset, with entries before and after the window.
+    const columns = (samples: readonly MidSample[], pad: number): MidSeries => {
+      const at = new Float64Array(samples.length + 2 * pad).fill(T);
+      const mid = new Float64Array(at.length).fill(SH);
+      samples.forEach((x, i) => {
+        at[pad + i] = x.atMs;
+        mid[pad + i] = x.mid;
+      });
+      return { atMs: at, mid, start: pad, end: pad + samples.length };
+    };
+    const sample = fc.record({ dt: fc.integer({ min: 0, max: 2_000 }), mid: fc.integer({ min: 1, max: 99 }) });
+    fc.assert(
+      fc.property(
+        fc.array(sample, { maxLength: 30 }),
+        fc.array(sample, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 40_000 }),
+        fc.integer({ min: 0, max: 5 }),
+        (yesDraw, noDraw, windowMs, pad) => {
+          const path = (d: typeof yesDraw): MidSample[] => {
+            let t = T - 40_000;
+            return d.map((x) => ({ atMs: (t += x.dt), mid: (x.mid * 10_000) as Price }));
+          };
+          const pair = pairOf({}, book);
+          const primary = { ...pair.primary, recentMids: path(yesDraw) };
+          const complement = { ...(pair.complement as TokenView), recentMids: path(noDraw) };
+          const plain: Pair = { ...pair, primary, complement };
+          const withColumns: Pair = {
+            ...pair,
+            primary: { ...primary, [MID_SERIES]: columns(primary.recentMids, pad) },
+            complement: { ...complement, [MID_SERIES]: columns(complement.recentMids, pad) },
+          };
+          const expected = reference(T, 420_000, pairRecentMids(plain), windowMs);
+          expect(pairMidMove(T, 420_000, plain, windowMs)).toBe(expected);
+          expect(pairMidMove(T, 420_000, withColumns, windowMs)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('thin book: depth within thinDistance of the best price, ours excluded, widens (or pulls)', () => {
