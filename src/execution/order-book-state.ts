@@ -34,6 +34,11 @@ export interface TrackedOrder {
   lookupAtMs: number;
   /** The last LiveOrder snapshot of it (liveOrders), reused while its state and matched size stand. */
   snapshot: LiveOrder | null;
+  /**
+   * The backtest executor's read skip: the matched size at which a read check last found that a
+   * lookup would bring nothing, while nothing has touched the order since; −1 otherwise.
+   */
+  quietMatched: number;
 }
 
 export interface NewTrackedOrder {
@@ -82,6 +87,7 @@ export class OrderBookState {
       polledAtMs: 0,
       lookupAtMs: 0,
       snapshot: null,
+      quietMatched: -1,
     };
     this.byId.set(t.id, t);
     let ids = this.byKey.get(t.key);

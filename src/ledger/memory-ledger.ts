@@ -31,6 +31,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { impliedPrice } from '../core/amounts.js';
 import type { Clock } from '../core/clock.js';
 import { InvariantError, OddsmakerError } from '../core/errors.js';
+import { IdChanges } from '../core/id-changes.js';
 import { ONE, SCALE, type Micros, type Price, type Shares } from '../core/money.js';
 import { canTransition, isOpenState, type OrderState } from '../core/order-lifecycle.js';
 import type { Side } from '../core/order.js';
@@ -143,6 +144,7 @@ export class MemoryLedger implements LedgerStore {
   /** Every position, in SQLite BINARY order of token id. */
   private positionList: PositionRec[] = [];
   private resolutionsByCondition = new Map<string, ResolutionRec>();
+  private readonly orderChanges = new IdChanges();
   private settlementList: Settlement[] = [];
   /** Realized PnL deltas of fills and settlements by record time (the daily PnL's sums). */
   private realizedByTime = new TimeSums();
@@ -395,6 +397,15 @@ export class MemoryLedger implements LedgerStore {
     const state = this.transition(rec, target, false, now, r.status, undefined, undefined, undefined);
     if (!(unchanged && newlyMatched === 0)) this.logOp(OP.Lookup, now, id, r, null, null);
     return { state, newlyMatched };
+  }
+
+  /**
+   * The orders whose record (state, exchange status, matched size) was written since the last
+   * call, for one reader (IdChanges; 'all' at the first call and after a rollback).
+   */
+  takeOrderChanges(): ReadonlySet<string> | 'all' {
+    this.assertOpen();
+    return this.orderChanges.take();
   }
 
   /** Ledger.restsAsLookedUp, without building the order's view (read every poll, per order). */
@@ -688,6 +699,7 @@ export class MemoryLedger implements LedgerStore {
 
   /** Rebuilds the state from the first `mark` logged operations (a rollback). */
   private rollbackTo(mark: number): void {
+    this.orderChanges.noteAll();
     const ops = this.log.slice(0, mark);
     this.log = [];
     this.written = 0;
@@ -759,6 +771,7 @@ export class MemoryLedger implements LedgerStore {
     );
     this.orders.set(o.id, rec);
     this.openSet.add(rec);
+    this.orderChanges.note(o.id);
   }
 
   private ownMark(kind: OpKind, id: string, to: OrderState, detail: string): OrderState {
@@ -784,6 +797,7 @@ export class MemoryLedger implements LedgerStore {
     making: number | null | undefined,
     taking: number | null | undefined,
   ): OrderState {
+    this.orderChanges.note(rec.id);
     if (rec.state === to) {
       // Only the extras (state time kept), as the Ledger's extrasDiffer + setState.
       if (exchangeStatus !== undefined) rec.exchangeStatus = exchangeStatus;
@@ -942,6 +956,7 @@ export class MemoryLedger implements LedgerStore {
     // Nothing below throws: the write is whole.
     if (order !== undefined) {
       order.sizeMatched = matchedAfter;
+      this.orderChanges.note(order.id);
       if (matchedAfter === order.size && canTransition(order.state, 'matched')) {
         this.transition(order, 'matched', true, now, undefined, undefined, undefined, undefined);
       }

@@ -15,7 +15,8 @@
 //   least recently read, within the same read budget; lookups cost no latency and no limiter (as
 //   in the old engine: the recording is the market data, lookups are free there, stated); a
 //   read of a live order that would write nothing (the venue shows what the ledger holds) is
-//   counted as read but not applied (unchangedSinceRead);
+//   counted as read but not applied (unchangedSinceRead), and is not even checked again until
+//   the venue or the ledger reports a change to that order (their IdChanges feeds: `quiet`);
 // - cancelAll (kill switch, end of run): placements stop, every live order is cancelled the same
 //   way, then every cancelled order gets its final read.
 // What cannot happen here, by construction: the venue never fails a request and never loses an
@@ -82,6 +83,8 @@ export interface ReplayVenue {
   orderProgress(orderId: string): OrderProgress | null;
   /** The executor will not read `orderId` again (a finished record may go: memory, not behaviour). */
   forgetOrder(orderId: string): void;
+  /** Orders whose status or matched size changed since the last call (expiries due applied); absent: not told. */
+  takeOrderChanges?(): ReadonlySet<string> | 'all';
 }
 
 export interface BacktestExecutorOptions {
@@ -125,6 +128,8 @@ export class BacktestExecutor {
   private running = false;
   private resolveTimer: TimerId | null = null;
   private resolveAt = Number.POSITIVE_INFINITY;
+  /** The venue and the ledger both tell what they changed (forgetQuiet), so `quiet` may remember. */
+  private feedsChanges = false;
 
   constructor(private readonly o: BacktestExecutorOptions) {
     this.cooldown = new RejectionCooldown(o.clock, o.config.rejectionCooldownMs);
@@ -228,13 +233,14 @@ export class BacktestExecutor {
     const budget = Math.max(0, limit - read);
     if (budget === 0) return found;
     const now = this.o.clock.now();
+    this.forgetQuiet();
     const live = this.book.inState('live');
     if (budget >= live.length) {
       // Every live order is read: only those with news are looked up, in the lookup order (the
       // order of all restricted to them). A read changes nothing of another order, so which have
       // news does not depend on the order; and the order is taken before any is marked read.
       const news = lookupOrder(
-        live.filter((t) => !this.unchangedSinceRead(t)),
+        live.filter((t) => !this.quiet(t)),
         opts.mayHaveFilled,
       );
       for (const t of live) t.polledAtMs = now;
@@ -245,9 +251,38 @@ export class BacktestExecutor {
     for (let i = 0; i < budget; i++) {
       const t = ordered[i] as TrackedOrder;
       t.polledAtMs = now;
-      if (!this.unchangedSinceRead(t)) this.read(t, found);
+      if (!this.quiet(t)) this.read(t, found);
     }
     return found;
+  }
+
+  /**
+   * Whether a read of live order `t` would bring nothing: unchangedSinceRead, remembered in
+   * `t.quietMatched` while neither the venue nor the ledger has touched the order (forgetQuiet)
+   * and its matched size stands, so a resting order nothing touched costs no venue or ledger
+   * lookup per poll. Without both change feeds, every read is checked.
+   */
+  private quiet(t: TrackedOrder): boolean {
+    if (this.feedsChanges && t.quietMatched === t.sizeMatched) return true;
+    if (!this.unchangedSinceRead(t)) return false;
+    t.quietMatched = t.sizeMatched;
+    return true;
+  }
+
+  /** Forgets what the venue and the ledger changed since the last poll (expiries due applied). */
+  private forgetQuiet(): void {
+    const { venue, ledger } = this.o;
+    if (venue.takeOrderChanges === undefined || ledger.takeOrderChanges === undefined) return;
+    const touched = [venue.takeOrderChanges(), ledger.takeOrderChanges()];
+    this.feedsChanges = true;
+    for (const ids of touched) {
+      if (ids === 'all') for (const t of this.book.all()) t.quietMatched = -1;
+      else
+        for (const id of ids) {
+          const t = this.book.get(id);
+          if (t !== undefined) t.quietMatched = -1;
+        }
+    }
   }
 
   /** Looks live order `t` up and applies what the venue shows (its fills into `found`). */

@@ -6,7 +6,12 @@
 // at the end when a ledger file is asked for.
 import type { Ledger } from '../../ledger/index.js';
 
-export type ReplayLedger = Pick<
+export type ReplayLedger = ReplayLedgerBase & {
+  /** Orders whose record was written since the last call (the in-memory ledger tells; absent: not told). */
+  takeOrderChanges?(): ReadonlySet<string> | 'all';
+};
+
+type ReplayLedgerBase = Pick<
   Ledger,
   | 'recordSignedOrders'
   | 'markSent'

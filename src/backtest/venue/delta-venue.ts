@@ -1385,6 +1385,15 @@ export class DeltaVenue {
     return this.current(orderId) ?? null;
   }
 
+  /**
+   * Our orders whose status or matched size changed since the last call, expiries due now
+   * applied first (see IdChanges: the backtest executor's read skip).
+   */
+  takeOrderChanges(): ReadonlySet<string> | 'all' {
+    this.begin();
+    return this.orders.changes.take();
+  }
+
   /** Our order `orderId` as a lookup now finds it (expiries due applied, old records pruned). */
   private current(orderId: string): OurOrder | undefined {
     this.begin();

@@ -10,6 +10,7 @@
 //   then reads as unknown (lookup null), as on an exchange that forgot it; with `retainMs`
 //   infinite, a finished record goes only when its reader forgets it (forget: the backtest's
 //   executor, once it will read the order no more).
+import { IdChanges } from '../../core/id-changes.js';
 import { isoTime } from '../../core/iso-time.js';
 import type { OrderRecord, OrderStatus } from '../../core/market.js';
 import type { Price, Shares } from '../../core/money.js';
@@ -38,6 +39,8 @@ export interface OurOrder {
 export type OrderProgress = Readonly<Pick<OurOrder, 'status' | 'sizeMatched'>>;
 
 export class OurOrders {
+  /** The ids whose status or matched size changed (or that were added), for one reader. */
+  readonly changes = new IdChanges();
   private readonly byId = new Map<string, OurOrder>();
   // Finished ids in the order they finished: a FIFO with a moving head (no shifting).
   private finishedIds: string[] = [];
@@ -60,6 +63,7 @@ export class OurOrders {
 
   add(o: OurOrder, nowMs: number): void {
     this.byId.set(o.id, o);
+    this.changes.note(o.id);
     if (o.status !== 'LIVE') this.markFinished(o.id, nowMs);
   }
 
@@ -67,9 +71,13 @@ export class OurOrders {
   update(id: string, status: OrderStatus, sizeMatched: Shares, timeMs: number): void {
     const o = this.byId.get(id);
     if (o === undefined) return; // the placing order itself: its record is made from the answer
-    if (sizeMatched > o.sizeMatched) o.sizeMatched = sizeMatched;
+    if (sizeMatched > o.sizeMatched) {
+      o.sizeMatched = sizeMatched;
+      this.changes.note(id);
+    }
     if (o.status === 'LIVE' && status !== 'LIVE') {
       o.status = status;
+      this.changes.note(id);
       this.markFinished(id, timeMs);
     }
   }

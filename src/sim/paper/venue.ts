@@ -437,6 +437,15 @@ export class PaperVenue {
     return this.current(orderId) ?? null;
   }
 
+  /**
+   * Our orders whose status or matched size changed since the last call, expiries due now
+   * applied first (see IdChanges: the backtest executor's read skip).
+   */
+  takeOrderChanges(): ReadonlySet<string> | 'all' {
+    this.engine.expire();
+    return this.orders.changes.take();
+  }
+
   /** Our order `orderId` as a lookup now finds it (expiries due applied, old records pruned). */
   private current(orderId: string): OurOrder | undefined {
     this.engine.expire(); // GTD expirations due now show in the record

@@ -8,6 +8,7 @@ import type { ReplayVenuePort } from '../../../src/backtest/replay/venue-port.js
 import { DeltaVenue } from '../../../src/backtest/venue/index.js';
 import { latencySampler } from '../../../src/backtest/latency.js';
 import { digestOnlySigner } from '../../../src/backtest/signer.js';
+import { makeBook } from '../../../src/core/book.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { SCALE, type Micros, type Price, type Shares } from '../../../src/core/money.js';
 import { mulberry32 } from '../../../src/core/random.js';
@@ -22,12 +23,15 @@ import { testMarket, YES } from './support.js';
 
 const { paper: MARKET, markets: MARKETS } = testMarket({ makerBps: 0, takerBps: 0 });
 
-function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
+/** `changes`: the venue tells its order changes (the read skip's feed), as the delta venue does. */
+function setup(latency: { placeMs: number; cancelMs: number } | undefined, changes = false) {
   const clock = new VirtualClock(0);
   const inner = new DeltaVenue({ clock, capital: (1_000 * SCALE) as Micros, fillModel: 'cross' });
   inner.addMarket(MARKET);
   const arrived: number[] = [];
+  const reads = { progress: 0, order: 0 };
   const venue: ReplayVenuePort = {
+    ...(changes ? { takeOrderChanges: () => inner.takeOrderChanges() } : {}),
     place: (o) => {
       arrived.push(clock.now());
       return inner.place(o);
@@ -36,8 +40,14 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
       arrived.push(-clock.now());
       return inner.cancel(id);
     },
-    order: (id) => inner.order(id),
-    orderProgress: (id) => inner.orderProgress(id),
+    order: (id) => {
+      reads.order++;
+      return inner.order(id);
+    },
+    orderProgress: (id) => {
+      reads.progress++;
+      return inner.orderProgress(id);
+    },
     forgetOrder: (id) => {
       inner.forgetOrder(id);
     },
@@ -73,7 +83,7 @@ function setup(latency: { placeMs: number; cancelMs: number } | undefined) {
     owner: 'test',
     strategy: 'test',
   });
-  return { clock, ex, arrived, inner, ledger };
+  return { clock, ex, arrived, inner, ledger, reads };
 }
 
 const bid = (price: number, size = 10) => ({
@@ -138,5 +148,49 @@ describe('BacktestExecutor in virtual time', () => {
     expect(inner.order(first.id)).toBeNull();
     // The replacement rests and is kept.
     expect(ex.liveOrders().map((o) => inner.order(o.id)?.status)).toEqual(['LIVE']);
+  });
+
+  it('does not look a resting order up again until the venue or the ledger changes it', () => {
+    const { clock, ex, inner, ledger, reads } = setup(undefined, true);
+    const done = (): void => undefined;
+    ex.apply(reconcile([bid(0.4), bid(0.3)], ex.liveOrders()), MARKETS, done);
+    const [first, second] = ex.liveOrders();
+    if (first === undefined || second === undefined) throw new Error('no order rests');
+    // The first poll reads both (news: the ledger has no lookup yet), the second finds nothing new.
+    expect(ex.pollNow()).toEqual([]);
+    expect(reads.order).toBe(2);
+    expect(ex.pollNow()).toEqual([]);
+    const once = { ...reads };
+    expect(once).toEqual({ progress: 4, order: 2 });
+    // Nothing touched either order since: the next polls look nothing up at all.
+    clock.advanceTo(1_000);
+    expect(ex.pollNow()).toEqual([]);
+    expect(ex.pollNow()).toEqual([]);
+    expect(reads).toEqual(once);
+    // The book comes down to the first bid: the venue fills it, and the next poll finds the fill.
+    inner.applyBook(
+      makeBook({
+        market: MARKET.conditionId,
+        assetId: YES,
+        timestampMs: 2_000,
+        bids: [{ price: 350_000 as Price, size: (100 * SCALE) as Shares }],
+        asks: [{ price: 390_000 as Price, size: (4 * SCALE) as Shares }],
+      }),
+    );
+    clock.advanceTo(2_000);
+    const fills = ex.pollNow();
+    expect(fills.map((f) => f.orderId)).toEqual([first.id]);
+    expect(ledger.order(first.id)?.sizeMatched).toBe(4 * SCALE);
+    // Only the order the venue changed was looked up again.
+    expect(reads.order - once.order).toBe(1);
+    // Checked once more and found unchanged, the first is quiet again: a poll looks nothing up.
+    ex.pollNow();
+    const quiet = { ...reads };
+    ex.pollNow();
+    expect(reads).toEqual(quiet);
+    // A write to the ledger's record of the other order (a cancel requested) makes it checked again.
+    ledger.markCancelling([second.id], 'test');
+    ex.pollNow();
+    expect(reads.progress - quiet.progress).toBe(1);
   });
 });
