@@ -82,6 +82,12 @@ export function midSeriesOf(t: TokenView): MidSeries {
   return t[MID_SERIES] ?? midSeriesOfSamples(t.recentMids);
 }
 
+/** Whether the token has any recent mid (read from the columns when the view has them: no copy). */
+export function hasRecentMids(t: TokenView): boolean {
+  const s = t[MID_SERIES];
+  return s !== undefined ? s.end > s.start : t.recentMids.length > 0;
+}
+
 export interface MarketView {
   readonly conditionId: string;
   readonly settings: MarketSettings;

@@ -13,7 +13,7 @@ import type { MarketSettings } from '../core/market-settings.js';
 import { SCALE } from '../core/money.js';
 import { midSeriesOf } from './context.js';
 import type { ParamDoc } from './define.js';
-import { externalBook, pairBook, pairBookAtMs, pairMid, type Pair } from './pair.js';
+import { externalBook, pairBook, pairBookAtMs, pairMid, pairMidsToken, type Pair } from './pair.js';
 import { priceParam, sharesParam } from './params.js';
 
 const ms = () => z.number().int().nonnegative();
@@ -160,11 +160,10 @@ export function midMove(nowMs: number, mid: number, series: MidSeries, windowMs:
   return Math.max(mid - lo, hi - mid);
 }
 
-/** The pair's midMove in primary terms, on the primary's mids, or the complement's when it has none (as pairRecentMids). */
+/** The pair's midMove in primary terms, on the mids of its pairMidsToken (as pairRecentMids). */
 export function pairMidMove(nowMs: number, mid: number, pair: Pair, windowMs: number): number {
-  const own = midSeriesOf(pair.primary);
-  if (own.end > own.start || pair.complement === null) return midMove(nowMs, mid, own, windowMs);
-  return midMove(nowMs, mid, midSeriesOf(pair.complement), windowMs, true);
+  const t = pairMidsToken(pair);
+  return midMove(nowMs, mid, midSeriesOf(t), windowMs, t !== pair.primary);
 }
 
 /** The guards' verdict on one pair (see the header). */

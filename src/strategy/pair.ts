@@ -18,7 +18,7 @@ import { mid as bookMid, type Book, type Level } from '../core/book.js';
 import { SCALE, type Price, type Shares } from '../core/money.js';
 import { remainingSize, type LiveOrder, type Side } from '../core/order.js';
 import { MergedQuotes, type DesiredQuote } from '../core/quote.js';
-import type { MarketView, TokenView } from './context.js';
+import { hasRecentMids, type MarketView, type TokenView } from './context.js';
 
 export interface Pair {
   readonly market: MarketView;
@@ -85,10 +85,19 @@ export function pairMid(p: Pair): Price | null {
   return m === null ? null : ((SCALE - m) as Price);
 }
 
+/**
+ * The token whose recent mids stand for the pair's: the primary's, or the complement's (mirrored
+ * into primary terms) when the primary has none.
+ */
+export function pairMidsToken(p: Pair): TokenView {
+  return hasRecentMids(p.primary) || p.complement === null ? p.primary : p.complement;
+}
+
 /** Recent mids in primary terms, oldest first. */
 export function pairRecentMids(p: Pair): readonly { readonly atMs: number; readonly mid: Price }[] {
-  if (p.primary.recentMids.length > 0 || p.complement === null) return p.primary.recentMids;
-  return p.complement.recentMids.map((s) => ({ atMs: s.atMs, mid: (SCALE - s.mid) as Price }));
+  const t = pairMidsToken(p);
+  if (t === p.primary) return t.recentMids;
+  return t.recentMids.map((s) => ({ atMs: s.atMs, mid: (SCALE - s.mid) as Price }));
 }
 
 /** The pair's current tick: its book's (it changes near 0 and 1), else the market record's. */

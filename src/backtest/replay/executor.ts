@@ -129,11 +129,12 @@ export class BacktestExecutor {
   private resolveTimer: TimerId | null = null;
   private resolveAt = Number.POSITIVE_INFINITY;
   /** The venue and the ledger both tell what they changed (forgetQuiet), so `quiet` may remember. */
-  private feedsChanges = false;
+  private readonly feedsChanges: boolean;
 
   constructor(private readonly o: BacktestExecutorOptions) {
     this.cooldown = new RejectionCooldown(o.clock, o.config.rejectionCooldownMs);
     this.fills = new FillTracker(o.ledger, o.clock, (tokenId) => this.markets.get(tokenId));
+    this.feedsChanges = o.venue.takeOrderChanges !== undefined && o.ledger.takeOrderChanges !== undefined;
   }
 
   /** A plan is being sent (requests waiting on the clock): no new cycle starts meanwhile. */
@@ -271,18 +272,18 @@ export class BacktestExecutor {
 
   /** Forgets what the venue and the ledger changed since the last poll (expiries due applied). */
   private forgetQuiet(): void {
-    const { venue, ledger } = this.o;
-    if (venue.takeOrderChanges === undefined || ledger.takeOrderChanges === undefined) return;
-    const touched = [venue.takeOrderChanges(), ledger.takeOrderChanges()];
-    this.feedsChanges = true;
-    for (const ids of touched) {
-      if (ids === 'all') for (const t of this.book.all()) t.quietMatched = -1;
-      else
-        for (const id of ids) {
-          const t = this.book.get(id);
-          if (t !== undefined) t.quietMatched = -1;
-        }
-    }
+    if (!this.feedsChanges) return;
+    this.forgetQuietOf(this.o.venue.takeOrderChanges?.() ?? 'all');
+    this.forgetQuietOf(this.o.ledger.takeOrderChanges?.() ?? 'all');
+  }
+
+  private forgetQuietOf(ids: ReadonlySet<string> | 'all'): void {
+    if (ids === 'all') for (const t of this.book.all()) t.quietMatched = -1;
+    else
+      for (const id of ids) {
+        const t = this.book.get(id);
+        if (t !== undefined) t.quietMatched = -1;
+      }
   }
 
   /** Looks live order `t` up and applies what the venue shows (its fills into `found`). */
