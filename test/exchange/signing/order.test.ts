@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { impliedPrice } from '../../../src/core/amounts.js';
 import { InvariantError } from '../../../src/core/errors.js';
 import type { Price, Shares } from '../../../src/core/money.js';
-import { buildOrder, cryptoRandom, randomSalt } from '../../../src/exchange/signing/order.js';
+import { buildOrder, cryptoRandom, decimalOfSafeInteger, randomSalt } from '../../../src/exchange/signing/order.js';
 import { ZERO_BYTES32 } from '../../../src/exchange/signing/types.js';
 import { CONDITION, intent, intentArb, TOKEN } from './arbitraries.js';
 
@@ -83,6 +83,26 @@ describe('buildOrder', () => {
     expect(buildOrder(intent(), { ...opts, salt: 7n }).salt).toBe('7');
     expect(buildOrder(intent(), { ...opts, salt: 7 }).salt).toBe('7');
     expect(buildOrder(intent(), { ...opts, salt: '007' }).salt).toBe('7');
+  });
+
+  it('property: a salt is written as String writes its integer, at every magnitude', () => {
+    const n = fc.oneof(
+      fc.integer({ min: 0, max: 99_999_999 }),
+      fc.constantFrom(0, 1, 99_999_999, 100_000_000, 100_000_001, 2 ** 31, 10 ** 15, 2 ** 53 - 1),
+      fc.integer({ min: 100_000_000, max: Number.MAX_SAFE_INTEGER }),
+    );
+    fc.assert(
+      fc.property(n, (x) => {
+        expect(decimalOfSafeInteger(x)).toBe(String(x));
+      }),
+      { numRuns: 5_000 },
+    );
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (r) => {
+        expect(randomSalt(() => r)).toBe(String(Math.floor(r * 2 ** 53)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('throws InvariantError on intents our code should never produce', () => {
