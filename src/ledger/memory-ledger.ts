@@ -124,6 +124,20 @@ export class LedgerSaveError extends OddsmakerError {
   }
 }
 
+/** A dailyPnl answer and its inputs (MemoryLedger.sameDailyInputs). */
+interface DailyMemo {
+  readonly dayStartMs: number;
+  /** The mid read for each position held, in order (undefined: none). */
+  readonly marks: ReadonlyArray<Price | undefined>;
+  readonly realized: TimeSums;
+  readonly realizedCount: number;
+  readonly snapshots: TimeSums;
+  readonly snapshotCount: number;
+  /** The position views the answer marked, in positionList order. */
+  readonly positions: readonly LedgerPosition[];
+  readonly pnl: DailyPnl;
+}
+
 export class MemoryLedger implements LedgerStore {
   private clock: Clock;
   private readonly realClock: Clock;
@@ -152,6 +166,8 @@ export class MemoryLedger implements LedgerStore {
   private snapshots = new TimeSums(64);
   private bound: BoundIdentity | null = null;
   private cycleCount = 0;
+  /** The last dailyPnl and what it was computed from (sameDailyInputs). */
+  private lastDaily: DailyMemo | null = null;
 
   private constructor(opts: MemoryLedgerOptions) {
     this.clock = opts.clock;
@@ -554,12 +570,20 @@ export class MemoryLedger implements LedgerStore {
     this.assertOpen();
     const now = this.clock.now();
     const dayStartMs = Math.floor(now / DAY_MS) * DAY_MS;
+    const last = this.lastDaily;
+    if (last !== null && this.sameDailyInputs(last, dayStartMs, mids)) return last.pnl;
     const realized = this.realizedByTime.sumSince(dayStartMs);
     const b = this.snapshots.latestAtOrBefore(dayStartMs);
     // The one mark-to-market rule, without the report's per-position records (a cycle asks).
-    const m = markPositions(this.positions(), (t) => mids.get(t));
+    const positions = this.positions();
+    const marks: Array<Price | undefined> = [];
+    const m = markPositions(positions, (t) => {
+      const mark = mids.get(t);
+      marks.push(mark);
+      return mark;
+    });
     const unrealizedChange = m.unrealized - (b < 0 ? 0 : this.snapshots.valueAt(b));
-    return {
+    const pnl: DailyPnl = {
       dayStartMs,
       realized: realized as Micros,
       unrealizedChange: unrealizedChange as Micros,
@@ -567,6 +591,43 @@ export class MemoryLedger implements LedgerStore {
       baselineAtMs: b < 0 ? null : this.snapshots.timeAt(b),
       unmarked: m.unmarked.map((p) => p.tokenId),
     };
+    this.lastDaily = {
+      dayStartMs,
+      marks,
+      realized: this.realizedByTime,
+      realizedCount: this.realizedByTime.length,
+      snapshots: this.snapshots,
+      snapshotCount: this.snapshots.length,
+      positions,
+      pnl,
+    };
+    return pnl;
+  }
+
+  /**
+   * Whether dailyPnl would compute `last.pnl` again: the same day, no realized entry or snapshot
+   * since (both are append-only), the same position views (a position's view is rebuilt when it
+   * changes) and the same mid for each position held (the only mids the mark reads). Most cycles
+   * ask with nothing of it changed.
+   */
+  private sameDailyInputs(last: DailyMemo, dayStartMs: number, mids: ReadonlyMap<string, Price>): boolean {
+    if (
+      last.dayStartMs !== dayStartMs ||
+      last.realized !== this.realizedByTime ||
+      last.realizedCount !== this.realizedByTime.length ||
+      last.snapshots !== this.snapshots ||
+      last.snapshotCount !== this.snapshots.length ||
+      last.positions.length !== this.positionList.length
+    )
+      return false;
+    const list = this.positionList;
+    let held = 0;
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i] as PositionRec;
+      if (p.view !== last.positions[i]) return false;
+      if (p.size !== 0 && mids.get(p.tokenId) !== last.marks[held++]) return false;
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------------------------------------

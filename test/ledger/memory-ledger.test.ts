@@ -23,7 +23,7 @@ import type {
   Settlement,
   SignedOrderInput,
 } from '../../src/ledger/types.js';
-import { T0, tempDir } from './helpers.js';
+import { fill, px, sh, T0, tempDir, YES } from './helpers.js';
 
 const C1 = 'cond-1';
 const C2 = 'cond-2';
@@ -503,6 +503,8 @@ function reads(l: LedgerStore, w: World, mids: ReadonlyMap<string, Price>): Reco
     orders: capture(() => w.ids.map((id) => l.order(id))),
     mtm: capture(() => l.markToMarket(mids)),
     daily: capture(() => l.dailyPnl(mids)),
+    // Asked again with an equal map: the in-memory ledger answers from its last computation.
+    dailyAgain: capture(() => l.dailyPnl(new Map(mids))),
     settlements: capture(() => l.settlements()),
     settlementsC1: capture(() => l.settlements(C1)),
     resolutions: capture(() => l.resolutions()),
@@ -601,6 +603,38 @@ describe('MemoryLedger equals the SQLite Ledger', () => {
       'cycle:INVARIANT',
     ])
       expect(seen.get(k) ?? 0, k).toBeGreaterThan(10);
+  });
+
+  it("the day's PnL is computed again after anything it reads changes, a snapshot at midnight included", () => {
+    const midnight = Date.UTC(2026, 5, 13);
+    const clock = new VirtualClock(midnight);
+    const sql = Ledger.open(':memory:', { clock, synchronous: 'NORMAL' });
+    const mem = MemoryLedger.open({ clock });
+    try {
+      const both = <T>(f: (l: LedgerStore) => T): T => {
+        const want = f(sql);
+        expect(f(mem)).toStrictEqual(want);
+        return want;
+      };
+      const mids = new Map([[YES, px(450_000)]]);
+      const buy = fill({ price: px(400_000), size: sh(10_000_000) });
+      both((l) => l.recordFill(buy));
+      expect(both((l) => l.dailyPnl(mids))).toMatchObject({ baselineAtMs: null, total: 500_000 });
+      // A snapshot at this very instant (midnight) becomes the day's baseline.
+      both((l) => l.pnlSnapshot(mids));
+      expect(both((l) => l.dailyPnl(mids))).toMatchObject({ baselineAtMs: midnight, total: 0 });
+      // The same map, written to: the mark moves.
+      mids.set(YES, px(500_000));
+      expect(both((l) => l.dailyPnl(mids)).total).toBe(500_000);
+      // A fill at the same mark: the position moves.
+      both((l) => l.recordFill(fill({ side: 'SELL', price: px(500_000), size: sh(5_000_000) })));
+      expect(both((l) => l.dailyPnl(mids))).toMatchObject({ realized: 500_000, unrealizedChange: 0 });
+      // The next day: a new baseline (the snapshot is before it) and no realized PnL yet.
+      clock.advance(86_400_000);
+      expect(both((l) => l.dailyPnl(mids))).toMatchObject({ dayStartMs: midnight + 86_400_000, realized: 0 });
+    } finally {
+      sql.close();
+    }
   });
 
   it('fills are settled as recorded in a resolved market, and pending shares zeroed', () => {
