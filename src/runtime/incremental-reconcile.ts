@@ -67,6 +67,8 @@ export class IncrementalReconciler {
   private readonly slotOf = new Map<string, TokenSlot>();
   /** Ids of the last live set (each once). */
   private ids = new Set<string>();
+  /** The last call's plan (null: none, or the last call failed). */
+  private lastPlan: ReconcilePlan | null = null;
   /** Tokens whose plan was recomputed by the last call (for benchmarks and tests). */
   lastRecomputed = 0;
 
@@ -83,11 +85,19 @@ export class IncrementalReconciler {
       this.lastRecomputed = 0;
       const changed = this.last === null ? null : this.changedTokens(desired, live, this.last);
       if (changed === null) this.regroupAll(desired, live, minOrderSize, call);
-      else this.regroup(changed, desired, live, minOrderSize, call);
+      else if (changed.length > 0) this.regroup(changed, desired, live, minOrderSize, call);
+      else {
+        this.refit(minOrderSize, call);
+        // Inputs equal, field by field, to the last call's and every token's plan reused: the
+        // last plan is this one (plans are read-only), and the last inputs stand for these.
+        if (this.lastRecomputed === 0 && this.lastPlan !== null) return this.lastPlan;
+      }
       this.last = { desired: desired.slice(), live: live.slice() };
-      return this.assemble();
+      this.lastPlan = this.assemble();
+      return this.lastPlan;
     } catch (e) {
       this.last = null;
+      this.lastPlan = null;
       throw e;
     }
   }
@@ -172,7 +182,11 @@ export class IncrementalReconciler {
         this.slots.splice(insertionPoint(this.slots, s), 0, s);
       }
     }
-    // The rest have the last call's quotes and orders (input-diff.ts); only a minimum may differ.
+    this.refit(minOf, call);
+  }
+
+  /** The tokens not changed in this call have the last call's quotes and orders (input-diff.ts): only a minimum may differ. */
+  private refit(minOf: (tokenId: string) => number, call: number): void {
     for (const s of this.slots) {
       if (s.changedIn === call) continue;
       const min = minOf(s.tokenId);

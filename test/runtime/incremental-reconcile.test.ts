@@ -67,8 +67,9 @@ function drawnOrder(
 const stepArb = fc.tuple(
   ...TOKENS.map((t) =>
     fc.record({
-      // same: last step's objects; copy: equal new objects; flip: post-only changed; else new.
-      keep: fc.constantFrom('same', 'copy', 'flip', 'new', 'new'),
+      // same: last step's objects; copy: equal new objects; flip: post-only changed; min: the
+      // same inputs under the other minimum size; else new.
+      keep: fc.constantFrom('same', 'copy', 'flip', 'min', 'new', 'new'),
       desired: fc.array(quoteArb(t), { maxLength: 5 }),
       orders: fc.array(orderArb, { maxLength: 5 }),
       min: fc.constantFrom(0, 5_000_000),
@@ -90,6 +91,7 @@ describe('IncrementalReconciler', () => {
             if (was !== undefined && s.keep !== 'new') {
               if (s.keep === 'copy') was.desired = was.desired.map((q) => ({ ...q }));
               if (s.keep === 'flip') was.desired = was.desired.map(flipPostOnly);
+              if (s.keep === 'min') was.min = was.min === 0 ? 5_000_000 : 0;
               return;
             }
             cur.set(token, {
