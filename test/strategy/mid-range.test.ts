@@ -1,10 +1,13 @@
-// The fast-mid guard's window range (src/strategy/mid-range.ts): over any run of appends, column
-// replacements and questions, midMove answers exactly what a scan of the window answers.
+// The fast-mid guard's window range (src/strategy/mid-range.ts): over any run of the book cache's
+// appends (its columns growing and compacting) and questions, midMove answers exactly what a scan
+// of the window answers.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MidSeries } from '../../src/core/book.js';
-import { SCALE } from '../../src/core/money.js';
+import { SCALE, type Price } from '../../src/core/money.js';
+import { BookCache } from '../../src/marketdata/book-cache.js';
 import { midMove } from '../../src/strategy/guards.js';
+import { binary } from '../marketdata/helpers.js';
 
 /** The definition: the largest |mid − sample| over the window's samples, by a scan. */
 function scanMidMove(nowMs: number, mid: number, s: MidSeries, windowMs: number, flip: boolean): number {
@@ -19,34 +22,22 @@ function scanMidMove(nowMs: number, mid: number, s: MidSeries, windowMs: number,
   return Math.max(mid - lo, hi - mid);
 }
 
-/** Columns as the book cache keeps them: appended, the oldest dropped past `history`, replaced when full. */
+/** A token's recent mids as the book cache keeps them (its columns grow and compact as they fill). */
 class Columns {
-  at = new Float64Array(8);
-  mid = new Float64Array(8);
-  start = 0;
-  end = 0;
-  constructor(private readonly history: number) {}
+  private readonly cache: BookCache;
+  constructor(history: number) {
+    this.cache = new BookCache({ maxBookAgeMs: 5_000, midHistory: history });
+    this.cache.setUniverse([binary('m')]);
+  }
 
   push(atMs: number, mid: number): void {
-    if (this.end === this.at.length) {
-      const n = this.end - this.start;
-      const at = new Float64Array(Math.max(8, 2 * this.history, n + 1));
-      const mids = new Float64Array(at.length);
-      at.set(this.at.subarray(this.start, this.end));
-      mids.set(this.mid.subarray(this.start, this.end));
-      this.at = at;
-      this.mid = mids;
-      this.start = 0;
-      this.end = n;
-    }
-    this.at[this.end] = atMs;
-    this.mid[this.end] = mid;
-    this.end++;
-    if (this.end - this.start > this.history) this.start++;
+    this.cache.apply({ receivedAtMs: atMs, books: [], mids: new Map([['m-yes', mid as Price]]) });
   }
 
   series(): MidSeries {
-    return { atMs: this.at, mid: this.mid, start: this.start, end: this.end };
+    const w = this.cache.midWindow('m-yes');
+    if (w === null) throw new Error('the token is in the universe');
+    return w;
   }
 }
 
