@@ -10,9 +10,8 @@
 import { z } from 'zod';
 import { depthWithin, isCrossed, type MidSeries } from '../core/book.js';
 import type { MarketSettings } from '../core/market-settings.js';
-import { SCALE } from '../core/money.js';
 import { midSeriesOf } from './context.js';
-import { range, windowRange } from './mid-range.js';
+import { windowMove } from './mid-range.js';
 import type { ParamDoc } from './define.js';
 import { externalBook, pairBook, pairBookAtMs, pairMid, pairMidsToken, type Pair } from './pair.js';
 import { priceParam, sharesParam } from './params.js';
@@ -145,18 +144,9 @@ export function timeToPull(
  * `flip`, the series is the complement's and each sample counts as 1 − its mid.
  */
 export function midMove(nowMs: number, mid: number, series: MidSeries, windowMs: number, flip = false): number {
-  // The window's lowest and highest mids bound every |mid − earlier mid| (mirrored, the highest
-  // gives the lowest); mid-range.ts keeps them without a scan per question.
-  windowRange(series, nowMs - windowMs, windowMs);
-  let lo = mid;
-  let hi = mid;
-  if (!range.empty) {
-    const low = flip ? SCALE - range.hi : range.lo;
-    const high = flip ? SCALE - range.lo : range.hi;
-    if (low < lo) lo = low;
-    if (high > hi) hi = high;
-  }
-  return Math.max(mid - lo, hi - mid);
+  // The window's lowest and highest mids bound every |mid − earlier mid|; mid-range.ts keeps them
+  // without a scan per question.
+  return windowMove(series, nowMs - windowMs, windowMs, mid, flip);
 }
 
 /** The pair's midMove in primary terms, on the mids of its pairMidsToken (as pairRecentMids). */

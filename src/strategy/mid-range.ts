@@ -1,7 +1,8 @@
 // The lowest and highest mid of a MidSeries over a time window ending now: what the fast-mid guard
 // asks of a token every cycle (guards.ts midMove). A scan reads every sample of the window (the
 // book cache keeps 120), so it is answered from two monotonic deques kept per mid column and
-// window length, fed with the samples appended since the last question: O(1) a question, amortized.
+// window length, fed with the samples appended since the last question: O(1) a question, amortized
+// (windowMove: the largest move from a mid over the window, mirrored or not).
 // Invariants:
 // - the answer is exactly the scan's: the minimum and maximum of mid[i] over the indices i in
 //   [start, end) with atMs[i] ≥ since (atMs never decreases along a column), NaN samples ignored;
@@ -11,6 +12,7 @@
 //   are never written again); a column that is replaced (the cache grew or compacted it) is a
 //   new key, so its deques start afresh.
 import type { MidSeries } from '../core/book.js';
+import { SCALE } from '../core/money.js';
 
 interface Deques {
   readonly atMs: ArrayLike<number>;
@@ -29,14 +31,29 @@ interface Deques {
 /** Per mid column, per window length. */
 const deques = new WeakMap<object, Map<number, Deques>>();
 
-/** The result of the last windowRange call (two numbers, no object per question). */
-export const range = { lo: 0, hi: 0, empty: true };
+/** The lowest and highest mid of the last question (`empty`: none in the window). */
+const range = { lo: 0, hi: 0, empty: true };
 
 /**
- * Sets `range` to the lowest and highest mid of `series` at or after `since` (`empty` when there
- * is none). `windowMs` names the deques (one set per window length asked of a column).
+ * The largest |mid − sample| over the samples of `series` at or after `since` (0 when there is
+ * none); with `flip`, each sample counts as 1 − its mid (mirrored, the highest gives the lowest).
+ * `windowMs` names the deques (one set per window length asked of a column).
  */
-export function windowRange(series: MidSeries, since: number, windowMs: number): void {
+export function windowMove(series: MidSeries, since: number, windowMs: number, mid: number, flip: boolean): number {
+  windowRange(series, since, windowMs);
+  let lo = mid;
+  let hi = mid;
+  if (!range.empty) {
+    const low = flip ? SCALE - range.hi : range.lo;
+    const high = flip ? SCALE - range.lo : range.hi;
+    if (low < lo) lo = low;
+    if (high > hi) hi = high;
+  }
+  return Math.max(mid - lo, hi - mid);
+}
+
+/** Sets `range` for the samples of `series` at or after `since`. */
+function windowRange(series: MidSeries, since: number, windowMs: number): void {
   const d = dequesOf(series, since, windowMs);
   if (d === null) {
     scanRange(series, since);
